@@ -1,0 +1,83 @@
+// Package framework is the glue between terraform-plugin-framework and the
+// mgmt client that every resource, data source and action shares.
+package framework
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
+)
+
+// Client returns the client the provider handed out. ProviderData is nil
+// while the provider is not configured (validation, unknown domain at plan
+// time); the nil client then reports that on its first request.
+func Client(providerData any, diags *diag.Diagnostics) *mgmt.Client {
+	if providerData == nil {
+		return nil
+	}
+	c, ok := providerData.(*mgmt.Client)
+	if !ok {
+		diags.AddError("Unexpected provider data",
+			fmt.Sprintf("Expected *mgmt.Client, got %T. This is a bug in the provider; please report it.", providerData))
+		return nil
+	}
+	return c
+}
+
+// RemovedFromState is the warning Read gives when the object is gone.
+func RemovedFromState(typeName, id string) diag.Diagnostic {
+	return diag.NewWarningDiagnostic("Resource not found, removed from state", fmt.Sprintf(
+		"The %s %q no longer exists in the tenant (it was deleted outside Terraform), so it was removed from the state.\n\n"+
+			"The next apply creates it again; remove it from the configuration if it should stay deleted.", typeName, id))
+}
+
+// APIErrorDetail explains an API error: what was tried, what the API said,
+// and what to do about it.
+func APIErrorDetail(tried string, err error) string {
+	var b strings.Builder
+	b.WriteString(tried)
+	b.WriteString(" failed.\n\n")
+	var te *mgmt.TokenError
+	if errors.As(err, &te) {
+		b.WriteString(te.Error())
+		return b.String()
+	}
+	e, ok := mgmt.AsAPIError(err)
+	if !ok {
+		b.WriteString(err.Error())
+		return b.String()
+	}
+	fmt.Fprintf(&b, "The API answered %d %s: %s", e.StatusCode, e.Err, e.Message)
+	if e.ErrorCode != "" {
+		fmt.Fprintf(&b, " (%s)", e.ErrorCode)
+	}
+	b.WriteString("\n\n")
+	b.WriteString(hint(e))
+	return b.String()
+}
+
+func hint(e *mgmt.APIError) string {
+	switch {
+	case e.StatusCode == http.StatusUnauthorized:
+		return "The access token was refused. Check the provider's credentials (client_id/client_secret or api_token, TENANT_* variables) and that audience is the tenant's Management API identifier."
+	case e.ErrorCode == "insufficient_scope" || strings.HasPrefix(e.Message, "Insufficient scope"):
+		return "The credentials lack a scope this operation needs. Grant the scope named above to the client (its client grant for the Management API), or use a token that has it."
+	case strings.Contains(e.Message, "limit of entities"):
+		return "The tenant holds as many objects of this type as it may. Delete unused ones, or ask for a higher limit, then apply again."
+	case e.StatusCode == http.StatusForbidden:
+		return "The tenant refused the operation. Check the client's grants and the tenant's plan."
+	case e.StatusCode == http.StatusTooManyRequests:
+		return "The tenant's rate limit was still exhausted after every retry. Apply again later, lower -parallelism, or set max_requests_per_second on the provider."
+	case e.StatusCode >= 500:
+		return "The tenant had a server error that persisted through the retries. Apply again; Terraform will continue where it stopped."
+	case e.StatusCode == http.StatusBadRequest:
+		return "The API refused the request's content. Correct the configuration value named in the message."
+	default:
+		return "Correct the cause named in the message and apply again."
+	}
+}

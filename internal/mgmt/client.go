@@ -1,0 +1,355 @@
+// Package mgmt is the one client of the tenant Management API v2 that every
+// resource, data source and action of the provider shares. It knows nothing
+// of Terraform: it speaks HTTP and returns typed values and *APIError.
+package mgmt
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+	"golang.org/x/oauth2"
+	"golang.org/x/oauth2/clientcredentials"
+)
+
+// MaxResponseBytes bounds every response body the client reads, so a broken
+// server or proxy cannot exhaust the provider's memory.
+const MaxResponseBytes = 10 << 20
+
+// Config is everything New needs. Exactly one of (ClientID, ClientSecret) or
+// APIToken authenticates.
+type Config struct {
+	Domain       string
+	ClientID     string
+	ClientSecret string
+	APIToken     string
+	// Audience defaults to the tenant's Management API identifier.
+	Audience  string
+	UserAgent string
+	// MaxRetries is how many times a failed attempt is retried (default 5; 0 is
+	// "use the default", a negative value disables retries).
+	MaxRetries int
+	// RequestTimeout bounds one attempt (default 30s).
+	RequestTimeout time.Duration
+	// MaxRequestsPerSecond caps the request rate; 0 follows the API's
+	// rate-limit headers only.
+	MaxRequestsPerSecond float64
+	// HTTPClient is the base client (TLS settings, tests); nil uses a default.
+	HTTPClient *http.Client
+	// MinBackoff and MaxBackoff bound the exponential backoff between retries
+	// of 5xx and transport errors (defaults 250ms and 8s).
+	MinBackoff, MaxBackoff time.Duration
+	// MaxRateLimitWait caps one wait for a rate-limit reset (default 60s).
+	MaxRateLimitWait time.Duration
+}
+
+// Client is safe for concurrent use.
+type Client struct {
+	endpoint Endpoint
+	cfg      Config
+	http     *http.Client
+	tokens   oauth2.TokenSource
+	secrets  []string
+	pace     *pacer
+}
+
+// New validates cfg and builds a client. It sends no request.
+func New(cfg Config) (*Client, error) {
+	ep, err := ParseDomain(cfg.Domain)
+	if err != nil {
+		return nil, err
+	}
+	hasCreds := cfg.ClientID != "" || cfg.ClientSecret != ""
+	switch {
+	case hasCreds && cfg.APIToken != "":
+		return nil, errors.New("both client credentials and an api_token are set; use exactly one")
+	case cfg.APIToken == "" && (cfg.ClientID == "" || cfg.ClientSecret == ""):
+		return nil, errors.New("client credentials need both client_id and client_secret")
+	}
+	if cfg.Audience == "" {
+		cfg.Audience = ep.DefaultAudience()
+	}
+	if cfg.MaxRetries == 0 {
+		cfg.MaxRetries = 5
+	} else if cfg.MaxRetries < 0 {
+		cfg.MaxRetries = 0
+	}
+	if cfg.RequestTimeout <= 0 {
+		cfg.RequestTimeout = 30 * time.Second
+	}
+	if cfg.MinBackoff <= 0 {
+		cfg.MinBackoff = 250 * time.Millisecond
+	}
+	if cfg.MaxBackoff <= 0 {
+		cfg.MaxBackoff = 8 * time.Second
+	}
+	if cfg.MaxRateLimitWait <= 0 {
+		cfg.MaxRateLimitWait = 60 * time.Second
+	}
+	if cfg.UserAgent == "" {
+		cfg.UserAgent = "terraform-provider-tenant"
+	}
+	hc := cfg.HTTPClient
+	if hc == nil {
+		hc = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+	}
+	c := &Client{endpoint: ep, cfg: cfg, http: hc, pace: newPacer(cfg.MaxRequestsPerSecond)}
+	if cfg.APIToken != "" {
+		c.tokens = oauth2.StaticTokenSource(&oauth2.Token{AccessToken: cfg.APIToken, TokenType: "Bearer"})
+		c.secrets = []string{cfg.APIToken}
+	} else {
+		cc := clientcredentials.Config{
+			ClientID:       cfg.ClientID,
+			ClientSecret:   cfg.ClientSecret,
+			TokenURL:       ep.TokenURL(),
+			EndpointParams: url.Values{"audience": {cfg.Audience}},
+			// One request per token: auto-detection would first try Basic
+			// and, on any refusal, send the credentials a second time.
+			AuthStyle: oauth2.AuthStyleInParams,
+		}
+		tokenHTTP := &http.Client{Transport: hc.Transport, Timeout: cfg.RequestTimeout}
+		// The token source outlives any one request, so it gets its own
+		// context; ReuseTokenSource serialises callers, so 50 goroutines
+		// asking at once cause one fetch.
+		c.tokens = cc.TokenSource(context.WithValue(context.Background(), oauth2.HTTPClient, tokenHTTP))
+		c.secrets = []string{cfg.ClientSecret}
+	}
+	return c, nil
+}
+
+// Endpoint is the tenant the client talks to.
+func (c *Client) Endpoint() Endpoint { return c.endpoint }
+
+// Audience is the audience requested for access tokens.
+func (c *Client) Audience() string { return c.cfg.Audience }
+
+// LastRateLimit is the rate-limit state read from the most recent response.
+func (c *Client) LastRateLimit() RateLimit { return c.pace.last() }
+
+// request is one logical API call.
+type request struct {
+	method string
+	path   string // escaped, relative to the base URL
+	query  url.Values
+	body   any
+}
+
+// do sends r, retrying as the API allows, and decodes a 2xx body into out
+// (when out is non-nil and the body is not empty). It returns the status.
+func (c *Client) do(ctx context.Context, r request, out any) (int, error) {
+	if c == nil {
+		return 0, errNotConfigured
+	}
+	ctx = c.logContext(ctx)
+	var payload []byte
+	if r.body != nil {
+		b, err := json.Marshal(r.body)
+		if err != nil {
+			return 0, fmt.Errorf("encoding the %s %s body: %w", r.method, r.path, err)
+		}
+		payload = b
+	}
+	target := c.endpoint.BaseURL() + r.path
+	if len(r.query) > 0 {
+		target += "?" + r.query.Encode()
+	}
+	var lastErr error
+	for attempt := 0; ; attempt++ {
+		if err := c.pace.wait(ctx); err != nil {
+			return 0, errors.Join(err, lastErr)
+		}
+		status, body, hdr, err := c.send(ctx, r.method, target, payload, attempt)
+		if err == nil && status >= 200 && status < 300 {
+			if out != nil && len(bytes.TrimSpace(body)) > 0 {
+				if err := json.Unmarshal(body, out); err != nil {
+					return status, fmt.Errorf("malformed response from %s %s (%d): %v", r.method, r.path, status, err)
+				}
+			}
+			return status, nil
+		}
+		var wait time.Duration
+		retry := false
+		switch {
+		case err != nil:
+			var te *TokenError
+			if errors.As(err, &te) && te.StatusCode != 0 && te.StatusCode < 500 && te.StatusCode != http.StatusTooManyRequests {
+				return 0, err
+			}
+			lastErr = err
+			// A POST that may have reached the server is not repeated: the
+			// object could exist already.
+			retry = idempotent(r.method) || notSent(err) || errors.As(err, &te)
+			wait = c.backoff(attempt)
+		default:
+			apiErr := ParseAPIError(r.method, r.path, status, body)
+			lastErr = apiErr
+			switch {
+			case status == http.StatusTooManyRequests:
+				retry, wait = true, c.rateLimitWait(hdr)
+				c.pace.holdUntil(time.Now().Add(wait))
+			case status == http.StatusServiceUnavailable:
+				retry, wait = true, c.backoff(attempt)
+			case status >= 500:
+				retry, wait = idempotent(r.method), c.backoff(attempt)
+			}
+		}
+		if !retry || attempt >= c.cfg.MaxRetries || ctx.Err() != nil {
+			if retry && attempt >= c.cfg.MaxRetries {
+				return status, fmt.Errorf("gave up after %d attempts: %w", attempt+1, lastErr)
+			}
+			return status, lastErr
+		}
+		tflog.SubsystemDebug(ctx, subsystem, "retrying", map[string]any{
+			"method": r.method, "path": r.path, "attempt": attempt + 1, "wait_ms": wait.Milliseconds(), "error": lastErr.Error(),
+		})
+		if err := sleep(ctx, wait); err != nil {
+			return status, errors.Join(err, lastErr)
+		}
+	}
+}
+
+// send makes one attempt.
+func (c *Client) send(ctx context.Context, method, target string, payload []byte, attempt int) (int, []byte, http.Header, error) {
+	tok, err := c.tokens.Token()
+	if err != nil {
+		return 0, nil, nil, c.tokenError(err)
+	}
+	actx, cancel := context.WithTimeout(ctx, c.cfg.RequestTimeout)
+	defer cancel()
+	var rd io.Reader
+	if payload != nil {
+		rd = bytes.NewReader(payload)
+	}
+	req, err := http.NewRequestWithContext(actx, method, target, rd)
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", c.cfg.UserAgent)
+	if payload != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	lctx := tflog.SubsystemMaskAllFieldValuesStrings(ctx, subsystem, tok.AccessToken)
+	lctx = tflog.SubsystemMaskMessageStrings(lctx, subsystem, tok.AccessToken)
+	if payload != nil {
+		tflog.SubsystemTrace(lctx, subsystem, "request body", map[string]any{"method": method, "path": req.URL.EscapedPath(), "body": redact(payload)})
+	}
+	start := time.Now()
+	resp, err := c.http.Do(req)
+	if err != nil {
+		tflog.SubsystemDebug(lctx, subsystem, "request failed", map[string]any{
+			"method": method, "path": req.URL.EscapedPath(), "attempt": attempt + 1, "duration_ms": time.Since(start).Milliseconds(), "error": err.Error(),
+		})
+		return 0, nil, nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxResponseBytes+1))
+	if err != nil {
+		return 0, nil, nil, fmt.Errorf("reading the answer to %s %s: %w", method, req.URL.EscapedPath(), err)
+	}
+	if len(body) > MaxResponseBytes {
+		return 0, nil, nil, fmt.Errorf("the answer to %s %s is larger than %d bytes; refusing to read it", method, req.URL.EscapedPath(), MaxResponseBytes)
+	}
+	rl := parseRateLimit(resp.Header)
+	c.pace.observe(rl)
+	fields := map[string]any{
+		"method": method, "path": req.URL.EscapedPath(), "status": resp.StatusCode, "attempt": attempt + 1,
+		"duration_ms": time.Since(start).Milliseconds(),
+	}
+	if rl.Known {
+		fields["ratelimit_remaining"] = rl.Remaining
+	}
+	tflog.SubsystemDebug(lctx, subsystem, "request", fields)
+	if len(body) > 0 {
+		tflog.SubsystemTrace(lctx, subsystem, "response body", map[string]any{"method": method, "path": req.URL.EscapedPath(), "body": redact(body)})
+	}
+	return resp.StatusCode, body, resp.Header, nil
+}
+
+func (c *Client) tokenError(err error) error {
+	var re *oauth2.RetrieveError
+	if errors.As(err, &re) {
+		te := &TokenError{ClientID: c.cfg.ClientID, TokenURL: c.endpoint.TokenURL(), Code: re.ErrorCode, Description: re.ErrorDescription}
+		if re.Response != nil {
+			te.StatusCode = re.Response.StatusCode
+		}
+		return te
+	}
+	return fmt.Errorf("requesting an access token from %s: %w", c.endpoint.TokenURL(), err)
+}
+
+func (c *Client) backoff(attempt int) time.Duration {
+	d := c.cfg.MinBackoff << min(attempt, 16)
+	if d > c.cfg.MaxBackoff || d <= 0 {
+		d = c.cfg.MaxBackoff
+	}
+	// Equal jitter: half fixed, half random, so concurrent retries spread out.
+	return d/2 + rand.N(d/2+1)
+}
+
+func (c *Client) rateLimitWait(h http.Header) time.Duration {
+	now := time.Now()
+	d := retryAfter(h, now)
+	if d <= 0 {
+		if rl := parseRateLimit(h); rl.Known && !rl.Reset.IsZero() {
+			d = rl.Reset.Sub(now)
+		}
+	}
+	// Reset has one-second resolution; never spin on a reset that is "now".
+	if d < 200*time.Millisecond {
+		d = 200 * time.Millisecond
+	}
+	if d > c.cfg.MaxRateLimitWait {
+		d = c.cfg.MaxRateLimitWait
+	}
+	return d + rand.N(d/5+1)
+}
+
+func idempotent(method string) bool {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodPut, http.MethodPatch, http.MethodDelete:
+		return true
+	}
+	return false
+}
+
+// notSent reports whether err certainly happened before the request reached
+// the server, so repeating even a POST cannot create a second object.
+func notSent(err error) bool {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return true
+	}
+	var dns *net.DNSError
+	return errors.As(err, &dns) || errors.Is(err, syscall.ECONNREFUSED)
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// escape escapes one path segment: "/" inside a value becomes %2F.
+func escape(s string) string { return strings.ReplaceAll(url.PathEscape(s), "/", "%2F") }
+
+// errNotConfigured is returned by a nil *Client: the provider could not be
+// configured yet (its domain or credentials are unknown until apply).
+var errNotConfigured = errors.New("the provider is not configured: its domain or credentials are not known yet (they come from another resource); apply that resource first or set them in the provider block")

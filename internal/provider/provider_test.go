@@ -1,0 +1,114 @@
+package provider_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/provider"
+)
+
+var configType = tftypes.Object{AttributeTypes: map[string]tftypes.Type{
+	"domain": tftypes.String, "client_id": tftypes.String, "client_secret": tftypes.String, "api_token": tftypes.String,
+	"audience": tftypes.String, "max_retries": tftypes.Number, "request_timeout": tftypes.Number, "max_requests_per_second": tftypes.Number,
+}}
+
+// configure sends ConfigureProvider with the given string attributes (the
+// rest null; tftypes.UnknownValue marks an unknown) and returns the diagnostics.
+func configure(t *testing.T, attrs map[string]any) []*tfprotov6.Diagnostic {
+	t.Helper()
+	srv, err := providerserver.NewProtocol6WithError(provider.New("test")())()
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := map[string]tftypes.Value{}
+	for name, typ := range configType.AttributeTypes {
+		vals[name] = tftypes.NewValue(typ, nil)
+	}
+	for name, v := range attrs {
+		vals[name] = tftypes.NewValue(configType.AttributeTypes[name], v)
+	}
+	dv, err := tfprotov6.NewDynamicValue(configType, tftypes.NewValue(configType, vals))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := srv.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := srv.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{TerraformVersion: "1.11.4", Config: &dv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.Diagnostics
+}
+
+func TestProvider_schema(t *testing.T) {
+	srv, _ := providerserver.NewProtocol6WithError(provider.New("test")())()
+	resp, err := srv.GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil || len(resp.Diagnostics) > 0 {
+		t.Fatalf("%v %v", err, resp.Diagnostics)
+	}
+	sensitive := map[string]bool{}
+	for _, a := range resp.Provider.Block.Attributes {
+		sensitive[a.Name] = a.Sensitive
+		if a.Description == "" {
+			t.Errorf("%s has no description", a.Name)
+		}
+	}
+	if !sensitive["client_secret"] || !sensitive["api_token"] || sensitive["client_id"] {
+		t.Fatalf("sensitive flags: %v", sensitive)
+	}
+}
+
+func TestProvider_configure(t *testing.T) {
+	t.Setenv("TENANT_DOMAIN", "")
+	t.Setenv("TENANT_CLIENT_ID", "")
+	t.Setenv("TENANT_CLIENT_SECRET", "")
+	t.Setenv("TENANT_API_TOKEN", "")
+	for _, tc := range []struct {
+		name  string
+		attrs map[string]any
+		want  string // "" means no error
+	}{
+		{"client credentials", map[string]any{"domain": "acme.example.com", "client_id": "a", "client_secret": "b"}, ""},
+		{"token", map[string]any{"domain": "http://127.0.0.1:8787", "api_token": "t"}, ""},
+		{"plain http remote", map[string]any{"domain": "http://tenant.example.com", "api_token": "t"}, "plain http"},
+		{"no domain", map[string]any{"api_token": "t"}, "TENANT_DOMAIN"},
+		{"no credentials", map[string]any{"domain": "acme.example.com"}, "TENANT_API_TOKEN"},
+		{"conflict", map[string]any{"domain": "acme.example.com", "client_id": "a", "client_secret": "b", "api_token": "t"}, "Use exactly one"},
+		{"no secret", map[string]any{"domain": "acme.example.com", "client_id": "a"}, "TENANT_CLIENT_SECRET"},
+		{"no id", map[string]any{"domain": "acme.example.com", "client_secret": "b"}, "TENANT_CLIENT_ID"},
+		{"unknown domain", map[string]any{"domain": tftypes.UnknownValue}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			diags := configure(t, tc.attrs)
+			var msgs []string
+			for _, d := range diags {
+				if d.Severity == tfprotov6.DiagnosticSeverityError {
+					msgs = append(msgs, d.Summary+": "+d.Detail)
+				}
+			}
+			joined := strings.Join(msgs, "\n")
+			if tc.want == "" && joined != "" {
+				t.Fatalf("unexpected errors: %s", joined)
+			}
+			if tc.want != "" && !strings.Contains(joined, tc.want) {
+				t.Fatalf("errors %q lack %q", joined, tc.want)
+			}
+		})
+	}
+}
+
+func TestProvider_environmentFallback(t *testing.T) {
+	t.Setenv("TENANT_DOMAIN", "http://tenant.example.com")
+	t.Setenv("TENANT_API_TOKEN", "t")
+	diags := configure(t, nil)
+	if len(diags) == 0 || !strings.Contains(diags[0].Detail, "plain http") {
+		t.Fatalf("TENANT_DOMAIN not used: %v", diags)
+	}
+}
