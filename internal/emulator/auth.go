@@ -1,0 +1,223 @@
+package emulator
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/sha256"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/base64"
+	"encoding/json"
+	"encoding/pem"
+	"errors"
+	"math/big"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+)
+
+// The scope catalogue: each route needs <action>:<resource>.
+var scopeResources = []string{"token_exchange_profiles", "actions", "roles", "resource_servers", "phone_providers"}
+
+// AllScopes is every scope of the catalogue.
+func AllScopes() []string {
+	var out []string
+	for _, res := range scopeResources {
+		for _, verb := range []string{"read", "create", "update", "delete"} {
+			out = append(out, verb+":"+res)
+		}
+	}
+	return out
+}
+
+func newSigningKey() (*rsa.PrivateKey, string, error) {
+	k, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		return nil, "", err
+	}
+	sum := sha256.Sum256(k.PublicKey.N.Bytes())
+	return k, base64.RawURLEncoding.EncodeToString(sum[:12]), nil
+}
+
+func oauthErr(w http.ResponseWriter, status int, code, desc string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]string{"error": code, "error_description": desc})
+}
+
+// token is POST /oauth/token: client credentials, JSON or form, credentials in
+// the body or as HTTP Basic.
+func (s *Server) token(w http.ResponseWriter, r *http.Request) {
+	fields := map[string]string{}
+	if strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
+		var m map[string]any
+		if err := json.NewDecoder(r.Body).Decode(&m); err != nil {
+			oauthErr(w, 400, "invalid_request", "The request body is not valid JSON.")
+			return
+		}
+		for k, v := range m {
+			if str, ok := v.(string); ok {
+				fields[k] = str
+			}
+		}
+	} else {
+		if err := r.ParseForm(); err != nil {
+			oauthErr(w, 400, "invalid_request", "The request body is not a valid form.")
+			return
+		}
+		for k := range r.PostForm {
+			fields[k] = r.PostForm.Get(k)
+		}
+	}
+	if id, secret, ok := r.BasicAuth(); ok {
+		fields["client_id"], fields["client_secret"] = id, secret
+	}
+	if fields["grant_type"] != "client_credentials" {
+		oauthErr(w, 403, "unsupported_grant_type", "Unsupported grant type: "+fields["grant_type"])
+		return
+	}
+	s.mu.Lock()
+	c, ok := s.clients[fields["client_id"]]
+	s.mu.Unlock()
+	if !ok || c.Secret != fields["client_secret"] {
+		oauthErr(w, 401, "access_denied", "Unauthorized")
+		return
+	}
+	aud := fields["audience"]
+	if aud == "" {
+		oauthErr(w, 403, "access_denied", "No audience parameter was provided, and no default audience has been configured")
+		return
+	}
+	if aud != s.Audience() {
+		oauthErr(w, 403, "access_denied", "Service not found: "+aud)
+		return
+	}
+	life := s.opts.TokenLifetime
+	if c.TokenLifetime > 0 {
+		life = c.TokenLifetime
+	}
+	now := time.Now()
+	claims := jwt.MapClaims{
+		"iss": "https://" + s.host + "/", "sub": c.ID + "@clients", "aud": aud,
+		"iat": now.Unix(), "exp": now.Add(life).Unix(), "gty": "client-credentials", "azp": c.ID,
+	}
+	if len(c.Scopes) > 0 {
+		claims["scope"] = strings.Join(c.Scopes, " ")
+	}
+	t := jwt.NewWithClaims(jwt.SigningMethodRS256, claims)
+	t.Header["kid"] = s.kid
+	signed, err := t.SignedString(s.key)
+	if err != nil {
+		oauthErr(w, 500, "server_error", err.Error())
+		return
+	}
+	reply := map[string]any{"access_token": signed, "token_type": "Bearer", "expires_in": int64(life.Seconds())}
+	if len(c.Scopes) > 0 {
+		reply["scope"] = claims["scope"]
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(reply)
+}
+
+func (s *Server) jwks(w http.ResponseWriter, r *http.Request) {
+	pub := s.key.PublicKey
+	writeJSON(w, 200, map[string]any{"keys": []map[string]any{{
+		"kty": "RSA", "use": "sig", "alg": "RS256", "kid": s.kid,
+		"n": base64.RawURLEncoding.EncodeToString(pub.N.Bytes()),
+		"e": base64.RawURLEncoding.EncodeToString(big.NewInt(int64(pub.E)).Bytes()),
+	}}})
+}
+
+// caller is an authenticated client.
+type caller struct {
+	clientID string
+	scopes   map[string]bool
+	global   bool
+}
+
+// authorize checks the bearer token and the scope the route needs.
+func (s *Server) authorize(r *http.Request, scope string) (*caller, *apiErr) {
+	h := r.Header.Get("Authorization")
+	if h == "" {
+		return nil, newErr(401, "Missing authentication", "")
+	}
+	raw, ok := strings.CutPrefix(h, "Bearer ")
+	if !ok || strings.Count(raw, ".") != 2 {
+		return nil, newErr(401, "Invalid token", "")
+	}
+	claims := jwt.MapClaims{}
+	_, err := jwt.ParseWithClaims(raw, claims, func(t *jwt.Token) (any, error) {
+		return &s.key.PublicKey, nil
+	}, jwt.WithValidMethods([]string{"RS256"}), jwt.WithExpirationRequired(), jwt.WithIssuer("https://"+s.host+"/"))
+	switch {
+	case err == nil:
+	case errors.Is(err, jwt.ErrTokenExpired):
+		return nil, newErr(401, "Expired token received for JSON Web Token validation", "")
+	case errors.Is(err, jwt.ErrTokenSignatureInvalid), errors.Is(err, jwt.ErrTokenUnverifiable):
+		return nil, newErr(401, "Invalid token signature", "")
+	case errors.Is(err, jwt.ErrTokenInvalidIssuer):
+		return nil, newErr(401, "Invalid token issuer", "")
+	default:
+		return nil, newErr(401, "Invalid token", "")
+	}
+	aud, _ := claims.GetAudience()
+	if len(aud) != 1 || aud[0] != s.Audience() {
+		return nil, newErr(401, "Bad audience: "+strings.Join(aud, " "), "")
+	}
+	azp, _ := claims["azp"].(string)
+	s.mu.Lock()
+	client, known := s.clients[azp]
+	s.mu.Unlock()
+	if !known {
+		return nil, newErr(401, "Invalid token", "")
+	}
+	c := &caller{clientID: azp, scopes: map[string]bool{}, global: client.Global}
+	if sc, ok := claims["scope"].(string); ok {
+		for _, x := range strings.Fields(sc) {
+			c.scopes[x] = true
+		}
+	}
+	if scope != "" && !c.scopes[scope] {
+		return nil, newErr(403, "Insufficient scope, expected any of: "+scope, "insufficient_scope")
+	}
+	return c, nil
+}
+
+// selfSigned makes a certificate for 127.0.0.1, ::1 and localhost and
+// writes it as PEM to a temporary file clients can trust (SSL_CERT_FILE).
+func selfSigned() (tls.Certificate, string, error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return tls.Certificate{}, "", err
+	}
+	serial, _ := rand.Int(rand.Reader, big.NewInt(1<<62))
+	tmpl := &x509.Certificate{
+		SerialNumber: serial, Subject: pkix.Name{CommonName: "tenant-emulator"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(30 * 24 * time.Hour),
+		KeyUsage:    x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}, BasicConstraintsValid: true, IsCA: true,
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1"), net.IPv6loopback}, DNSNames: []string{"localhost"},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		return tls.Certificate{}, "", err
+	}
+	dir, err := os.MkdirTemp("", "tenant-emulator-")
+	if err != nil {
+		return tls.Certificate{}, "", err
+	}
+	caFile := filepath.Join(dir, "ca.pem")
+	pemBytes := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
+	if err := os.WriteFile(caFile, pemBytes, 0o644); err != nil {
+		return tls.Certificate{}, "", err
+	}
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}, caFile, nil
+}

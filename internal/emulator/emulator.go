@@ -1,0 +1,474 @@
+// Package emulator is a local stand-in for the tenant Management API v2:
+// real HTTP, real RS256 tokens, the API's shapes, status codes, limits and
+// failure modes. It shares no code with the provider's client on purpose: it
+// is a second, independent reading of the API.
+package emulator
+
+import (
+	"bufio"
+	"context"
+	"crypto/rsa"
+	"crypto/tls"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Options configure an emulator. The zero value is a usable emulator on a
+// random loopback port with no rate limit, no entity cap and no faults.
+type Options struct {
+	// Listen is the loopback address ("127.0.0.1:0" when empty).
+	Listen       string
+	ClientID     string
+	ClientSecret string
+	// TokenLifetime of issued access tokens (default 86400s).
+	TokenLifetime time.Duration
+	// RateLimitRPS and RateLimitBurst set the token bucket; 0 RPS is no limit.
+	RateLimitRPS   float64
+	RateLimitBurst int
+	// EntityCap limits objects per type (0: no cap).
+	EntityCap int
+	Faults    Faults
+	// BuildDelay is how long a new action stays pending (default 100ms).
+	BuildDelay time.Duration
+	// TLS serves HTTPS with a self-signed certificate written to CAFile.
+	TLS bool
+	// Demo seeds a deployed custom-token-exchange action, a role and a phone provider.
+	Demo bool
+	// TenantName is the tenant's name as phone providers show it.
+	TenantName string
+}
+
+// Faults are injected failures, all off at zero and reproducible by Seed.
+type Faults struct {
+	// ErrorRate is the share of API requests answered 5xx before anything is done.
+	ErrorRate float64 `json:"error_rate"`
+	// DropRate is the share of writes applied and then left unanswered (the
+	// connection is closed).
+	DropRate float64 `json:"drop_rate"`
+	// LatencyMS delays every API answer.
+	LatencyMS int   `json:"latency_ms"`
+	Seed      int64 `json:"seed"`
+}
+
+// Client is an application allowed to get tokens.
+type Client struct {
+	ID     string
+	Secret string
+	Scopes []string
+	// Global clients may create token exchange profiles.
+	Global bool
+	// TokenLifetime overrides Options.TokenLifetime when set.
+	TokenLifetime time.Duration
+}
+
+// Server is a running emulator.
+type Server struct {
+	opts     Options
+	srv      *http.Server
+	listener net.Listener
+	domain   string // scheme://host:port
+	host     string // host:port
+	caFile   string
+	key      *rsa.PrivateKey
+	kid      string
+
+	mu      sync.Mutex
+	st      *store
+	start   *store
+	clients map[string]Client
+	cap     int
+	faults  Faults
+	rng     *rand.Rand
+	bucket  bucket
+	stats   stats
+	demo    DemoIDs
+}
+
+// DemoIDs are the objects --demo seeds.
+type DemoIDs struct {
+	ActionID        string `json:"demo_action_id,omitempty"`
+	RoleID          string `json:"demo_role_id,omitempty"`
+	PhoneProviderID string `json:"demo_phone_provider_id,omitempty"`
+}
+
+type stats struct {
+	Total    int64            `json:"requests_total"`
+	ByRoute  map[string]int64 `json:"by_route"`
+	ByStatus map[string]int64 `json:"by_status"`
+}
+
+// Start listens on a loopback address and serves until Close.
+func Start(opts Options) (*Server, error) {
+	if opts.Listen == "" {
+		opts.Listen = "127.0.0.1:0"
+	}
+	host, _, err := net.SplitHostPort(opts.Listen)
+	if err != nil {
+		return nil, fmt.Errorf("--listen %q: %v", opts.Listen, err)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return nil, fmt.Errorf("--listen %q: the emulator listens on loopback addresses only (127.0.0.0/8, ::1, localhost)", opts.Listen)
+	}
+	if opts.TokenLifetime <= 0 {
+		opts.TokenLifetime = 86400 * time.Second
+	}
+	if opts.BuildDelay <= 0 {
+		opts.BuildDelay = 100 * time.Millisecond
+	}
+	if opts.ClientID == "" {
+		opts.ClientID = randomString(32)
+	}
+	if opts.ClientSecret == "" {
+		opts.ClientSecret = randomString(64)
+	}
+	if opts.TenantName == "" {
+		opts.TenantName = "emulated-tenant"
+	}
+	l, err := net.Listen("tcp", opts.Listen)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{opts: opts, listener: l, host: l.Addr().String(), cap: opts.EntityCap, clients: map[string]Client{}}
+	s.domain = "http://" + s.host
+	if s.key, s.kid, err = newSigningKey(); err != nil {
+		l.Close()
+		return nil, err
+	}
+	s.clients[opts.ClientID] = Client{ID: opts.ClientID, Secret: opts.ClientSecret, Scopes: AllScopes(), Global: true}
+	s.setFaults(opts.Faults)
+	s.bucket = newBucket(opts.RateLimitRPS, opts.RateLimitBurst)
+	s.stats = stats{ByRoute: map[string]int64{}, ByStatus: map[string]int64{}}
+	s.st = newStore()
+	s.seedSystem()
+	if opts.Demo {
+		s.seedDemo()
+	}
+	s.start = s.st.clone()
+
+	s.srv = &http.Server{Handler: s.handler(), ReadHeaderTimeout: 10 * time.Second}
+	if opts.TLS {
+		cert, caFile, err := selfSigned()
+		if err != nil {
+			l.Close()
+			return nil, err
+		}
+		s.caFile = caFile
+		s.domain = "https://" + s.host
+		l = tls.NewListener(l, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
+	}
+	go func() { _ = s.srv.Serve(l) }()
+	return s, nil
+}
+
+// Close stops the server.
+func (s *Server) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return s.srv.Shutdown(ctx)
+}
+
+// Domain is what goes into the provider's domain, e.g. http://127.0.0.1:8787.
+func (s *Server) Domain() string { return s.domain }
+
+// BaseURL is the Management API root.
+func (s *Server) BaseURL() string { return s.domain + "/api/v2" }
+
+// Audience is the identifier of the system Management API.
+func (s *Server) Audience() string { return "https://" + s.host + "/api/v2/" }
+
+// ClientID and ClientSecret are the default (global, every scope) client's.
+func (s *Server) ClientID() string     { return s.opts.ClientID }
+func (s *Server) ClientSecret() string { return s.opts.ClientSecret }
+
+// CAFile is the PEM certificate to trust with TLS ("" without).
+func (s *Server) CAFile() string { return s.caFile }
+
+// Demo returns the ids seeded by Options.Demo.
+func (s *Server) Demo() DemoIDs { return s.demo }
+
+// AddClient registers another application (a non-global one, or one with fewer scopes).
+func (s *Server) AddClient(c Client) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.clients[c.ID] = c
+}
+
+// SetEntityCap sets the per-type object cap (0: none).
+func (s *Server) SetEntityCap(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cap = n
+}
+
+// SetFaults replaces the fault settings.
+func (s *Server) SetFaults(f Faults) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.setFaults(f)
+}
+
+func (s *Server) setFaults(f Faults) {
+	s.faults = f
+	s.rng = rand.New(rand.NewPCG(uint64(f.Seed), uint64(f.Seed)^0x9e3779b97f4a7c15))
+}
+
+// SetRateLimit replaces the token bucket (0 rps: no limit).
+func (s *Server) SetRateLimit(rps float64, burst int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.bucket = newBucket(rps, burst)
+}
+
+// Outbox returns every test notification sent so far.
+func (s *Server) Outbox() []OutboxMessage {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]OutboxMessage(nil), s.st.Outbox...)
+}
+
+// Stats is a copy of the request counters.
+type Stats struct {
+	Total    int64            `json:"requests_total"`
+	ByRoute  map[string]int64 `json:"by_route"`
+	ByStatus map[string]int64 `json:"by_status"`
+}
+
+// Stats returns the request counters.
+func (s *Server) Stats() Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := Stats{Total: s.stats.Total, ByRoute: map[string]int64{}, ByStatus: map[string]int64{}}
+	for k, v := range s.stats.ByRoute {
+		out.ByRoute[k] = v
+	}
+	for k, v := range s.stats.ByStatus {
+		out.ByStatus[k] = v
+	}
+	return out
+}
+
+// ResetStats zeroes the request counters.
+func (s *Server) ResetStats() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stats = stats{ByRoute: map[string]int64{}, ByStatus: map[string]int64{}}
+}
+
+// Reset returns the store to its starting state and zeroes the counters.
+func (s *Server) Reset() {
+	s.mu.Lock()
+	s.st = s.start.clone()
+	s.mu.Unlock()
+	s.ResetStats()
+}
+
+// handler routes the API, the token endpoint and the admin endpoints.
+func (s *Server) handler() http.Handler {
+	api := http.NewServeMux()
+	s.routes(api)
+	admin := http.NewServeMux()
+	s.adminRoutes(admin)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if len(r.URL.Path) >= 12 && r.URL.Path[:12] == "/__emulator/" {
+			admin.ServeHTTP(w, r)
+			return
+		}
+		_, pattern := api.Handler(r)
+		if pattern == "" {
+			pattern = r.Method + " (unmatched)"
+		}
+		rec := &recorder{ResponseWriter: w}
+		s.serveAPI(rec, r, api)
+		s.mu.Lock()
+		s.stats.Total++
+		s.stats.ByRoute[pattern]++
+		status := "dropped"
+		if rec.status != 0 {
+			status = strconv.Itoa(rec.status)
+		}
+		s.stats.ByStatus[status]++
+		s.mu.Unlock()
+	})
+}
+
+// serveAPI applies latency, the rate limit and faults before the route.
+func (s *Server) serveAPI(w *recorder, r *http.Request, api *http.ServeMux) {
+	s.mu.Lock()
+	f := s.faults
+	fail := f.ErrorRate > 0 && s.rng.Float64() < f.ErrorRate
+	failStatus := []int{500, 502, 503}[s.rng.IntN(3)]
+	drop := f.DropRate > 0 && s.rng.Float64() < f.DropRate
+	limit, remaining, reset, allowed := s.bucket.take(time.Now())
+	s.mu.Unlock()
+
+	if f.LatencyMS > 0 {
+		time.Sleep(time.Duration(f.LatencyMS) * time.Millisecond)
+	}
+	if limit > 0 {
+		w.Header().Set("X-RateLimit-Limit", strconv.Itoa(limit))
+		w.Header().Set("X-RateLimit-Remaining", strconv.Itoa(remaining))
+		w.Header().Set("X-RateLimit-Reset", strconv.FormatInt(reset, 10))
+	}
+	if !allowed {
+		writeErr(w, newErr(429, "Global limit has been reached", "too_many_requests"))
+		return
+	}
+	isAPI := len(r.URL.Path) >= 8 && r.URL.Path[:8] == "/api/v2/"
+	if isAPI && fail {
+		writeErr(w, newErr(failStatus, "Injected fault: the server failed before handling the request.", ""))
+		return
+	}
+	if isAPI && drop && r.Method != http.MethodGet {
+		// Apply the write, then close the connection with no answer.
+		w.discard = true
+		api.ServeHTTP(w, r)
+		w.status = 0
+		if hj, ok := w.ResponseWriter.(http.Hijacker); ok {
+			if conn, _, err := hj.Hijack(); err == nil {
+				conn.Close()
+				return
+			}
+		}
+		panic(http.ErrAbortHandler)
+	}
+	api.ServeHTTP(w, r)
+}
+
+// recorder remembers the status; with discard it swallows the answer.
+type recorder struct {
+	http.ResponseWriter
+	status  int
+	discard bool
+}
+
+func (r *recorder) WriteHeader(code int) {
+	r.status = code
+	if !r.discard {
+		r.ResponseWriter.WriteHeader(code)
+	}
+}
+
+func (r *recorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = 200
+	}
+	if r.discard {
+		return len(b), nil
+	}
+	return r.ResponseWriter.Write(b)
+}
+
+func (r *recorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	if hj, ok := r.ResponseWriter.(http.Hijacker); ok {
+		return hj.Hijack()
+	}
+	return nil, nil, errors.New("not hijackable")
+}
+
+// bucket is a token bucket; its Reset is when it is full again.
+type bucket struct {
+	rps    float64
+	burst  int
+	tokens float64
+	last   time.Time
+}
+
+func newBucket(rps float64, burst int) bucket {
+	if burst <= 0 {
+		burst = max(1, int(rps))
+	}
+	return bucket{rps: rps, burst: burst, tokens: float64(burst)}
+}
+
+func (b *bucket) take(now time.Time) (limit, remaining int, reset int64, ok bool) {
+	if b.rps <= 0 {
+		return 0, 0, 0, true
+	}
+	if !b.last.IsZero() {
+		b.tokens = min(float64(b.burst), b.tokens+now.Sub(b.last).Seconds()*b.rps)
+	}
+	b.last = now
+	if b.tokens >= 1 {
+		b.tokens--
+		ok = true
+	}
+	full := now.Add(time.Duration((float64(b.burst) - b.tokens) / b.rps * float64(time.Second)))
+	reset = full.Unix()
+	if full.Sub(time.Unix(reset, 0)) > 0 {
+		reset++
+	}
+	return b.burst, int(b.tokens), reset, ok
+}
+
+func (s *Server) adminRoutes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /__emulator/stats", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, s.Stats()) })
+	mux.HandleFunc("POST /__emulator/stats/reset", func(w http.ResponseWriter, r *http.Request) { s.ResetStats(); noContent(w) })
+	mux.HandleFunc("POST /__emulator/reset", func(w http.ResponseWriter, r *http.Request) { s.Reset(); noContent(w) })
+	mux.HandleFunc("GET /__emulator/outbox", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, s.Outbox()) })
+	mux.HandleFunc("GET /__emulator/state", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, s.State()) })
+	mux.HandleFunc("PUT /__emulator/faults", func(w http.ResponseWriter, r *http.Request) {
+		var f Faults
+		if err := json.NewDecoder(r.Body).Decode(&f); err != nil || f.ErrorRate < 0 || f.ErrorRate > 1 || f.DropRate < 0 || f.DropRate > 1 || f.LatencyMS < 0 {
+			writeErr(w, newErr(400, "faults: want {error_rate 0..1, drop_rate 0..1, latency_ms >= 0, seed}", ""))
+			return
+		}
+		s.SetFaults(f)
+		writeJSON(w, 200, f)
+	})
+}
+
+// State is every object, as the API shows it.
+type State struct {
+	TokenExchangeProfiles []json.RawMessage `json:"token_exchange_profiles"`
+	ResourceServers       []json.RawMessage `json:"resource_servers"`
+	Roles                 []json.RawMessage `json:"roles"`
+	Actions               []json.RawMessage `json:"actions"`
+	PhoneProviders        []json.RawMessage `json:"phone_providers"`
+}
+
+// State returns a snapshot of the store.
+func (s *Server) State() State {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := State{}
+	for _, p := range sortedBySeq(s.st.Profiles, func(p *profile) int64 { return p.Seq }) {
+		out.TokenExchangeProfiles = append(out.TokenExchangeProfiles, mustJSON(p))
+	}
+	for _, rs := range sortedBySeq(s.st.ResourceServers, func(r *resourceServer) int64 { return r.Seq }) {
+		out.ResourceServers = append(out.ResourceServers, mustJSON(rs))
+	}
+	for _, ro := range sortedBySeq(s.st.Roles, func(r *role) int64 { return r.Seq }) {
+		view := map[string]any{"id": ro.ID, "name": ro.Name, "description": deref(ro.Description), "permissions": s.permissionsOf(ro.ID)}
+		out.Roles = append(out.Roles, mustJSON(view))
+	}
+	now := time.Now()
+	for _, a := range sortedBySeq(s.st.Actions, func(a *action) int64 { return a.Seq }) {
+		out.Actions = append(out.Actions, mustJSON(a.view(now)))
+	}
+	for _, p := range sortedBySeq(s.st.PhoneProviders, func(p *phoneProvider) int64 { return 0 }) {
+		out.PhoneProviders = append(out.PhoneProviders, mustJSON(p))
+	}
+	return out
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

@@ -1,0 +1,192 @@
+package emulator
+
+import (
+	"encoding/json"
+	"net/http"
+	"time"
+	"unicode/utf8"
+)
+
+// The phone provider endpoints answer errors as {code, message}.
+func phoneErr(status int, message string) *apiErr {
+	return &apiErr{status: status, message: message, code: "phone"}
+}
+
+// writePhoneErr writes {code, message}.
+func writePhoneErr(w http.ResponseWriter, e *apiErr) {
+	writeJSON(w, e.status, ordered{{"code", e.status}, {"message", e.message}})
+}
+
+// phoneHandler adapts a handler whose errors use the {code, message} shape.
+func (s *Server) phoneHandler(h handlerFunc) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, c *caller) *apiErr {
+		if e := h(w, r, c); e != nil {
+			if e.code == "phone" {
+				writePhoneErr(w, e)
+				return nil
+			}
+			return e
+		}
+		return nil
+	}
+}
+
+func (s *Server) listPhoneProviders(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	items := []*phoneProvider{}
+	for _, p := range s.st.PhoneProviders {
+		items = append(items, p)
+	}
+	writeJSON(w, 200, map[string]any{"providers": items})
+	return nil
+}
+
+func (s *Server) phoneProvider(r *http.Request) (*phoneProvider, *apiErr) {
+	id := pathID(r)
+	if utf8.RuneCountInString(id) > 255 {
+		return nil, phoneErr(400, "Path validation error: 'String is too long ("+itoa(utf8.RuneCountInString(id))+" chars), maximum 255' on property id.")
+	}
+	p, ok := s.st.PhoneProviders[id]
+	if !ok {
+		return nil, phoneErr(404, "Notification Resource not found")
+	}
+	return p, nil
+}
+
+// applyPhone validates name, disabled, configuration and credentials.
+func applyPhone(p *phoneProvider, b body, create bool) *apiErr {
+	if e := b.only("name", "disabled", "configuration", "credentials"); e != nil {
+		return e
+	}
+	if create || b.has("name") {
+		n, e := b.enum("name", "twilio", "custom")
+		if e != nil {
+			return e
+		}
+		if n == nil {
+			return payloadErr("Missing required property: name", "")
+		}
+		p.Name = *n
+	}
+	if d, e := b.boolean("disabled"); e != nil {
+		return e
+	} else if d != nil {
+		p.Disabled = *d
+	}
+	if b.has("configuration") {
+		var cfg phoneConfig
+		if err := json.Unmarshal(b["configuration"], &cfg); err != nil {
+			return payloadErr("Expected type object but found type "+jsonType(b["configuration"]), "configuration")
+		}
+		if len(cfg.DeliveryMethods) == 0 {
+			return payloadErr("Missing required property: delivery_methods", "configuration")
+		}
+		for _, m := range cfg.DeliveryMethods {
+			if m != "text" && m != "voice" {
+				return payloadErr("No enum match for: \""+m+"\"", "configuration.delivery_methods")
+			}
+		}
+		p.Configuration = &cfg
+	}
+	if create {
+		if !b.has("credentials") || p.Configuration == nil {
+			return newErr(400, "Bad Operation on Notification Resource", "")
+		}
+		if p.Name == "twilio" && (p.Configuration.SID == "" || (p.Configuration.DefaultFrom == "" && p.Configuration.MSSID == "")) {
+			return newErr(400, "Bad Operation on Notification Resource", "")
+		}
+	}
+	return nil
+}
+
+func (s *Server) createPhoneProvider(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	if len(s.st.PhoneProviders) > 0 {
+		return newErr(409, "Custom phone provider conflict", "")
+	}
+	b, e := readBody(r)
+	if e != nil {
+		return e
+	}
+	now := millis(time.Now())
+	p := &phoneProvider{ID: "pro_" + randomString(22), Tenant: s.opts.TenantName, Channel: "phone", CreatedAt: now, UpdatedAt: now}
+	if e := applyPhone(p, b, true); e != nil {
+		return e
+	}
+	s.st.PhoneProviders[p.ID] = p
+	writeJSON(w, 201, p)
+	return nil
+}
+
+func (s *Server) getPhoneProvider(w http.ResponseWriter, r *http.Request, c *caller) *apiErr {
+	return s.phoneHandler(func(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+		p, e := s.phoneProvider(r)
+		if e != nil {
+			return e
+		}
+		writeJSON(w, 200, p)
+		return nil
+	})(w, r, c)
+}
+
+func (s *Server) updatePhoneProvider(w http.ResponseWriter, r *http.Request, c *caller) *apiErr {
+	return s.phoneHandler(func(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+		p, e := s.phoneProvider(r)
+		if e != nil {
+			return e
+		}
+		b, e := readBody(r)
+		if e != nil {
+			return e
+		}
+		next := *p
+		if e := applyPhone(&next, b, false); e != nil {
+			return e
+		}
+		next.UpdatedAt = millis(time.Now())
+		*p = next
+		writeJSON(w, 200, p)
+		return nil
+	})(w, r, c)
+}
+
+func (s *Server) deletePhoneProvider(w http.ResponseWriter, r *http.Request, c *caller) *apiErr {
+	return s.phoneHandler(func(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+		p, e := s.phoneProvider(r)
+		if e != nil {
+			return e
+		}
+		delete(s.st.PhoneProviders, p.ID)
+		w.WriteHeader(http.StatusNoContent)
+		return nil
+	})(w, r, c)
+}
+
+func (s *Server) tryPhoneProvider(w http.ResponseWriter, r *http.Request, c *caller) *apiErr {
+	return s.phoneHandler(func(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+		p, e := s.phoneProvider(r)
+		if e != nil {
+			return e
+		}
+		b, e := readBody(r)
+		if e != nil {
+			return phoneErr(400, e.message)
+		}
+		if e := b.only("to", "delivery_method"); e != nil {
+			return phoneErr(400, e.message)
+		}
+		to, e := b.str("to", true, 1, 16)
+		if e != nil {
+			return phoneErr(400, e.message)
+		}
+		method, e := b.enum("delivery_method", "text", "voice")
+		if e != nil {
+			return phoneErr(400, e.message)
+		}
+		m := "text"
+		if method != nil {
+			m = *method
+		}
+		s.st.Outbox = append(s.st.Outbox, OutboxMessage{ProviderID: p.ID, To: to, DeliveryMethod: m, At: millis(time.Now())})
+		writeJSON(w, 202, ordered{{"code", 202}, {"message", "Test notification successfully sent for processing"}})
+		return nil
+	})(w, r, c)
+}

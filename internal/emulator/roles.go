@@ -1,0 +1,317 @@
+package emulator
+
+import (
+	"encoding/json"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+func (s *Server) createRole(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	b, e := readBody(r)
+	if e != nil {
+		return e
+	}
+	if e := b.only("name", "description", "type", "owner_id"); e != nil {
+		return e
+	}
+	name, e := b.str("name", true, 1, 50)
+	if e != nil {
+		return e
+	}
+	ro := &role{ID: "rol_" + randomString(16), Name: name, Type: "tenant", Seq: s.st.next()}
+	if b.has("description") {
+		d, e := b.str("description", false, 0, 140)
+		if e != nil {
+			return e
+		}
+		ro.Description = &d
+	}
+	for _, other := range s.st.Roles {
+		if other.Name == name {
+			return newErr(409, "The role already exists.", "")
+		}
+	}
+	if e := s.capReached(len(s.st.Roles)); e != nil {
+		return e
+	}
+	s.st.Roles[ro.ID] = ro
+	// The create answer omits a description that was not sent.
+	writeJSON(w, 200, ro)
+	return nil
+}
+
+// roleView is a role as GET shows it: description always present.
+func roleView(ro *role) map[string]any {
+	return map[string]any{"id": ro.ID, "name": ro.Name, "description": deref(ro.Description), "type": ro.Type}
+}
+
+func (s *Server) listRoles(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	page, perPage, totals, e := offsetPage(r)
+	if e != nil {
+		return e
+	}
+	filter := strings.ToLower(r.URL.Query().Get("name_filter"))
+	var match []map[string]any
+	for _, ro := range sortedBySeq(s.st.Roles, func(r *role) int64 { return r.Seq }) {
+		if filter == "" || strings.Contains(strings.ToLower(ro.Name), filter) {
+			match = append(match, roleView(ro))
+		}
+	}
+	start, end := window(len(match), page, perPage)
+	items := append([]map[string]any{}, match[start:end]...)
+	if !totals {
+		writeJSON(w, 200, items)
+		return nil
+	}
+	writeJSON(w, 200, ordered{{"roles", items}, {"start", page * perPage}, {"limit", perPage}, {"total", len(match)}})
+	return nil
+}
+
+func (s *Server) role(r *http.Request) (*role, *apiErr) {
+	ro, ok := s.st.Roles[pathID(r)]
+	if !ok {
+		return nil, newErr(404, "The role does not exist.", "")
+	}
+	return ro, nil
+}
+
+func (s *Server) getRole(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	ro, e := s.role(r)
+	if e != nil {
+		return e
+	}
+	writeJSON(w, 200, roleView(ro))
+	return nil
+}
+
+func (s *Server) updateRole(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	ro, e := s.role(r)
+	if e != nil {
+		return e
+	}
+	b, e := readBody(r)
+	if e != nil {
+		return e
+	}
+	if e := b.only("name", "description"); e != nil {
+		return e
+	}
+	if b.has("name") {
+		if ro.Name, e = b.str("name", true, 1, 50); e != nil {
+			return e
+		}
+	}
+	if b.has("description") {
+		d, e := b.str("description", false, 0, 140)
+		if e != nil {
+			return e
+		}
+		ro.Description = &d
+	}
+	writeJSON(w, 200, roleView(ro))
+	return nil
+}
+
+func (s *Server) deleteRole(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	ro, e := s.role(r)
+	if e != nil {
+		return e
+	}
+	delete(s.st.Roles, ro.ID)
+	delete(s.st.RolePerms, ro.ID)
+	writeJSON(w, 200, map[string]any{})
+	return nil
+}
+
+func (s *Server) roleUsers(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	if _, e := s.role(r); e != nil {
+		return e
+	}
+	writeJSON(w, 200, map[string]any{"users": []any{}})
+	return nil
+}
+
+type permissionView struct {
+	PermissionName           string `json:"permission_name"`
+	Description              string `json:"description"`
+	ResourceServerName       string `json:"resource_server_name"`
+	ResourceServerIdentifier string `json:"resource_server_identifier"`
+}
+
+// permissionsOf lists a role's permissions sorted by API identifier, then
+// name, with description and API name copied from the API at read time.
+func (s *Server) permissionsOf(roleID string) []permissionView {
+	out := []permissionView{}
+	for ident, names := range s.st.RolePerms[roleID] {
+		rs := s.findResourceServer(ident)
+		for name := range names {
+			v := permissionView{PermissionName: name, ResourceServerIdentifier: ident}
+			if rs != nil {
+				v.ResourceServerName = deref(rs.Name)
+				if rs.Scopes != nil {
+					for _, sc := range *rs.Scopes {
+						if sc.Value == name {
+							v.Description = deref(sc.Description)
+						}
+					}
+				}
+			}
+			out = append(out, v)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].ResourceServerIdentifier != out[j].ResourceServerIdentifier {
+			return out[i].ResourceServerIdentifier < out[j].ResourceServerIdentifier
+		}
+		return out[i].PermissionName < out[j].PermissionName
+	})
+	return out
+}
+
+func (s *Server) listRolePermissions(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	ro, e := s.role(r)
+	if e != nil {
+		return e
+	}
+	page, perPage, totals, e := offsetPage(r)
+	if e != nil {
+		return e
+	}
+	all := s.permissionsOf(ro.ID)
+	start, end := window(len(all), page, perPage)
+	items := append([]permissionView{}, all[start:end]...)
+	if !totals {
+		writeJSON(w, 200, items)
+		return nil
+	}
+	writeJSON(w, 200, ordered{{"permissions", items}, {"start", page * perPage}, {"limit", perPage}, {"total", len(all)}})
+	return nil
+}
+
+type permissionPair struct {
+	ResourceServerIdentifier string `json:"resource_server_identifier"`
+	PermissionName           string `json:"permission_name"`
+}
+
+// permissionBody reads {"permissions":[{resource_server_identifier, permission_name}, ...]}.
+func permissionBody(r *http.Request) ([]permissionPair, *apiErr) {
+	b, e := readBody(r)
+	if e != nil {
+		return nil, e
+	}
+	if e := b.only("permissions"); e != nil {
+		return nil, e
+	}
+	if !b.has("permissions") {
+		return nil, payloadErr("Missing required property: permissions", "")
+	}
+	var items []body
+	if err := json.Unmarshal(b["permissions"], &items); err != nil {
+		return nil, payloadErr("Expected type array but found type "+jsonType(b["permissions"]), "permissions")
+	}
+	if len(items) == 0 {
+		return nil, payloadErr("Array is too short (0), minimum 1", "permissions")
+	}
+	out := make([]permissionPair, 0, len(items))
+	for i, it := range items {
+		prop := "permissions[" + strconv.Itoa(i) + "]"
+		if e := it.only("resource_server_identifier", "permission_name"); e != nil {
+			e.message = strings.TrimSuffix(e.message, ".") + " on property " + prop + "."
+			return nil, e
+		}
+		ident, e := it.str("resource_server_identifier", true, 1, 600)
+		if e != nil {
+			return nil, e
+		}
+		name, e := it.str("permission_name", true, 1, 280)
+		if e != nil {
+			return nil, e
+		}
+		out = append(out, permissionPair{ident, name})
+	}
+	return out, nil
+}
+
+func (s *Server) addRolePermissions(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	ro, e := s.role(r)
+	if e != nil {
+		return e
+	}
+	pairs, e := permissionBody(r)
+	if e != nil {
+		return e
+	}
+	for _, p := range pairs {
+		rs := s.findResourceServer(p.ResourceServerIdentifier)
+		if rs == nil {
+			return newErr(404, "The resource server does not exist: '"+p.ResourceServerIdentifier+"'", "inexistent_resource_server")
+		}
+		if !rs.hasScope(p.PermissionName) {
+			return newErr(400, "Permission '"+p.PermissionName+"' is not defined on resource server '"+p.ResourceServerIdentifier+"'.", "invalid_body")
+		}
+	}
+	perms := s.st.RolePerms[ro.ID]
+	if perms == nil {
+		perms = map[string]map[string]bool{}
+		s.st.RolePerms[ro.ID] = perms
+	}
+	for _, p := range pairs {
+		if perms[p.ResourceServerIdentifier] == nil {
+			perms[p.ResourceServerIdentifier] = map[string]bool{}
+		}
+		perms[p.ResourceServerIdentifier][p.PermissionName] = true
+	}
+	writeJSON(w, 201, map[string]any{})
+	return nil
+}
+
+func (s *Server) removeRolePermissions(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	ro, e := s.role(r)
+	if e != nil {
+		return e
+	}
+	pairs, e := permissionBody(r)
+	if e != nil {
+		return e
+	}
+	perms := s.st.RolePerms[ro.ID]
+	for _, p := range pairs {
+		if names := perms[p.ResourceServerIdentifier]; names != nil {
+			delete(names, p.PermissionName)
+			if len(names) == 0 {
+				delete(perms, p.ResourceServerIdentifier)
+			}
+		}
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// ordered is a JSON object that keeps its key order.
+type ordered []struct {
+	k string
+	v any
+}
+
+func (o ordered) MarshalJSON() ([]byte, error) {
+	var b strings.Builder
+	b.WriteString("{")
+	for i, kv := range o {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		k, _ := json.Marshal(kv.k)
+		v, err := json.Marshal(kv.v)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteString(":")
+		b.Write(v)
+	}
+	b.WriteString("}")
+	return []byte(b.String()), nil
+}

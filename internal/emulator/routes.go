@@ -1,0 +1,115 @@
+package emulator
+
+import (
+	"encoding/base64"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+type handlerFunc func(w http.ResponseWriter, r *http.Request, c *caller) *apiErr
+
+// handle registers an API route that needs scope; the handler runs holding
+// the store lock, and an *apiErr it returns becomes the error answer.
+func (s *Server) handle(mux *http.ServeMux, pattern, scope string, h handlerFunc) {
+	mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		c, e := s.authorize(r, scope)
+		if e == nil {
+			s.mu.Lock()
+			e = h(w, r, c)
+			s.mu.Unlock()
+		}
+		if e != nil {
+			writeErr(w, e)
+		}
+	})
+}
+
+func (s *Server) routes(mux *http.ServeMux) {
+	mux.HandleFunc("POST /oauth/token", s.token)
+	mux.HandleFunc("GET /.well-known/jwks.json", s.jwks)
+
+	const tep = "/api/v2/token-exchange-profiles"
+	s.handle(mux, "POST "+tep, "create:token_exchange_profiles", s.createProfile)
+	s.handle(mux, "GET "+tep, "read:token_exchange_profiles", s.listProfiles)
+	s.handle(mux, "GET "+tep+"/{id}", "read:token_exchange_profiles", s.getProfile)
+	s.handle(mux, "PATCH "+tep+"/{id}", "update:token_exchange_profiles", s.updateProfile)
+	s.handle(mux, "DELETE "+tep+"/{id}", "delete:token_exchange_profiles", s.deleteProfile)
+
+	const act = "/api/v2/actions/actions"
+	s.handle(mux, "POST "+act, "create:actions", s.createAction)
+	s.handle(mux, "GET "+act, "read:actions", s.listActions)
+	s.handle(mux, "GET "+act+"/{id}", "read:actions", s.getAction)
+	s.handle(mux, "PATCH "+act+"/{id}", "update:actions", s.updateAction)
+	s.handle(mux, "DELETE "+act+"/{id}", "delete:actions", s.deleteAction)
+	s.handle(mux, "POST "+act+"/{id}/deploy", "create:actions", s.deployAction)
+	s.handle(mux, "GET /api/v2/actions/triggers/{trigger}/bindings", "read:actions", func(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+		writeJSON(w, 200, map[string]any{"bindings": []any{}, "per_page": 100})
+		return nil
+	})
+
+	const roles = "/api/v2/roles"
+	s.handle(mux, "POST "+roles, "create:roles", s.createRole)
+	s.handle(mux, "GET "+roles, "read:roles", s.listRoles)
+	s.handle(mux, "GET "+roles+"/{id}", "read:roles", s.getRole)
+	s.handle(mux, "PATCH "+roles+"/{id}", "update:roles", s.updateRole)
+	s.handle(mux, "DELETE "+roles+"/{id}", "delete:roles", s.deleteRole)
+	s.handle(mux, "GET "+roles+"/{id}/users", "read:roles", s.roleUsers)
+	s.handle(mux, "GET "+roles+"/{id}/permissions", "read:roles", s.listRolePermissions)
+	s.handle(mux, "POST "+roles+"/{id}/permissions", "update:roles", s.addRolePermissions)
+	s.handle(mux, "DELETE "+roles+"/{id}/permissions", "update:roles", s.removeRolePermissions)
+
+	const rs = "/api/v2/resource-servers"
+	s.handle(mux, "POST "+rs, "create:resource_servers", s.createResourceServer)
+	s.handle(mux, "GET "+rs, "read:resource_servers", s.listResourceServers)
+	s.handle(mux, "GET "+rs+"/{id}", "read:resource_servers", s.getResourceServer)
+	s.handle(mux, "PATCH "+rs+"/{id}", "update:resource_servers", s.updateResourceServer)
+	s.handle(mux, "DELETE "+rs+"/{id}", "delete:resource_servers", s.deleteResourceServer)
+
+	const phone = "/api/v2/branding/phone/providers"
+	s.handle(mux, "GET "+phone, "read:phone_providers", s.listPhoneProviders)
+	s.handle(mux, "POST "+phone, "create:phone_providers", s.createPhoneProvider)
+	s.handle(mux, "GET "+phone+"/{id}", "read:phone_providers", s.getPhoneProvider)
+	s.handle(mux, "PATCH "+phone+"/{id}", "update:phone_providers", s.updatePhoneProvider)
+	s.handle(mux, "DELETE "+phone+"/{id}", "delete:phone_providers", s.deletePhoneProvider)
+	s.handle(mux, "POST "+phone+"/{id}/try", "create:phone_providers", s.tryPhoneProvider)
+
+	mux.HandleFunc("/api/v2/", func(w http.ResponseWriter, r *http.Request) {
+		writeErr(w, newErr(404, "Not Found", ""))
+	})
+}
+
+// capReached reports whether the store already holds the cap of a type.
+func (s *Server) capReached(n int) *apiErr {
+	if s.cap > 0 && n >= s.cap {
+		return newErr(403, "You reached the limit of entities of this type for this tenant.", "")
+	}
+	return nil
+}
+
+// cursor encodes a checkpoint-pagination offset as an opaque token.
+func cursor(offset int) string {
+	return base64.RawURLEncoding.EncodeToString([]byte("o:" + strconv.Itoa(offset)))
+}
+
+func fromCursor(c string) (int, bool) {
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil {
+		return 0, false
+	}
+	n, err := strconv.Atoi(strings.TrimPrefix(string(b), "o:"))
+	return n, err == nil && strings.HasPrefix(string(b), "o:") && n >= 0
+}
+
+// pathID returns the {id} path value; a double-escaped value is decoded by
+// the lookups that accept it.
+func pathID(r *http.Request) string { return r.PathValue("id") }
+
+func unescapeOnce(s string) (string, bool) {
+	if !strings.Contains(s, "%") {
+		return "", false
+	}
+	u, err := url.PathUnescape(s)
+	return u, err == nil
+}

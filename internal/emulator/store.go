@@ -1,0 +1,214 @@
+package emulator
+
+import (
+	"encoding/json"
+	"sort"
+	"time"
+)
+
+// The stored objects serialise exactly as the API shows them: field order as
+// observed, optional fields omitted rather than null.
+
+type profile struct {
+	ID               string `json:"id"`
+	Name             string `json:"name"`
+	Type             string `json:"type"`
+	SubjectTokenType string `json:"subject_token_type"`
+	ActionID         string `json:"action_id"`
+	CreatedAt        string `json:"created_at"`
+	UpdatedAt        string `json:"updated_at"`
+	Seq              int64  `json:"-"`
+}
+
+type trigger struct {
+	ID      string `json:"id"`
+	Version string `json:"version"`
+}
+
+type actionVersion struct {
+	Code         string         `json:"code"`
+	Dependencies []any          `json:"dependencies"`
+	ID           string         `json:"id"`
+	Deployed     bool           `json:"deployed"`
+	Number       int            `json:"number"`
+	BuiltAt      string         `json:"built_at,omitempty"`
+	Secrets      []actionSecret `json:"secrets"`
+	Status       string         `json:"status"`
+	CreatedAt    string         `json:"created_at"`
+	UpdatedAt    string         `json:"updated_at"`
+	Runtime      string         `json:"runtime"`
+	Triggers     []trigger      `json:"supported_triggers"`
+}
+
+type actionSecret struct {
+	Name      string `json:"name"`
+	UpdatedAt string `json:"updated_at"`
+}
+
+type action struct {
+	ID                 string         `json:"id"`
+	Name               string         `json:"name"`
+	SupportedTriggers  []trigger      `json:"supported_triggers"`
+	CreatedAt          string         `json:"created_at"`
+	UpdatedAt          string         `json:"updated_at"`
+	Code               string         `json:"code"`
+	Dependencies       []any          `json:"dependencies"`
+	Runtime            string         `json:"runtime"`
+	Status             string         `json:"status"`
+	Secrets            []actionSecret `json:"secrets"`
+	DeployedVersion    *actionVersion `json:"deployed_version,omitempty"`
+	AllChangesDeployed bool           `json:"all_changes_deployed"`
+	Seq                int64          `json:"-"`
+	// BuiltAfter is when a pending action becomes built.
+	BuiltAfter time.Time `json:"-"`
+	Versions   int       `json:"-"`
+}
+
+type role struct {
+	ID          string  `json:"id"`
+	Name        string  `json:"name"`
+	Description *string `json:"description,omitempty"`
+	Type        string  `json:"type,omitempty"`
+	Seq         int64   `json:"-"`
+}
+
+type rsScope struct {
+	Value       string  `json:"value"`
+	Description *string `json:"description,omitempty"`
+}
+
+type policy struct {
+	Policy string `json:"policy"`
+}
+
+type subjectTypeAuthorization struct {
+	User   *policy `json:"user,omitempty"`
+	Client *policy `json:"client,omitempty"`
+}
+
+type resourceServer struct {
+	ID                       string                    `json:"id"`
+	Name                     *string                   `json:"name,omitempty"`
+	Identifier               string                    `json:"identifier"`
+	AllowOfflineAccess       bool                      `json:"allow_offline_access"`
+	SkipConsent              bool                      `json:"skip_consent_for_verifiable_first_party_clients"`
+	SubjectTypeAuthorization *subjectTypeAuthorization `json:"subject_type_authorization,omitempty"`
+	TokenLifetime            int64                     `json:"token_lifetime"`
+	TokenLifetimeForWeb      int64                     `json:"token_lifetime_for_web"`
+	SigningAlg               string                    `json:"signing_alg"`
+	SigningSecret            *string                   `json:"signing_secret,omitempty"`
+	Scopes                   *[]rsScope                `json:"scopes,omitempty"`
+	EnforcePolicies          *bool                     `json:"enforce_policies,omitempty"`
+	TokenDialect             *string                   `json:"token_dialect,omitempty"`
+	IsSystem                 bool                      `json:"is_system,omitempty"`
+	ClientID                 string                    `json:"client_id,omitempty"`
+	Seq                      int64                     `json:"-"`
+}
+
+type phoneConfig struct {
+	SID             string   `json:"sid,omitempty"`
+	MSSID           string   `json:"mssid,omitempty"`
+	DefaultFrom     string   `json:"default_from,omitempty"`
+	DeliveryMethods []string `json:"delivery_methods,omitempty"`
+}
+
+type phoneProvider struct {
+	ID            string       `json:"id"`
+	Tenant        string       `json:"tenant"`
+	Name          string       `json:"name"`
+	Channel       string       `json:"channel"`
+	Disabled      bool         `json:"disabled"`
+	Configuration *phoneConfig `json:"configuration,omitempty"`
+	CreatedAt     string       `json:"created_at"`
+	UpdatedAt     string       `json:"updated_at"`
+}
+
+// OutboxMessage is one test notification the emulator "sent".
+type OutboxMessage struct {
+	ProviderID     string `json:"provider_id"`
+	To             string `json:"to"`
+	DeliveryMethod string `json:"delivery_method"`
+	At             string `json:"at"`
+}
+
+// store is the tenant's state. Every access holds Server.mu.
+type store struct {
+	Profiles map[string]*profile `json:"profiles"`
+	Actions  map[string]*action  `json:"actions"`
+	Roles    map[string]*role    `json:"roles"`
+	// RolePerms: role id -> resource server identifier -> scope.
+	RolePerms       map[string]map[string]map[string]bool `json:"role_perms"`
+	ResourceServers map[string]*resourceServer            `json:"resource_servers"`
+	PhoneProviders  map[string]*phoneProvider             `json:"phone_providers"`
+	Outbox          []OutboxMessage                       `json:"outbox"`
+	Seq             int64                                 `json:"seq"`
+}
+
+func newStore() *store {
+	return &store{
+		Profiles: map[string]*profile{}, Actions: map[string]*action{}, Roles: map[string]*role{},
+		RolePerms: map[string]map[string]map[string]bool{}, ResourceServers: map[string]*resourceServer{},
+		PhoneProviders: map[string]*phoneProvider{}, Outbox: []OutboxMessage{},
+	}
+}
+
+func (s *store) next() int64 { s.Seq++; return s.Seq }
+
+// clone deep-copies the store (used to return to the starting state).
+func (s *store) clone() *store {
+	c := newStore()
+	for k, v := range s.Profiles {
+		x := *v
+		c.Profiles[k] = &x
+	}
+	for k, v := range s.Actions {
+		x := *v
+		if v.DeployedVersion != nil {
+			dv := *v.DeployedVersion
+			x.DeployedVersion = &dv
+		}
+		c.Actions[k] = &x
+	}
+	for k, v := range s.Roles {
+		x := *v
+		c.Roles[k] = &x
+	}
+	for k, v := range s.RolePerms {
+		m := map[string]map[string]bool{}
+		for rs, perms := range v {
+			m[rs] = map[string]bool{}
+			for p := range perms {
+				m[rs][p] = true
+			}
+		}
+		c.RolePerms[k] = m
+	}
+	for k, v := range s.ResourceServers {
+		b, _ := json.Marshal(v)
+		x := &resourceServer{}
+		_ = json.Unmarshal(b, x)
+		x.Seq = v.Seq
+		c.ResourceServers[k] = x
+	}
+	for k, v := range s.PhoneProviders {
+		x := *v
+		if v.Configuration != nil {
+			cfg := *v.Configuration
+			x.Configuration = &cfg
+		}
+		c.PhoneProviders[k] = &x
+	}
+	c.Outbox = append(c.Outbox, s.Outbox...)
+	c.Seq = s.Seq
+	return c
+}
+
+// sortedBySeq returns the values of m in creation order.
+func sortedBySeq[T any](m map[string]*T, seq func(*T) int64) []*T {
+	out := make([]*T, 0, len(m))
+	for _, v := range m {
+		out = append(out, v)
+	}
+	sort.Slice(out, func(i, j int) bool { return seq(out[i]) < seq(out[j]) })
+	return out
+}

@@ -1,0 +1,282 @@
+package emulator
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/big"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// apiErr is a Management API error answer.
+type apiErr struct {
+	status  int
+	message string
+	code    string // errorCode; omitted when empty
+}
+
+func (e *apiErr) Error() string { return e.message }
+
+func newErr(status int, message, code string) *apiErr { return &apiErr{status, message, code} }
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	if v != nil {
+		_ = json.NewEncoder(w).Encode(v)
+	}
+}
+
+// writeErr writes the standard error body {statusCode, error, message, errorCode?}.
+func writeErr(w http.ResponseWriter, e *apiErr) {
+	body := map[string]any{"statusCode": e.status, "error": http.StatusText(e.status), "message": e.message}
+	if e.code != "" {
+		body["errorCode"] = e.code
+	}
+	writeJSON(w, e.status, orderedError(body))
+}
+
+// orderedError keeps the observed key order: statusCode, error, message, errorCode.
+func orderedError(m map[string]any) json.RawMessage {
+	var b strings.Builder
+	b.WriteString("{")
+	for i, k := range []string{"statusCode", "error", "message", "errorCode"} {
+		v, ok := m[k]
+		if !ok {
+			continue
+		}
+		if i > 0 {
+			b.WriteString(",")
+		}
+		kb, _ := json.Marshal(k)
+		vb, _ := json.Marshal(v)
+		b.Write(kb)
+		b.WriteString(":")
+		b.Write(vb)
+	}
+	b.WriteString("}")
+	return json.RawMessage(b.String())
+}
+
+func noContent(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// body is a decoded write body, key by key.
+type body map[string]json.RawMessage
+
+// readBody decodes a JSON or form body. An empty body is an empty object.
+func readBody(r *http.Request) (body, *apiErr) {
+	raw, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+	if err != nil {
+		return nil, newErr(400, "Could not read the request body.", "invalid_body")
+	}
+	b := body{}
+	if strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-www-form-urlencoded") {
+		vals, err := url.ParseQuery(string(raw))
+		if err != nil {
+			return nil, newErr(400, "Invalid form body.", "invalid_body")
+		}
+		for k, v := range vals {
+			j, _ := json.Marshal(v[0])
+			b[k] = j
+		}
+		return b, nil
+	}
+	if len(strings.TrimSpace(string(raw))) == 0 {
+		return b, nil
+	}
+	if err := json.Unmarshal(raw, &b); err != nil {
+		return nil, newErr(400, "Payload validation error: 'Invalid JSON body'.", "invalid_body")
+	}
+	return b, nil
+}
+
+func payloadErr(reason, property string) *apiErr {
+	msg := fmt.Sprintf("Payload validation error: '%s'", reason)
+	if property != "" {
+		msg += " on property " + property
+	}
+	return newErr(400, msg+".", "invalid_body")
+}
+
+// only refuses keys outside allowed, listing them comma-joined.
+func (b body) only(allowed ...string) *apiErr {
+	var extra []string
+	for k := range b {
+		ok := false
+		for _, a := range allowed {
+			ok = ok || a == k
+		}
+		if !ok {
+			extra = append(extra, k)
+		}
+	}
+	if len(extra) > 0 {
+		sort.Strings(extra)
+		return payloadErr("Additional properties not allowed: "+strings.Join(extra, ","), "")
+	}
+	return nil
+}
+
+func (b body) has(k string) bool { _, ok := b[k]; return ok }
+
+func (b body) isNull(k string) bool { return string(b[k]) == "null" }
+
+// str reads a string property with length bounds (in characters).
+func (b body) str(k string, required bool, minLen, maxLen int) (string, *apiErr) {
+	raw, ok := b[k]
+	if !ok {
+		if required {
+			return "", payloadErr("Missing required property: "+k, "")
+		}
+		return "", nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", payloadErr("Expected type string but found type "+jsonType(raw), k)
+	}
+	n := utf8.RuneCountInString(s)
+	if n < minLen {
+		return "", payloadErr(fmt.Sprintf("String is too short (%d chars), minimum %d", n, minLen), k)
+	}
+	if maxLen > 0 && n > maxLen {
+		return "", payloadErr(fmt.Sprintf("String is too long (%d chars), maximum %d", n, maxLen), k)
+	}
+	return s, nil
+}
+
+func (b body) boolean(k string) (*bool, *apiErr) {
+	raw, ok := b[k]
+	if !ok || string(raw) == "null" {
+		return nil, nil
+	}
+	var v bool
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, payloadErr("Expected type boolean but found type "+jsonType(raw), k)
+	}
+	return &v, nil
+}
+
+func (b body) integer(k string, lo, hi int64) (*int64, *apiErr) {
+	raw, ok := b[k]
+	if !ok || string(raw) == "null" {
+		return nil, nil
+	}
+	var v int64
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, payloadErr("Expected type integer but found type "+jsonType(raw), k)
+	}
+	if v < lo || v > hi {
+		return nil, payloadErr(fmt.Sprintf("Value %d is out of range [%d, %d]", v, lo, hi), k)
+	}
+	return &v, nil
+}
+
+func (b body) enum(k string, values ...string) (*string, *apiErr) {
+	raw, ok := b[k]
+	if !ok || string(raw) == "null" {
+		return nil, nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, payloadErr("Expected type string but found type "+jsonType(raw), k)
+	}
+	for _, v := range values {
+		if v == s {
+			return &s, nil
+		}
+	}
+	return nil, payloadErr(fmt.Sprintf("No enum match for: \"%s\"", s), k)
+}
+
+func jsonType(raw json.RawMessage) string {
+	s := strings.TrimSpace(string(raw))
+	switch {
+	case s == "null":
+		return "null"
+	case strings.HasPrefix(s, "\""):
+		return "string"
+	case strings.HasPrefix(s, "{"):
+		return "object"
+	case strings.HasPrefix(s, "["):
+		return "array"
+	case s == "true" || s == "false":
+		return "boolean"
+	default:
+		return "number"
+	}
+}
+
+// isURI reports whether s is an absolute URI: a scheme, a colon, and more.
+func isURI(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && u.Scheme != "" && (u.Opaque != "" || u.Host != "" || u.Path != "") && !strings.ContainsAny(s, " \t\r\n")
+}
+
+const alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+
+func randomString(n int) string {
+	b := make([]byte, n)
+	for i := range b {
+		x, _ := rand.Int(rand.Reader, big.NewInt(int64(len(alnum))))
+		b[i] = alnum[x.Int64()]
+	}
+	return string(b)
+}
+
+func randomHex(n int) string {
+	b := make([]byte, (n+1)/2)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)[:n]
+}
+
+func uuid4() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b)
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
+
+func millis(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+func nanos(t time.Time) string  { return t.UTC().Format(time.RFC3339Nano) }
+
+// offsetPage reads page, per_page (1–100, default 50) and include_totals.
+func offsetPage(r *http.Request) (page, perPage int, totals bool, e *apiErr) {
+	q := r.URL.Query()
+	page, perPage = 0, 50
+	if v := q.Get("page"); v != "" {
+		p, err := strconv.Atoi(v)
+		if err != nil || p < 0 {
+			return 0, 0, false, newErr(400, "Query validation error: 'Expected type integer but found type string' on property page.", "invalid_query_string")
+		}
+		page = p
+	}
+	if v := q.Get("per_page"); v != "" {
+		p, err := strconv.Atoi(v)
+		if err != nil || p < 1 || p > 100 {
+			return 0, 0, false, newErr(400, fmt.Sprintf("Query validation error: 'Value %s is out of range [1, 100]' on property per_page.", v), "invalid_query_string")
+		}
+		perPage = p
+	}
+	return page, perPage, q.Get("include_totals") == "true", nil
+}
+
+// window returns the slice bounds of one page over n items.
+func window(n, page, perPage int) (int, int) {
+	start := min(page*perPage, n)
+	return start, min(start+perPage, n)
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
