@@ -1,0 +1,86 @@
+package tokenexchangeprofile
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
+)
+
+var (
+	_ datasource.DataSource                     = (*profileDataSource)(nil)
+	_ datasource.DataSourceWithConfigure        = (*profileDataSource)(nil)
+	_ datasource.DataSourceWithConfigValidators = (*profileDataSource)(nil)
+)
+
+// NewDataSource returns the tenant_token_exchange_profile data source.
+func NewDataSource() datasource.DataSource { return &profileDataSource{} }
+
+type profileDataSource struct {
+	api *mgmt.Client
+}
+
+func (d *profileDataSource) Metadata(_ context.Context, _ datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = TypeName
+}
+
+func (d *profileDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Looks up a token exchange profile by `id` or by `subject_token_type` (exactly one). **Early Access.**",
+		Attributes: map[string]schema.Attribute{
+			"id":                 schema.StringAttribute{MarkdownDescription: "The profile's ID. Set this or `subject_token_type`.", Optional: true, Computed: true},
+			"subject_token_type": schema.StringAttribute{MarkdownDescription: "The profile's subject token type URI. Set this or `id`.", Optional: true, Computed: true},
+			"name":               schema.StringAttribute{MarkdownDescription: "The profile's name.", Computed: true},
+			"action_id":          schema.StringAttribute{MarkdownDescription: "ID of the action that performs the exchange.", Computed: true},
+			"type":               schema.StringAttribute{MarkdownDescription: "The profile type (`custom_authentication`).", Computed: true},
+			"created_at":         schema.StringAttribute{MarkdownDescription: "When the profile was created (ISO 8601, UTC).", Computed: true},
+			"updated_at":         schema.StringAttribute{MarkdownDescription: "When the profile was last changed (ISO 8601, UTC).", Computed: true},
+		},
+	}
+}
+
+func (d *profileDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
+	return []datasource.ConfigValidator{datasourcevalidator.ExactlyOneOf(path.MatchRoot("id"), path.MatchRoot("subject_token_type"))}
+}
+
+func (d *profileDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.api = framework.Client(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *profileDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m profileModel
+	if resp.Diagnostics.Append(req.Config.Get(ctx, &m)...); resp.Diagnostics.HasError() {
+		return
+	}
+	var (
+		p    *mgmt.TokenExchangeProfile
+		err  error
+		what string
+	)
+	if !m.ID.IsNull() {
+		what = fmt.Sprintf("id %q", m.ID.ValueString())
+		p, err = d.api.GetTokenExchangeProfile(ctx, m.ID.ValueString())
+		if mgmt.IsNotFound(err) {
+			p, err = nil, nil
+		}
+	} else {
+		what = fmt.Sprintf("subject_token_type %q", m.SubjectTokenType.ValueString())
+		p, err = d.api.FindTokenExchangeProfile(ctx, m.SubjectTokenType.ValueString())
+	}
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to read token exchange profile", framework.APIErrorDetail("Looking up the profile with "+what, err))
+		return
+	}
+	if p == nil {
+		resp.Diagnostics.AddError("Unable to find token exchange profile", fmt.Sprintf("No token exchange profile has %s in the tenant.", what))
+		return
+	}
+	m.fromAPI(p)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}

@@ -1,0 +1,246 @@
+// Package tokenexchangeprofile is the tenant_token_exchange_profile resource and data source.
+package tokenexchangeprofile
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/validate"
+)
+
+// TypeName is the resource and data source type.
+const TypeName = "tenant_token_exchange_profile"
+
+// DefaultName is the name the API gives a profile when none is set.
+const DefaultName = "Token Exchange Profile 1"
+
+// ReservedPrefixes are subject token type prefixes the API refuses.
+var ReservedPrefixes = []string{"http://auth0.com", "https://auth0.com", "http://okta.com", "https://okta.com", "urn:ietf", "urn:auth0", "urn:okta"}
+
+var (
+	_ resource.Resource                = (*profileResource)(nil)
+	_ resource.ResourceWithConfigure   = (*profileResource)(nil)
+	_ resource.ResourceWithImportState = (*profileResource)(nil)
+)
+
+// NewResource returns the tenant_token_exchange_profile resource.
+func NewResource() resource.Resource { return &profileResource{} }
+
+type profileResource struct {
+	api *mgmt.Client
+}
+
+func (r *profileResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = TypeName
+}
+
+func (r *profileResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A token exchange profile ties a subject token type (a URI) to a custom token exchange action, " +
+			"so that tokens of that type can be exchanged at the tenant's token endpoint. " +
+			"**Early Access:** token exchange profiles are an Early Access feature of the tenant; the tenant must have it enabled.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				MarkdownDescription: "The profile's ID (`tep_` followed by 16 characters). Assigned by the tenant; never changes.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"name": schema.StringAttribute{
+				MarkdownDescription: "A friendly name, 3 to 50 characters. Defaults to `" + DefaultName + "`. Updated in place.",
+				Optional:            true,
+				Computed:            true,
+				Default:             stringdefault.StaticString(DefaultName),
+				Validators:          []validator.String{stringvalidator.LengthBetween(3, 50)},
+			},
+			"subject_token_type": schema.StringAttribute{
+				MarkdownDescription: "The type of token this profile exchanges: an absolute URI of 8 to 100 characters " +
+					"(e.g. `https://acme.com/cis-token` or `urn:acme:legacy-token`), unique in the tenant. The prefixes " +
+					"`http(s)://auth0.com`, `http(s)://okta.com`, `urn:ietf`, `urn:auth0` and `urn:okta` are reserved. Updated in place.",
+				Required: true,
+				Validators: []validator.String{
+					stringvalidator.LengthBetween(8, 100), validate.AbsoluteURI(),
+					validate.NoPrefix("reserved by the platform", ReservedPrefixes...),
+				},
+			},
+			"action_id": schema.StringAttribute{
+				MarkdownDescription: "ID of the deployed action (1 to 36 characters) that supports the `custom-token-exchange` trigger " +
+					"and validates the subject token. Changing it replaces the profile.",
+				Required:      true,
+				Validators:    []validator.String{stringvalidator.LengthBetween(1, 36)},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"type": schema.StringAttribute{
+				MarkdownDescription: "The profile type. Only `custom_authentication` (the default) exists. Changing it replaces the profile.",
+				Optional:            true,
+				Computed:            true,
+				Default:             stringdefault.StaticString("custom_authentication"),
+				Validators:          []validator.String{stringvalidator.LengthBetween(1, 21), stringvalidator.OneOf("custom_authentication")},
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"created_at": schema.StringAttribute{
+				MarkdownDescription: "When the profile was created (ISO 8601, UTC).",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"updated_at": schema.StringAttribute{
+				MarkdownDescription: "When the profile was last changed (ISO 8601, UTC).",
+				Computed:            true,
+			},
+		},
+	}
+}
+
+func (r *profileResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.api = framework.Client(req.ProviderData, &resp.Diagnostics)
+}
+
+func (r *profileResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var m profileModel
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...); resp.Diagnostics.HasError() {
+		return
+	}
+	p, err := r.api.CreateTokenExchangeProfile(ctx, m.toAPI())
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to create token exchange profile", r.createErrorDetail(ctx, m, err))
+		return
+	}
+	m.fromAPI(p)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+func (r *profileResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var m profileModel
+	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
+		return
+	}
+	p, err := r.api.GetTokenExchangeProfile(ctx, m.ID.ValueString())
+	if mgmt.IsNotFound(err) {
+		resp.Diagnostics.Append(framework.RemovedFromState(TypeName, m.ID.ValueString()))
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to read token exchange profile",
+			framework.APIErrorDetail(fmt.Sprintf("Reading token exchange profile %q", m.ID.ValueString()), err))
+		return
+	}
+	m.fromAPI(p)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+func (r *profileResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state profileModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
+		return
+	}
+	p, err := r.api.UpdateTokenExchangeProfile(ctx, state.ID.ValueString(), plan.toUpdate(state))
+	if err != nil {
+		detail := framework.APIErrorDetail(fmt.Sprintf("Updating token exchange profile %q", state.ID.ValueString()), err)
+		if mgmt.IsBadRequest(err) && strings.Contains(err.Error(), "already exists") {
+			detail = fmt.Sprintf("Another token exchange profile already uses subject_token_type %q; it must be unique in the tenant.\n\n%s",
+				plan.SubjectTokenType.ValueString(), detail)
+		}
+		resp.Diagnostics.AddError("Unable to update token exchange profile", detail)
+		return
+	}
+	plan.fromAPI(p)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *profileResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var m profileModel
+	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
+		return
+	}
+	if err := r.api.DeleteTokenExchangeProfile(ctx, m.ID.ValueString()); err != nil {
+		resp.Diagnostics.AddError("Unable to delete token exchange profile",
+			framework.APIErrorDetail(fmt.Sprintf("Deleting token exchange profile %q", m.ID.ValueString()), err))
+	}
+}
+
+// ImportState accepts the profile's id or its subject_token_type (a URI,
+// recognised by its colon; ids never hold one).
+func (r *profileResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	id := req.ID
+	if ParseImportID(id) == ImportBySubjectTokenType {
+		p, err := r.api.FindTokenExchangeProfile(ctx, id)
+		if err != nil {
+			resp.Diagnostics.AddError("Unable to import token exchange profile",
+				framework.APIErrorDetail(fmt.Sprintf("Looking up the profile with subject_token_type %q", id), err))
+			return
+		}
+		if p == nil {
+			resp.Diagnostics.AddError("Unable to import token exchange profile",
+				fmt.Sprintf("No token exchange profile has subject_token_type %q. Import by the profile's id (tep_...) or check the URI.", id))
+			return
+		}
+		id = p.ID
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
+}
+
+// ImportKind is what an import ID names.
+type ImportKind int
+
+const (
+	ImportInvalid ImportKind = iota
+	ImportByID
+	ImportBySubjectTokenType
+)
+
+// ParseImportID tells an id from a subject_token_type.
+func ParseImportID(s string) ImportKind {
+	switch {
+	case strings.TrimSpace(s) == "" || strings.ContainsAny(s, " \t\n"):
+		return ImportInvalid
+	case strings.Contains(s, ":"):
+		return ImportBySubjectTokenType
+	default:
+		return ImportByID
+	}
+}
+
+// createErrorDetail explains each answer POST /token-exchange-profiles can give.
+func (r *profileResource) createErrorDetail(ctx context.Context, m profileModel, err error) string {
+	stt, action := m.SubjectTokenType.ValueString(), m.ActionID.ValueString()
+	tried := fmt.Sprintf("Creating a token exchange profile for subject_token_type %q", stt)
+	e, ok := mgmt.AsAPIError(err)
+	if !ok {
+		return framework.APIErrorDetail(tried, err)
+	}
+	msg := strings.ToLower(e.Message)
+	switch {
+	case e.StatusCode == 409:
+		existing, lookupErr := r.api.FindTokenExchangeProfile(ctx, stt)
+		if lookupErr == nil && existing != nil {
+			return fmt.Sprintf("A token exchange profile with subject_token_type %q already exists (id %s); subject token types are unique in the tenant.\n\n"+
+				"To manage it with Terraform, import it:\n  terraform import %s.<name> %s", stt, existing.ID, TypeName, existing.ID)
+		}
+		return fmt.Sprintf("A token exchange profile with subject_token_type %q already exists (409); subject token types are unique in the tenant.\n\n"+
+			"To manage it with Terraform, import it:\n  terraform import %s.<name> %s", stt, TypeName, stt)
+	case e.StatusCode == 400 && strings.Contains(msg, "not been deployed"):
+		return fmt.Sprintf("The action %q exists but has not been deployed. Deploy the action, then apply again.\n\nThe API said: %s", action, e.Message)
+	case e.StatusCode == 400 && strings.Contains(msg, "trigger"):
+		return fmt.Sprintf("The action %q does not support the custom-token-exchange trigger. Set action_id to an action created for the "+
+			"custom-token-exchange trigger.\n\nThe API said: %s", action, e.Message)
+	case e.StatusCode == 400 && strings.Contains(msg, "action") && (strings.Contains(msg, "not exist") || strings.Contains(msg, "not found")):
+		return fmt.Sprintf("The action %q does not exist in the tenant. Check action_id, or create and deploy a custom-token-exchange action first.\n\nThe API said: %s", action, e.Message)
+	case e.StatusCode == 401 && strings.Contains(msg, "global"):
+		return fmt.Sprintf("Token exchange profiles can only be created by a global client, and the provider's client_id is not one.\n\n"+
+			"Use the credentials of the tenant's global client (or a token issued to it).\n\nThe API said: %s", e.Message)
+	}
+	return framework.APIErrorDetail(tried, err)
+}

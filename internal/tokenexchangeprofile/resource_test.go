@@ -1,0 +1,306 @@
+package tokenexchangeprofile_test
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/acctest"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/tokenexchangeprofile"
+)
+
+const addr = "tenant_token_exchange_profile.test"
+
+func getProfile(ctx context.Context, c *mgmt.Client, id string) error {
+	_, err := c.GetTokenExchangeProfile(ctx, id)
+	return err
+}
+
+func TestAccTokenExchangeProfile_basic(t *testing.T) {
+	target := acctest.NewTarget(t)
+	action, stt := target.Action(t, mgmt.TriggerCustomTokenExchange, true), "urn:acme:"+acctest.RandomName()
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             target.CheckGone(tokenexchangeprofile.TypeName, getProfile),
+		Steps: []resource.TestStep{{
+			Config: target.Config(testAccProfileConfig("", stt, action)),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^tep_[A-Za-z0-9]{16}$`))),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(tokenexchangeprofile.DefaultName)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("subject_token_type"), knownvalue.StringExact(stt)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("action_id"), knownvalue.StringExact(action)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("type"), knownvalue.StringExact("custom_authentication")),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("created_at"), knownvalue.StringRegexp(regexp.MustCompile(`Z$`))),
+			},
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		}},
+	})
+}
+
+func TestAccTokenExchangeProfile_update(t *testing.T) {
+	target := acctest.NewTarget(t)
+	action, name, stt := target.Action(t, mgmt.TriggerCustomTokenExchange, true), acctest.RandomName(), "urn:acme:"+acctest.RandomName()
+	sameID := statecheck.CompareValue(compare.ValuesSame())
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             target.CheckGone(tokenexchangeprofile.TypeName, getProfile),
+		Steps: []resource.TestStep{
+			{
+				Config:            target.Config(testAccProfileConfig(name, stt, action)),
+				ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(addr, tfjsonpath.New("id"))},
+			},
+			{
+				Config: target.Config(testAccProfileConfig(name+"-2", stt+"-2", action)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameID.AddStateValue(addr, tfjsonpath.New("id")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(name+"-2")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("subject_token_type"), knownvalue.StringExact(stt+"-2")),
+				},
+			},
+		},
+	})
+}
+
+func TestAccTokenExchangeProfile_replace(t *testing.T) {
+	target := acctest.NewTarget(t)
+	a1, a2 := target.Action(t, mgmt.TriggerCustomTokenExchange, true), target.Action(t, mgmt.TriggerCustomTokenExchange, true)
+	stt := "urn:acme:" + acctest.RandomName()
+	differentID := statecheck.CompareValue(compare.ValuesDiffer())
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             target.CheckGone(tokenexchangeprofile.TypeName, getProfile),
+		Steps: []resource.TestStep{
+			{Config: target.Config(testAccProfileConfig("replace-me", stt, a1)), ConfigStateChecks: []statecheck.StateCheck{differentID.AddStateValue(addr, tfjsonpath.New("id"))}},
+			{
+				Config: target.Config(testAccProfileConfig("replace-me", stt, a2)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					differentID.AddStateValue(addr, tfjsonpath.New("id")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("action_id"), knownvalue.StringExact(a2)),
+				},
+			},
+		},
+	})
+}
+
+func TestAccTokenExchangeProfile_import(t *testing.T) {
+	target := acctest.NewTarget(t)
+	action, stt := target.Action(t, mgmt.TriggerCustomTokenExchange, true), "https://acme.example.com/"+acctest.RandomName()
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             target.CheckGone(tokenexchangeprofile.TypeName, getProfile),
+		Steps: []resource.TestStep{
+			{Config: target.Config(testAccProfileConfig("imported", stt, action))},
+			{ResourceName: addr, ImportState: true, ImportStateVerify: true},
+			{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateId: stt},
+			{ResourceName: addr, ImportState: true, ImportStateId: "urn:acme:no-such-profile", ExpectError: acctest.ExpectError(`No token exchange profile has subject_token_type`)},
+		},
+	})
+}
+
+func TestAccTokenExchangeProfile_disappears(t *testing.T) {
+	target := acctest.NewTarget(t)
+	action, stt := target.Action(t, mgmt.TriggerCustomTokenExchange, true), "urn:acme:"+acctest.RandomName()
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             target.CheckGone(tokenexchangeprofile.TypeName, getProfile),
+		Steps: []resource.TestStep{{
+			Config: target.Config(testAccProfileConfig("gone", stt, action)),
+			Check: func(s *terraform.State) error {
+				return target.Client().DeleteTokenExchangeProfile(context.Background(), s.RootModule().Resources[addr].Primary.ID)
+			},
+			ExpectNonEmptyPlan: true,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate),
+			}},
+		}},
+	})
+}
+
+func TestAccTokenExchangeProfile_drift(t *testing.T) {
+	target := acctest.NewTarget(t)
+	action, stt := target.Action(t, mgmt.TriggerCustomTokenExchange, true), "urn:acme:"+acctest.RandomName()
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             target.CheckGone(tokenexchangeprofile.TypeName, getProfile),
+		Steps: []resource.TestStep{
+			{
+				Config: target.Config(testAccProfileConfig("drifting", stt, action)),
+				Check: func(s *terraform.State) error {
+					name := "renamed-outside"
+					_, err := target.Client().UpdateTokenExchangeProfile(context.Background(), s.RootModule().Resources[addr].Primary.ID, mgmt.TokenExchangeProfileUpdate{Name: &name})
+					return err
+				},
+				ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact("drifting")),
+				}},
+			},
+			{
+				Config:            target.Config(testAccProfileConfig("drifting", stt, action)),
+				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact("drifting"))},
+			},
+		},
+	})
+}
+
+// TestAccTokenExchangeProfile_validation refuses each side of every bound at
+// plan time, and the emulator's counter shows no request reached the API.
+func TestAccTokenExchangeProfile_validation(t *testing.T) {
+	target := acctest.NewTarget(t)
+	emu := target.RequireEmulator(t)
+	action := target.Action(t, mgmt.TriggerCustomTokenExchange, true)
+	var steps []resource.TestStep
+	for _, tc := range []struct {
+		name, stt, action, typ, want string
+	}{
+		{name: "ab", want: `Attribute name string length must be between 3 and 50, got: 2`},
+		{name: strings.Repeat("n", 51), want: `Attribute name string length must be between 3 and 50, got: 51`},
+		{stt: "urn:a:b", want: `Attribute subject_token_type string length must be between 8 and 100, got: 7`},
+		{stt: "urn:a:" + strings.Repeat("b", 95), want: `Attribute subject_token_type string length must be between 8 and 100, got: 101`},
+		{stt: "not-a-uri-at-all", want: `Attribute subject_token_type value must be an absolute URI`},
+		{stt: "urn:ietf:params:oauth:token-type:jwt", want: `reserved prefix "urn:ietf"`},
+		{stt: "https://auth0.com/token", want: `reserved prefix "https://auth0.com"`},
+		{action: "-", want: `Attribute action_id string length must be between 1 and 36, got: 0`},
+		{action: strings.Repeat("a", 37), want: `Attribute action_id string length must be between 1 and 36, got: 37`},
+		{typ: "custom", want: `Attribute type value must be one of: \["custom_authentication"\], got: "custom"`},
+		{typ: strings.Repeat("t", 22), want: `Attribute type string length must be between 1 and 21, got: 22`},
+	} {
+		name, stt, act := "valid-name", "urn:acme:valid-token", action
+		if tc.name != "" {
+			name = tc.name
+		}
+		if tc.stt != "" {
+			stt = tc.stt
+		}
+		switch tc.action {
+		case "-":
+			act = ""
+		case "":
+		default:
+			act = tc.action
+		}
+		cfg := fmt.Sprintf("\nresource %q \"test\" {\n  name = %q\n  subject_token_type = %q\n  action_id = %q\n", tokenexchangeprofile.TypeName, name, stt, act)
+		if tc.typ != "" {
+			cfg += fmt.Sprintf("  type = %q\n", tc.typ)
+		}
+		cfg += "}\n"
+		steps = append(steps, resource.TestStep{Config: target.Config(cfg), PlanOnly: true, ExpectError: acctest.ExpectError(tc.want)})
+	}
+	var before int64
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		PreCheck:                 func() { before = emu.Stats().Total },
+		Steps:                    steps,
+	})
+	if got := emu.Stats().Total - before; got != 0 {
+		t.Fatalf("%d requests reached the API during plan-time validation", got)
+	}
+}
+
+// TestAccTokenExchangeProfile_apiErrors asserts the diagnostic of each
+// creation error the API can give.
+func TestAccTokenExchangeProfile_apiErrors(t *testing.T) {
+	target := acctest.NewTargetWith(t, emulator.Options{})
+	emu := target.RequireEmulator(t)
+	deployed := target.Action(t, mgmt.TriggerCustomTokenExchange, true)
+	undeployed := target.Action(t, mgmt.TriggerCustomTokenExchange, false)
+	postLogin := target.Action(t, "post-login", true)
+	existing, err := target.Client().CreateTokenExchangeProfile(context.Background(), mgmt.TokenExchangeProfileCreate{
+		Name: "existing", SubjectTokenType: "urn:acme:taken", ActionID: deployed, Type: "custom_authentication",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	emu.AddClient(emulator.Client{ID: "non-global", Secret: "non-global-secret", Scopes: emulator.AllScopes()})
+	emu.AddClient(emulator.Client{ID: "reader", Secret: "reader-secret", Scopes: []string{"read:token_exchange_profiles"}, Global: true})
+	withClient := func(id, secret, hcl string) string {
+		return fmt.Sprintf("provider \"tenant\" {\n  domain = %q\n  client_id = %q\n  client_secret = %q\n}\n", target.Domain, id, secret) + hcl
+	}
+	cfg := func(stt, action string) string { return testAccProfileConfig("errors", stt, action) }
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: target.Config(cfg("urn:acme:taken", deployed)), ExpectError: acctest.ExpectError(`already exists \(id ` + existing.ID + `\).*terraform import\s+tenant_token_exchange_profile.<name> ` + existing.ID)},
+			{Config: target.Config(cfg("urn:acme:e1", "00000000-0000-4000-8000-000000000000")), ExpectError: acctest.ExpectError(`does not exist in the tenant`)},
+			{Config: target.Config(cfg("urn:acme:e2", undeployed)), ExpectError: acctest.ExpectError(`has not been deployed. Deploy the action`)},
+			{Config: target.Config(cfg("urn:acme:e3", postLogin)), ExpectError: acctest.ExpectError(`does not support the custom-token-exchange trigger`)},
+			{Config: withClient("non-global", "non-global-secret", cfg("urn:acme:e4", deployed)), ExpectError: acctest.ExpectError(`can only be created by a global client`)},
+			{Config: withClient("reader", "reader-secret", cfg("urn:acme:e5", deployed)), ExpectError: acctest.ExpectError(`Insufficient scope, expected any of: create:token_exchange_profiles.*Grant the scope`)},
+			{Config: withClient("reader", "wrong-secret", cfg("urn:acme:e6", deployed)), ExpectError: acctest.ExpectError(`client_id "reader" were refused.*access_denied`)},
+			{
+				PreConfig:   func() { emu.SetEntityCap(1) },
+				Config:      target.Config(cfg("urn:acme:e7", deployed)),
+				ExpectError: acctest.ExpectError(`You reached the limit of entities.*tenant holds as many`),
+			},
+		},
+	})
+}
+
+func TestAccTokenExchangeProfileDataSource_basic(t *testing.T) {
+	target := acctest.NewTarget(t)
+	action, stt := target.Action(t, mgmt.TriggerCustomTokenExchange, true), "urn:acme:"+acctest.RandomName()
+	config := testAccProfileConfig("looked-up", stt, action) + `
+data "tenant_token_exchange_profile" "by_id" {
+  id = tenant_token_exchange_profile.test.id
+}
+
+data "tenant_token_exchange_profile" "by_type" {
+  subject_token_type = tenant_token_exchange_profile.test.subject_token_type
+}
+`
+	var checks []statecheck.StateCheck
+	for _, ds := range []string{"data.tenant_token_exchange_profile.by_id", "data.tenant_token_exchange_profile.by_type"} {
+		for _, attr := range []string{"id", "name", "subject_token_type", "action_id", "type", "created_at", "updated_at"} {
+			checks = append(checks, statecheck.CompareValuePairs(addr, tfjsonpath.New(attr), ds, tfjsonpath.New(attr), compare.ValuesSame()))
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		Steps: []resource.TestStep{
+			{PlanOnly: true, Config: target.Config(`
+data "tenant_token_exchange_profile" "none" {
+  subject_token_type = "urn:acme:nothing-here"
+}
+`), ExpectError: acctest.ExpectError(`No token exchange profile has subject_token_type "urn:acme:nothing-here"`)},
+			{PlanOnly: true, Config: target.Config(`
+data "tenant_token_exchange_profile" "both" {
+  id                 = "tep_x"
+  subject_token_type = "urn:acme:nothing-here"
+}
+`), ExpectError: acctest.ExpectError(`Invalid Attribute Combination`)},
+			{Config: target.Config(config), ConfigStateChecks: checks},
+		},
+	})
+}
+
+func testAccProfileConfig(name, stt, action string) string {
+	nameLine := ""
+	if name != "" {
+		nameLine = fmt.Sprintf("  name               = %q\n", name)
+	}
+	return fmt.Sprintf(`
+resource "tenant_token_exchange_profile" "test" {
+%[1]s  subject_token_type = %[2]q
+  action_id          = %[3]q
+}
+`, nameLine, stt, action)
+}
