@@ -20,6 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/resourceserver"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/tokenexchangeprofile"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/validate"
 )
@@ -192,12 +193,14 @@ func valueOrEnv(v types.String, env string) string {
 func (p *tenantProvider) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		tokenexchangeprofile.NewResource,
+		resourceserver.NewResource,
 	}
 }
 
 func (p *tenantProvider) DataSources(context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
 		tokenexchangeprofile.NewDataSource,
+		resourceserver.NewDataSource,
 	}
 }
 
