@@ -20,7 +20,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/phoneprovider"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/resourceserver"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/rolepermissions"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/tokenexchangeprofile"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/validate"
 )
@@ -194,6 +196,7 @@ func (p *tenantProvider) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		tokenexchangeprofile.NewResource,
 		resourceserver.NewResource,
+		rolepermissions.NewResource,
 	}
 }
 
@@ -201,9 +204,13 @@ func (p *tenantProvider) DataSources(context.Context) []func() datasource.DataSo
 	return []func() datasource.DataSource{
 		tokenexchangeprofile.NewDataSource,
 		resourceserver.NewDataSource,
+		rolepermissions.NewRoleDataSource,
+		phoneprovider.NewDataSource,
 	}
 }
 
 func (p *tenantProvider) Actions(context.Context) []func() action.Action {
-	return []func() action.Action{}
+	return []func() action.Action{
+		phoneprovider.NewAction,
+	}
 }

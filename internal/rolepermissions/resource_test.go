@@ -1,0 +1,294 @@
+package rolepermissions_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/acctest"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
+)
+
+const addr = "tenant_role_permissions.test"
+
+// api creates an API defining n scopes p:000 ... and returns its identifier.
+func api(t *testing.T, target *acctest.Target, n int) string {
+	t.Helper()
+	ident := "https://api.example.com/" + acctest.RandomName()
+	scopes := make([]mgmt.ResourceServerScope, n)
+	for i := range scopes {
+		scopes[i] = mgmt.ResourceServerScope{Value: fmt.Sprintf("p:%03d", i), Description: fmt.Sprintf("Permission %d", i)}
+	}
+	rs, err := target.Client().CreateResourceServer(context.Background(), mgmt.ResourceServer{Identifier: ident, Scopes: &scopes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = target.Client().DeleteResourceServer(context.Background(), rs.ID) })
+	return ident
+}
+
+// checkAssigned compares the role's permissions in the API with want.
+func checkAssigned(target *acctest.Target, roleID, ident string, want ...string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		perms, err := target.Client().RolePermissions(context.Background(), roleID)
+		if err != nil {
+			return err
+		}
+		var got []string
+		for _, p := range perms {
+			if p.ResourceServerIdentifier != ident {
+				return fmt.Errorf("unexpected API %s", p.ResourceServerIdentifier)
+			}
+			got = append(got, p.PermissionName)
+		}
+		if strings.Join(got, ",") != strings.Join(want, ",") {
+			return fmt.Errorf("role has %v, want %v", got, want)
+		}
+		return nil
+	}
+}
+
+func checkNoPermissions(target *acctest.Target, roleID string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		perms, err := target.Client().RolePermissions(context.Background(), roleID)
+		if err != nil && !mgmt.IsNotFound(err) {
+			return err
+		}
+		if len(perms) != 0 {
+			return fmt.Errorf("role %s still has %d permissions after destroy", roleID, len(perms))
+		}
+		return nil
+	}
+}
+
+func TestAccRolePermissions_basic(t *testing.T) {
+	target := acctest.NewTarget(t)
+	role, ident := target.Role(t), api(t, target, 3)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             checkNoPermissions(target, role.ID),
+		Steps: []resource.TestStep{{
+			Config: target.Config(testAccPermissions(role.ID, ident, "p:000", "p:001")),
+			Check:  checkAssigned(target, role.ID, ident, "p:000", "p:001"),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(role.ID)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("permissions"), knownvalue.SetExact([]knownvalue.Check{
+					knownvalue.ObjectExact(map[string]knownvalue.Check{"resource_server_identifier": knownvalue.StringExact(ident), "permission_name": knownvalue.StringExact("p:000")}),
+					knownvalue.ObjectExact(map[string]knownvalue.Check{"resource_server_identifier": knownvalue.StringExact(ident), "permission_name": knownvalue.StringExact("p:001")}),
+				})),
+			},
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		}},
+	})
+}
+
+func TestAccRolePermissions_update(t *testing.T) {
+	target := acctest.NewTarget(t)
+	role, ident := target.Role(t), api(t, target, 4)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             checkNoPermissions(target, role.ID),
+		Steps: []resource.TestStep{
+			{Config: target.Config(testAccPermissions(role.ID, ident, "p:000", "p:001")), Check: checkAssigned(target, role.ID, ident, "p:000", "p:001")},
+			{
+				Config:           target.Config(testAccPermissions(role.ID, ident, "p:001", "p:002", "p:003")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)}},
+				Check:            checkAssigned(target, role.ID, ident, "p:001", "p:002", "p:003"),
+			},
+		},
+	})
+}
+
+func TestAccRolePermissions_drift(t *testing.T) {
+	target := acctest.NewTarget(t)
+	role, ident := target.Role(t), api(t, target, 3)
+	cfg := target.Config(testAccPermissions(role.ID, ident, "p:000", "p:001"))
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             checkNoPermissions(target, role.ID),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				Check: func(*terraform.State) error {
+					ctx, c := context.Background(), target.Client()
+					if err := c.AddRolePermissions(ctx, role.ID, []mgmt.Permission{{ResourceServerIdentifier: ident, PermissionName: "p:002"}}); err != nil {
+						return err
+					}
+					return c.RemoveRolePermissions(ctx, role.ID, []mgmt.Permission{{ResourceServerIdentifier: ident, PermissionName: "p:000"}})
+				},
+				ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+				}},
+			},
+			{
+				Config:           cfg,
+				Check:            checkAssigned(target, role.ID, ident, "p:000", "p:001"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+		},
+	})
+}
+
+func TestAccRolePermissions_disappears(t *testing.T) {
+	target := acctest.NewTarget(t)
+	role, ident := target.Role(t), api(t, target, 1)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:             target.Config(testAccPermissions(role.ID, ident, "p:000")),
+			Check:              func(*terraform.State) error { return target.Client().DeleteRole(context.Background(), role.ID) },
+			ExpectNonEmptyPlan: true,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate),
+			}},
+		}},
+	})
+}
+
+func TestAccRolePermissions_import(t *testing.T) {
+	target := acctest.NewTarget(t)
+	role, ident := target.Role(t), api(t, target, 2)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             checkNoPermissions(target, role.ID),
+		Steps: []resource.TestStep{
+			{Config: target.Config(testAccPermissions(role.ID, ident, "p:000", "p:001"))},
+			{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateId: role.ID},
+		},
+	})
+}
+
+// TestAccRolePermissions_500 assigns, reads (5 pages) and removes 500
+// permissions on one role.
+func TestAccRolePermissions_500(t *testing.T) {
+	target := acctest.NewTarget(t)
+	role, ident := target.Role(t), api(t, target, 500)
+	cfg := func(n int) string {
+		return target.Config(fmt.Sprintf(`
+resource "tenant_role_permissions" "test" {
+  role_id = %[1]q
+  permissions = [for i in range(%[3]d) : {
+    resource_server_identifier = %[2]q
+    permission_name            = format("p:%%03d", i)
+  }]
+}
+`, role.ID, ident, n))
+	}
+	all := func(n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = fmt.Sprintf("p:%03d", i)
+		}
+		return out
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             checkNoPermissions(target, role.ID),
+		Steps: []resource.TestStep{
+			{
+				Config:            cfg(500),
+				Check:             checkAssigned(target, role.ID, ident, all(500)...),
+				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(addr, tfjsonpath.New("permissions"), knownvalue.SetSizeExact(500))},
+				ConfigPlanChecks:  resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{Config: cfg(250), Check: checkAssigned(target, role.ID, ident, all(250)...)},
+		},
+	})
+}
+
+func TestAccRolePermissions_validation(t *testing.T) {
+	target := acctest.NewTarget(t)
+	emu := target.RequireEmulator(t)
+	var steps []resource.TestStep
+	for _, tc := range []struct{ body, want string }{
+		{`role_id = "rol_x"` + "\n  permissions = []", `Attribute permissions set must contain at least 1 elements, got: 0`},
+		{`role_id = ""` + "\n  permissions = [{ resource_server_identifier = \"https://a\", permission_name = \"p\" }]", `Attribute role_id string length must be at least 1, got: 0`},
+		{`role_id = "rol_x"` + "\n  permissions = [{ resource_server_identifier = \"\", permission_name = \"p\" }]", `resource_server_identifier string length must be at least 1, got: 0`},
+		{`role_id = "rol_x"` + "\n  permissions = [{ resource_server_identifier = \"https://a\", permission_name = \"\" }]", `permission_name string length must be at least 1, got: 0`},
+		{`role_id = "rol_x"`, `The argument "permissions" is required`},
+	} {
+		steps = append(steps, resource.TestStep{
+			Config: target.Config("\nresource \"tenant_role_permissions\" \"test\" {\n  " + tc.body + "\n}\n"), PlanOnly: true, ExpectError: acctest.ExpectError(tc.want),
+		})
+	}
+	var before int64
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		PreCheck:                 func() { before = emu.Stats().Total },
+		Steps:                    steps,
+	})
+	if got := emu.Stats().Total - before; got != 0 {
+		t.Fatalf("%d requests reached the API during plan-time validation", got)
+	}
+}
+
+func TestAccRolePermissions_unknownPair(t *testing.T) {
+	target := acctest.NewTarget(t)
+	role, ident := target.Role(t), api(t, target, 1)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: target.Config(testAccPermissions(role.ID, "https://no-such-api.example.com/", "p:000")),
+				ExpectError: acctest.ExpectError(`The resource server does not exist: 'https://no-such-api.example.com/'`)},
+			{Config: target.Config(testAccPermissions(role.ID, ident, "undefined:scope")),
+				ExpectError: acctest.ExpectError(`Permission 'undefined:scope' is not defined on resource server '` + ident + `'`)},
+			{Config: target.Config(testAccPermissions("rol_doesnotexist0000", ident, "p:000")),
+				ExpectError: acctest.ExpectError(`The role "rol_doesnotexist0000" does not exist. Check role_id.`)},
+		},
+	})
+}
+
+func TestAccRoleDataSource_basic(t *testing.T) {
+	target := acctest.NewTarget(t)
+	role := target.Role(t)
+	cfg := fmt.Sprintf(`
+data "tenant_role" "by_name" {
+  name = %[1]q
+}
+
+data "tenant_role" "by_id" {
+  id = data.tenant_role.by_name.id
+}
+`, role.Name)
+	var checks []statecheck.StateCheck
+	for _, a := range []string{"id", "name", "description"} {
+		checks = append(checks, statecheck.CompareValuePairs("data.tenant_role.by_name", tfjsonpath.New(a), "data.tenant_role.by_id", tfjsonpath.New(a), compare.ValuesSame()))
+	}
+	checks = append(checks,
+		statecheck.ExpectKnownValue("data.tenant_role.by_name", tfjsonpath.New("id"), knownvalue.StringExact(role.ID)),
+		statecheck.ExpectKnownValue("data.tenant_role.by_name", tfjsonpath.New("description"), knownvalue.StringExact("acceptance test role")))
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		Steps: []resource.TestStep{
+			{PlanOnly: true, Config: target.Config(fmt.Sprintf("\ndata \"tenant_role\" \"x\" {\n  name = %q\n}\n", strings.ToUpper(role.Name))),
+				ExpectError: acctest.ExpectError(`No role is named exactly`)},
+			{PlanOnly: true, Config: target.Config("\ndata \"tenant_role\" \"x\" {\n  id = \"rol_nope\"\n}\n"), ExpectError: acctest.ExpectError(`No role has the id "rol_nope"`)},
+			{Config: target.Config(cfg), ConfigStateChecks: checks},
+		},
+	})
+}
+
+func testAccPermissions(roleID, ident string, names ...string) string {
+	var items []string
+	for _, n := range names {
+		items = append(items, fmt.Sprintf("    { resource_server_identifier = %q, permission_name = %q },", ident, n))
+	}
+	return fmt.Sprintf(`
+resource "tenant_role_permissions" "test" {
+  role_id = %[1]q
+  permissions = [
+%[2]s
+  ]
+}
+`, roleID, strings.Join(items, "\n"))
+}
