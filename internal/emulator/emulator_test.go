@@ -383,6 +383,9 @@ func TestResourceServers(t *testing.T) {
 	h.expect(r, 200, `"name":"Orders"`, `"scopes":[{"value":"read:orders"}]`, `"token_dialect":"access_token_authz"`)
 	h.expect(h.call(tok, "PATCH", "/api/v2/resource-servers/"+id, `{"scopes":[]}`), 200, `"scopes":[]`)
 	h.expect(h.call(tok, "PATCH", "/api/v2/resource-servers/"+id, `{"token_lifetime":100,"token_lifetime_for_web":200}`), 400, "token_lifetime_for_web")
+	h.expect(h.call(tok, "PATCH", "/api/v2/resource-servers/"+id, `{"token_lifetime":100}`), 400, "token_lifetime_for_web")
+	h.expect(h.call(tok, "POST", "/api/v2/resource-servers", `{"identifier":"https://short","token_lifetime":3600}`), 201, `"token_lifetime":3600,"token_lifetime_for_web":3600`)
+	h.expect(h.call(tok, "POST", "/api/v2/resource-servers", `{"identifier":"https://short2","token_lifetime":3600,"token_lifetime_for_web":4000}`), 400, "token_lifetime_for_web")
 	h.expect(h.call(tok, "PATCH", "/api/v2/resource-servers/"+id, `{"signing_alg":"XX"}`), 400, "No enum match")
 	h.expect(h.call(tok, "POST", "/api/v2/resource-servers", map[string]any{"identifier": "https://b", "unknown": 1}), 400, "Additional properties not allowed: unknown")
 
@@ -397,7 +400,7 @@ func TestResourceServers(t *testing.T) {
 
 	// List envelope: total, start, limit, resource_servers; no length.
 	r = h.call(tok, "GET", "/api/v2/resource-servers?include_totals=true&page=0&per_page=1", nil)
-	if !strings.HasPrefix(r.body, `{"total":2,"start":0,"limit":1,"resource_servers":[`) || strings.Contains(r.body, "length") {
+	if !strings.HasPrefix(r.body, `{"total":3,"start":0,"limit":1,"resource_servers":[`) || strings.Contains(r.body, "length") {
 		t.Fatalf("envelope %s", r.body)
 	}
 	h.expect(h.call(tok, "DELETE", "/api/v2/resource-servers/"+id, nil), 204)

@@ -58,7 +58,7 @@ func (s *Server) lookupResourceServer(r *http.Request) (*resourceServer, *apiErr
 }
 
 // applyResourceServer validates b and writes its fields into rs.
-func applyResourceServer(rs *resourceServer, b body) *apiErr {
+func applyResourceServer(rs *resourceServer, b body, create bool) *apiErr {
 	if b.has("name") {
 		if b.isNull("name") {
 			rs.Name = nil
@@ -135,6 +135,10 @@ func applyResourceServer(rs *resourceServer, b body) *apiErr {
 	} else if v != nil {
 		rs.TokenLifetimeForWeb = *v
 	}
+	// A web lifetime the caller did not choose follows a shorter token_lifetime.
+	if rs.TokenLifetimeForWeb > rs.TokenLifetime && create && !b.has("token_lifetime_for_web") {
+		rs.TokenLifetimeForWeb = rs.TokenLifetime
+	}
 	if rs.TokenLifetimeForWeb > rs.TokenLifetime {
 		return payloadErr("token_lifetime_for_web must be less than or equal to token_lifetime", "token_lifetime_for_web")
 	}
@@ -193,7 +197,7 @@ func (s *Server) createResourceServer(w http.ResponseWriter, r *http.Request, _ 
 		ID: randomHex(24), Identifier: ident, TokenLifetime: 86400, TokenLifetimeForWeb: 7200, SigningAlg: "RS256", Seq: s.st.next(),
 		SubjectTypeAuthorization: &subjectTypeAuthorization{Client: &policy{"require_client_grant"}, User: &policy{"allow_all"}},
 	}
-	if e := applyResourceServer(rs, b); e != nil {
+	if e := applyResourceServer(rs, b, true); e != nil {
 		return e
 	}
 	s.st.ResourceServers[rs.ID] = rs
@@ -254,7 +258,7 @@ func (s *Server) updateResourceServer(w http.ResponseWriter, r *http.Request, _ 
 	next := &resourceServer{}
 	_ = json.Unmarshal(raw, next)
 	next.Seq = rs.Seq
-	if e := applyResourceServer(next, b); e != nil {
+	if e := applyResourceServer(next, b, false); e != nil {
 		return e
 	}
 	*rs = *next

@@ -1,0 +1,149 @@
+// Command providerschema writes the provider's schema, actions included, in
+// the JSON format of `terraform providers schema -json`, by asking the
+// provider server itself. tfplugindocs reads it through --providers-schema,
+// so docs can be generated with any Terraform (1.11 cannot print actions).
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/provider"
+)
+
+const address = "registry.terraform.io/tenant-iac/tenant"
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "providerschema:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	srv, err := providerserver.NewProtocol6WithError(provider.New("docs")())()
+	if err != nil {
+		return err
+	}
+	resp, err := srv.GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		return err
+	}
+	for _, d := range resp.Diagnostics {
+		if d.Severity == tfprotov6.DiagnosticSeverityError {
+			return fmt.Errorf("%s: %s", d.Summary, d.Detail)
+		}
+	}
+	ps := map[string]any{"provider": schema(resp.Provider)}
+	for key, kinds := range map[string]map[string]*tfprotov6.Schema{"resource_schemas": resp.ResourceSchemas, "data_source_schemas": resp.DataSourceSchemas} {
+		m := map[string]any{}
+		for name, s := range kinds {
+			m[name] = schema(s)
+		}
+		ps[key] = m
+	}
+	actions := map[string]any{}
+	for name, a := range resp.ActionSchemas {
+		actions[name] = map[string]any{"block": block(a.Schema.Block)}
+	}
+	ps["action_schemas"] = actions
+	out := map[string]any{"format_version": "1.0", "provider_schemas": map[string]any{address: ps}}
+	enc := json.NewEncoder(os.Stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+func schema(s *tfprotov6.Schema) map[string]any {
+	return map[string]any{"version": s.Version, "block": block(s.Block)}
+}
+
+func block(b *tfprotov6.SchemaBlock) map[string]any {
+	out := map[string]any{"description_kind": kind(b.DescriptionKind)}
+	if b.Description != "" {
+		out["description"] = b.Description
+	}
+	if len(b.Attributes) > 0 {
+		attrs := map[string]any{}
+		for _, a := range b.Attributes {
+			attrs[a.Name] = attribute(a)
+		}
+		out["attributes"] = attrs
+	}
+	if len(b.BlockTypes) > 0 {
+		blocks := map[string]any{}
+		for _, nb := range b.BlockTypes {
+			blocks[nb.TypeName] = map[string]any{"nesting_mode": nesting(nb.Nesting), "block": block(nb.Block), "min_items": nb.MinItems, "max_items": nb.MaxItems}
+		}
+		out["block_types"] = blocks
+	}
+	return out
+}
+
+func attribute(a *tfprotov6.SchemaAttribute) map[string]any {
+	out := map[string]any{"description_kind": kind(a.DescriptionKind)}
+	if a.Description != "" {
+		out["description"] = a.Description
+	}
+	if a.Type != nil {
+		t, err := a.Type.MarshalJSON()
+		if err != nil {
+			panic(err)
+		}
+		out["type"] = json.RawMessage(t)
+	}
+	if a.NestedType != nil {
+		attrs := map[string]any{}
+		for _, na := range a.NestedType.Attributes {
+			attrs[na.Name] = attribute(na)
+		}
+		out["nested_type"] = map[string]any{"attributes": attrs, "nesting_mode": objectNesting(a.NestedType.Nesting)}
+	}
+	for k, v := range map[string]bool{"required": a.Required, "optional": a.Optional, "computed": a.Computed, "sensitive": a.Sensitive, "deprecated": a.Deprecated} {
+		if v {
+			out[k] = true
+		}
+	}
+	return out
+}
+
+func kind(k tfprotov6.StringKind) string {
+	if k == tfprotov6.StringKindMarkdown {
+		return "markdown"
+	}
+	return "plain"
+}
+
+func nesting(n tfprotov6.SchemaNestedBlockNestingMode) string {
+	switch n {
+	case tfprotov6.SchemaNestedBlockNestingModeSingle:
+		return "single"
+	case tfprotov6.SchemaNestedBlockNestingModeList:
+		return "list"
+	case tfprotov6.SchemaNestedBlockNestingModeSet:
+		return "set"
+	case tfprotov6.SchemaNestedBlockNestingModeMap:
+		return "map"
+	case tfprotov6.SchemaNestedBlockNestingModeGroup:
+		return "group"
+	}
+	return "invalid"
+}
+
+func objectNesting(n tfprotov6.SchemaObjectNestingMode) string {
+	switch n {
+	case tfprotov6.SchemaObjectNestingModeSingle:
+		return "single"
+	case tfprotov6.SchemaObjectNestingModeList:
+		return "list"
+	case tfprotov6.SchemaObjectNestingModeSet:
+		return "set"
+	case tfprotov6.SchemaObjectNestingModeMap:
+		return "map"
+	}
+	return "invalid"
+}

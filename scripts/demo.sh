@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# make demo: build the provider, start the local emulator with demo objects,
+# install the provider into a filesystem mirror so `terraform init` works
+# offline, apply examples/demo, and stop the emulator again.
+# DEMO_KEEP=1 leaves the emulator and the working folder for inspection.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+version=${VERSION:-0.1.0}
+os_arch="$(go env GOOS)_$(go env GOARCH)"
+work=$(mktemp -d "${TMPDIR:-/tmp}/tenant-demo.XXXXXX")
+emulator_pid=""
+
+cleanup() {
+  if [[ -n "$emulator_pid" && "${DEMO_KEEP:-0}" != 1 ]]; then
+    kill "$emulator_pid" 2>/dev/null || true
+    wait "$emulator_pid" 2>/dev/null || true
+  fi
+  [[ "${DEMO_KEEP:-0}" == 1 ]] || rm -rf "$work"
+}
+trap cleanup EXIT
+
+echo "==> Building the provider and the emulator"
+mirror="$work/mirror/registry.terraform.io/tenant-iac/tenant/$version/$os_arch"
+mkdir -p "$mirror"
+go build -trimpath -ldflags "-X main.version=$version" -o "$mirror/terraform-provider-tenant_v$version" .
+go build -o "$work/tenant-emulator" ./internal/emulator/cmd/tenant-emulator
+
+echo "==> Starting the emulator on a free loopback port"
+"$work/tenant-emulator" --listen 127.0.0.1:0 --demo >"$work/emulator.json" 2>"$work/emulator.log" &
+emulator_pid=$!
+for _ in $(seq 1 100); do
+  [[ -s "$work/emulator.json" ]] && break
+  kill -0 "$emulator_pid" 2>/dev/null || { cat "$work/emulator.log" >&2; exit 1; }
+  sleep 0.1
+done
+[[ -s "$work/emulator.json" ]] || { echo "the emulator did not start" >&2; exit 1; }
+field() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$work/emulator.json" "$1"; }
+domain=$(field domain)
+echo "    emulator at $domain"
+
+cat >"$work/terraformrc" <<RC
+provider_installation {
+  filesystem_mirror {
+    path    = "$work/mirror"
+    include = ["tenant-iac/tenant"]
+  }
+  direct {
+    exclude = ["tenant-iac/tenant"]
+  }
+}
+RC
+export TF_CLI_CONFIG_FILE="$work/terraformrc" CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1
+export TF_VAR_domain="$domain" TF_VAR_client_id="$(field client_id)" TF_VAR_client_secret="$(field client_secret)"
+export TF_VAR_action_id="$(field demo_action_id)"
+
+config="$work/config"
+mkdir -p "$config"
+cp examples/demo/main.tf "$config/"
+tf_version=$(terraform version -json | python3 -c 'import json,sys; print(json.load(sys.stdin)["terraform_version"])')
+actions=0
+if python3 -c 'import sys; v=tuple(int(x) for x in sys.argv[1].split("-")[0].split(".")[:2]); sys.exit(0 if v >= (1,14) else 1)' "$tf_version"; then
+  cp examples/demo/notify/phone_test.tf "$config/"
+  actions=1
+fi
+
+echo "==> terraform init (offline, from the filesystem mirror)"
+terraform -chdir="$config" init -input=false -no-color >/dev/null
+echo "==> terraform apply"
+terraform -chdir="$config" apply -auto-approve -input=false -no-color | tail -n 12
+echo "==> terraform plan (must show no changes)"
+terraform -chdir="$config" plan -detailed-exitcode -input=false -no-color >/dev/null && echo "    no changes"
+
+if [[ $actions == 1 ]]; then
+  echo "==> terraform apply -invoke=action.tenant_phone_provider_test.demo"
+  terraform -chdir="$config" apply -auto-approve -input=false -no-color -invoke=action.tenant_phone_provider_test.demo | tail -n 3
+  echo "    emulator outbox: $(curl -s "$domain/__emulator/outbox")"
+else
+  echo "==> Skipping the phone test action: Terraform $tf_version cannot run actions (they need 1.14 or newer)"
+fi
+
+echo
+echo "Inspect the emulator:   curl -s $domain/__emulator/state | python3 -m json.tool"
+echo "Request counters:       curl -s $domain/__emulator/stats"
+echo "Destroy:                TF_CLI_CONFIG_FILE=$TF_CLI_CONFIG_FILE terraform -chdir=$config destroy -auto-approve"
+if [[ "${DEMO_KEEP:-0}" == 1 ]]; then
+  echo "The emulator (pid $emulator_pid) and $work are kept; the TF_VAR_* values are in $work/emulator.json."
+else
+  echo "==> terraform destroy"
+  terraform -chdir="$config" destroy -auto-approve -input=false -no-color | tail -n 1
+  echo "Stopping the emulator (run with DEMO_KEEP=1 to keep it and the working folder for the commands above)."
+fi
