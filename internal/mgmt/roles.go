@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"strings"
 )
 
 // Role is a named set of permissions.
@@ -79,6 +80,15 @@ func (c *Client) DeleteRole(ctx context.Context, id string) error {
 // FindRolesByName returns the roles whose name equals name exactly. The API's
 // name_filter is a loose match, so its answer is filtered again here.
 func (c *Client) FindRolesByName(ctx context.Context, name string) ([]Role, error) {
+	return c.findRoles(ctx, name, func(n string) bool { return n == name })
+}
+
+// FindRolesByPrefix returns the roles whose name starts with prefix.
+func (c *Client) FindRolesByPrefix(ctx context.Context, prefix string) ([]Role, error) {
+	return c.findRoles(ctx, prefix, func(n string) bool { return strings.HasPrefix(n, prefix) })
+}
+
+func (c *Client) findRoles(ctx context.Context, name string, keep func(string) bool) ([]Role, error) {
 	var out []Role
 	for page := 0; ; page++ {
 		var l RoleList
@@ -86,7 +96,7 @@ func (c *Client) FindRolesByName(ctx context.Context, name string) ([]Role, erro
 			return nil, err
 		}
 		for _, r := range l.Roles {
-			if r.Name == name {
+			if keep(r.Name) {
 				out = append(out, r)
 			}
 		}

@@ -40,13 +40,15 @@ func actionConfig(t *testing.T, providerID, to string, method any) *tfprotov6.Dy
 }
 
 // server returns a configured protocol server pointed at a fresh emulator.
+//
+//lint:ignore SA1019 the action RPCs are only reachable through this interface in terraform-plugin-go v0.31.
 func server(t *testing.T, emu *emulator.Server) tfprotov6.ProviderServerWithActions {
 	t.Helper()
 	base, err := providerserver.NewProtocol6WithError(provider.New("test")())()
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, ok := base.(tfprotov6.ProviderServerWithActions)
+	srv, ok := base.(tfprotov6.ProviderServerWithActions) //lint:ignore SA1019 see server's comment.
 	if !ok {
 		t.Fatalf("%T does not serve actions", base)
 	}

@@ -6,9 +6,7 @@ data "tenant_role" "support" {
 resource "tenant_role_permissions" "support" {
   role_id = data.tenant_role.support.id
   permissions = [
-    for scope in tenant_resource_server.orders.scopes : {
-      resource_server_identifier = tenant_resource_server.orders.identifier
-      permission_name            = scope.value
-    }
+    { resource_server_identifier = "https://api.example.com/orders/", permission_name = "read:orders" },
+    { resource_server_identifier = "https://api.example.com/orders/", permission_name = "create:orders" },
   ]
 }

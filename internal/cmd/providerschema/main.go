@@ -7,25 +7,28 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/provider"
 )
 
-const address = "registry.terraform.io/tenant-iac/tenant"
-
 func main() {
-	if err := run(); err != nil {
+	address := flag.String("address", "registry.terraform.io/tenant-iac/tenant",
+		"key of the provider in provider_schemas (tfplugindocs looks up the short name, \"tenant\")")
+	flag.Parse()
+	if err := run(*address); err != nil {
 		fmt.Fprintln(os.Stderr, "providerschema:", err)
 		os.Exit(1)
 	}
 }
 
-func run() error {
+func run(address string) error {
 	srv, err := providerserver.NewProtocol6WithError(provider.New("docs")())()
 	if err != nil {
 		return err
@@ -90,11 +93,7 @@ func attribute(a *tfprotov6.SchemaAttribute) map[string]any {
 		out["description"] = a.Description
 	}
 	if a.Type != nil {
-		t, err := a.Type.MarshalJSON()
-		if err != nil {
-			panic(err)
-		}
-		out["type"] = json.RawMessage(t)
+		out["type"] = typeJSON(a.Type)
 	}
 	if a.NestedType != nil {
 		attrs := map[string]any{}
@@ -146,4 +145,40 @@ func objectNesting(n tfprotov6.SchemaObjectNestingMode) string {
 		return "map"
 	}
 	return "invalid"
+}
+
+// typeJSON encodes a type the way `terraform providers schema -json` does:
+// "string", ["list", "string"], ["object", {"a": "bool"}], ...
+func typeJSON(t tftypes.Type) any {
+	switch {
+	case t.Is(tftypes.String):
+		return "string"
+	case t.Is(tftypes.Number):
+		return "number"
+	case t.Is(tftypes.Bool):
+		return "bool"
+	case t.Is(tftypes.DynamicPseudoType):
+		return "dynamic"
+	}
+	switch v := t.(type) {
+	case tftypes.List:
+		return []any{"list", typeJSON(v.ElementType)}
+	case tftypes.Set:
+		return []any{"set", typeJSON(v.ElementType)}
+	case tftypes.Map:
+		return []any{"map", typeJSON(v.ElementType)}
+	case tftypes.Object:
+		attrs := map[string]any{}
+		for k, at := range v.AttributeTypes {
+			attrs[k] = typeJSON(at)
+		}
+		return []any{"object", attrs}
+	case tftypes.Tuple:
+		elems := make([]any, len(v.ElementTypes))
+		for i, et := range v.ElementTypes {
+			elems[i] = typeJSON(et)
+		}
+		return []any{"tuple", elems}
+	}
+	panic(fmt.Sprintf("providerschema: unsupported type %s", t))
 }
