@@ -59,7 +59,7 @@ type Client struct {
 	endpoint Endpoint
 	cfg      Config
 	http     *http.Client
-	tokens   oauth2.TokenSource
+	tokens   *tokenCache
 	secrets  []string
 	pace     *pacer
 }
@@ -106,7 +106,8 @@ func New(cfg Config) (*Client, error) {
 	}
 	c := &Client{endpoint: ep, cfg: cfg, http: hc, pace: newPacer(cfg.MaxRequestsPerSecond)}
 	if cfg.APIToken != "" {
-		c.tokens = oauth2.StaticTokenSource(&oauth2.Token{AccessToken: cfg.APIToken, TokenType: "Bearer"})
+		static := &oauth2.Token{AccessToken: cfg.APIToken, TokenType: "Bearer"}
+		c.tokens = &tokenCache{fetch: func() (*oauth2.Token, error) { return static, nil }}
 		c.secrets = []string{cfg.APIToken}
 	} else {
 		cc := clientcredentials.Config{
@@ -119,10 +120,9 @@ func New(cfg Config) (*Client, error) {
 			AuthStyle: oauth2.AuthStyleInParams,
 		}
 		tokenHTTP := &http.Client{Transport: hc.Transport, Timeout: cfg.RequestTimeout}
-		// The token source outlives any one request, so it gets its own
-		// context; ReuseTokenSource serialises callers, so 50 goroutines
-		// asking at once cause one fetch.
-		c.tokens = cc.TokenSource(context.WithValue(context.Background(), oauth2.HTTPClient, tokenHTTP))
+		// Tokens outlive any one request, so fetching gets its own context.
+		tctx := context.WithValue(context.Background(), oauth2.HTTPClient, tokenHTTP)
+		c.tokens = &tokenCache{fetch: func() (*oauth2.Token, error) { return cc.Token(tctx) }}
 		c.secrets = []string{cfg.ClientSecret}
 	}
 	return c, nil
@@ -165,11 +165,12 @@ func (c *Client) do(ctx context.Context, r request, out any) (int, error) {
 		target += "?" + r.query.Encode()
 	}
 	var lastErr error
+	refetched := false
 	for attempt := 0; ; attempt++ {
 		if err := c.pace.wait(ctx); err != nil {
 			return 0, errors.Join(err, lastErr)
 		}
-		status, body, hdr, err := c.send(ctx, r.method, target, payload, attempt)
+		status, body, hdr, used, err := c.send(ctx, r.method, target, payload, attempt)
 		if err == nil && status >= 200 && status < 300 {
 			if out != nil && len(bytes.TrimSpace(body)) > 0 {
 				if err := json.Unmarshal(body, out); err != nil {
@@ -195,6 +196,12 @@ func (c *Client) do(ctx context.Context, r request, out any) (int, error) {
 			apiErr := ParseAPIError(r.method, r.path, status, body)
 			lastErr = apiErr
 			switch {
+			case status == http.StatusUnauthorized && c.cfg.APIToken == "" && !refetched && strings.Contains(apiErr.Message, "xpired"):
+				// The tenant saw the token expire before we expected it to
+				// (clock skew): fetch a new one and try once more.
+				refetched = true
+				c.tokens.invalidate(used)
+				retry, wait = true, 0
 			case status == http.StatusTooManyRequests:
 				retry, wait = true, c.rateLimitWait(hdr)
 				c.pace.holdUntil(time.Now().Add(wait))
@@ -219,11 +226,11 @@ func (c *Client) do(ctx context.Context, r request, out any) (int, error) {
 	}
 }
 
-// send makes one attempt.
-func (c *Client) send(ctx context.Context, method, target string, payload []byte, attempt int) (int, []byte, http.Header, error) {
+// send makes one attempt and also returns the access token it used.
+func (c *Client) send(ctx context.Context, method, target string, payload []byte, attempt int) (status int, body []byte, hdr http.Header, token string, err error) {
 	tok, err := c.tokens.Token()
 	if err != nil {
-		return 0, nil, nil, c.tokenError(err)
+		return 0, nil, nil, "", c.tokenError(err)
 	}
 	actx, cancel := context.WithTimeout(ctx, c.cfg.RequestTimeout)
 	defer cancel()
@@ -233,7 +240,7 @@ func (c *Client) send(ctx context.Context, method, target string, payload []byte
 	}
 	req, err := http.NewRequestWithContext(actx, method, target, rd)
 	if err != nil {
-		return 0, nil, nil, err
+		return 0, nil, nil, tok.AccessToken, err
 	}
 	req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
 	req.Header.Set("Accept", "application/json")
@@ -252,15 +259,15 @@ func (c *Client) send(ctx context.Context, method, target string, payload []byte
 		tflog.SubsystemDebug(lctx, subsystem, "request failed", map[string]any{
 			"method": method, "path": req.URL.EscapedPath(), "attempt": attempt + 1, "duration_ms": time.Since(start).Milliseconds(), "error": err.Error(),
 		})
-		return 0, nil, nil, err
+		return 0, nil, nil, tok.AccessToken, err
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxResponseBytes+1))
+	body, err = io.ReadAll(io.LimitReader(resp.Body, MaxResponseBytes+1))
 	if err != nil {
-		return 0, nil, nil, fmt.Errorf("reading the answer to %s %s: %w", method, req.URL.EscapedPath(), err)
+		return 0, nil, nil, tok.AccessToken, fmt.Errorf("reading the answer to %s %s: %w", method, req.URL.EscapedPath(), err)
 	}
 	if len(body) > MaxResponseBytes {
-		return 0, nil, nil, fmt.Errorf("the answer to %s %s is larger than %d bytes; refusing to read it", method, req.URL.EscapedPath(), MaxResponseBytes)
+		return 0, nil, nil, tok.AccessToken, fmt.Errorf("the answer to %s %s is larger than %d bytes; refusing to read it", method, req.URL.EscapedPath(), MaxResponseBytes)
 	}
 	rl := parseRateLimit(resp.Header)
 	c.pace.observe(rl)
@@ -275,7 +282,7 @@ func (c *Client) send(ctx context.Context, method, target string, payload []byte
 	if len(body) > 0 {
 		tflog.SubsystemTrace(lctx, subsystem, "response body", map[string]any{"method": method, "path": req.URL.EscapedPath(), "body": redact(body)})
 	}
-	return resp.StatusCode, body, resp.Header, nil
+	return resp.StatusCode, body, resp.Header, tok.AccessToken, nil
 }
 
 func (c *Client) tokenError(err error) error {

@@ -107,3 +107,41 @@ func known[T any](v attr.Value, ptr func() *T) *T {
 	}
 	return ptr()
 }
+
+// sameServer reports whether found has every value sent set the same way, so
+// that adopting it cannot change what the configuration asked for.
+func sameServer(sent mgmt.ResourceServer, found *mgmt.ResourceServer) bool {
+	if found.Identifier != sent.Identifier || found.IsSystem {
+		return false
+	}
+	if !samePtr(sent.Name, found.Name) || !samePtr(sent.SigningAlg, found.SigningAlg) || !samePtr(sent.SigningSecret, found.SigningSecret) ||
+		!samePtr(sent.AllowOfflineAccess, found.AllowOfflineAccess) || !samePtr(sent.TokenLifetime, found.TokenLifetime) ||
+		!samePtr(sent.TokenLifetimeForWeb, found.TokenLifetimeForWeb) || !samePtr(sent.EnforcePolicies, found.EnforcePolicies) ||
+		!samePtr(sent.SkipConsentForVerifiableFirstPartyClients, found.SkipConsentForVerifiableFirstPartyClients) || !samePtr(sent.TokenDialect, found.TokenDialect) {
+		return false
+	}
+	want := map[mgmt.ResourceServerScope]bool{}
+	if sent.Scopes != nil {
+		for _, s := range *sent.Scopes {
+			want[s] = true
+		}
+	}
+	var got []mgmt.ResourceServerScope
+	if found.Scopes != nil {
+		got = *found.Scopes
+	}
+	if len(got) != len(want) {
+		return false
+	}
+	for _, s := range got {
+		if !want[s] {
+			return false
+		}
+	}
+	return true
+}
+
+// samePtr is true when nothing was sent, or the same value was found.
+func samePtr[T comparable](sent, found *T) bool {
+	return sent == nil || found != nil && *sent == *found
+}

@@ -88,3 +88,23 @@ func TestIsSystemIdentifier(t *testing.T) {
 		}
 	}
 }
+
+func TestSameServer(t *testing.T) {
+	name, other, life := "N", "M", int64(60)
+	scopes := []mgmt.ResourceServerScope{{Value: "a"}, {Value: "b", Description: "B"}}
+	reversed := []mgmt.ResourceServerScope{{Value: "b", Description: "B"}, {Value: "a"}}
+	sent := mgmt.ResourceServer{Identifier: "https://x", Name: &name, TokenLifetime: &life, Scopes: &scopes}
+	found := mgmt.ResourceServer{ID: "1", Identifier: "https://x", Name: &name, TokenLifetime: &life, Scopes: &reversed, SigningAlg: &name}
+	if !sameServer(sent, &found) {
+		t.Fatal("equal values (scopes in another order, unsent fields defaulted) must match")
+	}
+	found.Name = &other
+	if sameServer(sent, &found) {
+		t.Fatal("a different name must not match")
+	}
+	found.Name = &name
+	found.Scopes = &[]mgmt.ResourceServerScope{{Value: "a"}}
+	if sameServer(sent, &found) {
+		t.Fatal("different scopes must not match")
+	}
+}

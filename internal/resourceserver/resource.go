@@ -3,6 +3,7 @@ package resourceserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 
@@ -199,7 +200,22 @@ func (r *serverResource) Create(ctx context.Context, req resource.CreateRequest,
 	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
 		return
 	}
-	s, err := r.api.CreateResourceServer(ctx, body)
+	s, outcome, err := mgmt.SafeCreate(ctx, 3,
+		func() (*mgmt.ResourceServer, error) { return r.api.CreateResourceServer(ctx, body) },
+		func() (*mgmt.ResourceServer, error) {
+			found, err := r.api.GetResourceServer(ctx, body.Identifier)
+			if mgmt.IsNotFound(err) {
+				return nil, nil
+			}
+			return found, err
+		},
+		func(found *mgmt.ResourceServer) bool { return sameServer(body, found) })
+	if errors.Is(err, mgmt.ErrDifferent) {
+		resp.Diagnostics.AddError("Unable to create resource server", fmt.Sprintf(
+			"An API with identifier %q already exists (id %s) and differs from the configuration, so it was not adopted. Identifiers are unique in the tenant.\n\n"+
+				"To manage it with Terraform, import it:\n  terraform import %s.<name> %s", body.Identifier, s.ID, TypeName, body.Identifier))
+		return
+	}
 	if err != nil {
 		detail := framework.APIErrorDetail(fmt.Sprintf("Creating the API with identifier %q", body.Identifier), err)
 		if mgmt.IsConflict(err) {
@@ -212,6 +228,11 @@ func (r *serverResource) Create(ctx context.Context, req resource.CreateRequest,
 	if s.IsSystem {
 		resp.Diagnostics.AddError("Unable to create resource server", systemAPIDetail(s.Identifier))
 		return
+	}
+	if outcome == mgmt.Adopted {
+		resp.Diagnostics.AddWarning("Existing resource server adopted", fmt.Sprintf(
+			"The answer to creating the API %q was lost (or the tenant reported that it exists), and the API found under that identifier "+
+				"(id %s) equals the configuration, so it was taken into the state instead of created twice.", body.Identifier, s.ID))
 	}
 	resp.Diagnostics.Append(m.fromAPI(s)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)

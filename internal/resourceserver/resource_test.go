@@ -244,20 +244,36 @@ func TestAccResourceServer_validation(t *testing.T) {
 	}
 }
 
+// TestAccResourceServer_conflict: an existing API with the configured
+// identifier is adopted only when it equals the configuration.
 func TestAccResourceServer_conflict(t *testing.T) {
 	target := acctest.NewTarget(t)
 	ident := "https://api.example.com/" + acctest.RandomName()
-	existing, err := target.Client().CreateResourceServer(context.Background(), mgmt.ResourceServer{Identifier: ident})
+	name := "pre-existing"
+	existing, err := target.Client().CreateResourceServer(context.Background(), mgmt.ResourceServer{Identifier: ident, Name: &name})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = target.Client().DeleteResourceServer(context.Background(), existing.ID) })
+	cfg := func(name string) string {
+		return target.Config(fmt.Sprintf("\nresource \"tenant_resource_server\" \"test\" {\n  identifier = %q\n  name = %q\n}\n", ident, name))
+	}
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config:      target.Config(fmt.Sprintf("\nresource \"tenant_resource_server\" \"test\" {\n  identifier = %q\n}\n", ident)),
-			ExpectError: acctest.ExpectError(`already exists \(409\).*terraform import tenant_resource_server.<name> ` + regexp.QuoteMeta(ident)),
-		}},
+		CheckDestroy:             target.CheckGone(resourceserver.TypeName, getServer),
+		Steps: []resource.TestStep{
+			{
+				Config:      cfg("mine"),
+				ExpectError: acctest.ExpectError(`already exists \(id ` + existing.ID + `\) and differs from the configuration, so it was not adopted.*terraform import tenant_resource_server.<name> ` + regexp.QuoteMeta(ident)),
+			},
+			{
+				Config: cfg(name),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(existing.ID)),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+		},
 	})
 }
 

@@ -3,6 +3,7 @@ package tokenexchangeprofile
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -111,10 +112,30 @@ func (r *profileResource) Create(ctx context.Context, req resource.CreateRequest
 	if resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}
-	p, err := r.api.CreateTokenExchangeProfile(ctx, m.toAPI())
+	sent := m.toAPI()
+	p, outcome, err := mgmt.SafeCreate(ctx, 3,
+		func() (*mgmt.TokenExchangeProfile, error) { return r.api.CreateTokenExchangeProfile(ctx, sent) },
+		func() (*mgmt.TokenExchangeProfile, error) {
+			return r.api.FindTokenExchangeProfile(ctx, sent.SubjectTokenType)
+		},
+		func(p *mgmt.TokenExchangeProfile) bool {
+			return p.Name == sent.Name && p.SubjectTokenType == sent.SubjectTokenType && p.ActionID == sent.ActionID && p.Type == sent.Type
+		})
+	if errors.Is(err, mgmt.ErrDifferent) {
+		resp.Diagnostics.AddError("Unable to create token exchange profile", fmt.Sprintf(
+			"A token exchange profile with subject_token_type %q already exists (id %s, name %q, action_id %q) and differs from the configuration, "+
+				"so it was not adopted. Subject token types are unique in the tenant.\n\n"+
+				"To manage it with Terraform, import it:\n  terraform import %s.<name> %s", sent.SubjectTokenType, p.ID, p.Name, p.ActionID, TypeName, p.ID))
+		return
+	}
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to create token exchange profile", r.createErrorDetail(ctx, m, err))
 		return
+	}
+	if outcome == mgmt.Adopted {
+		resp.Diagnostics.AddWarning("Existing token exchange profile adopted", fmt.Sprintf(
+			"The answer to creating the profile for subject_token_type %q was lost (or the tenant reported that it exists), and the profile "+
+				"found under that subject_token_type (id %s) equals the configuration, so it was taken into the state instead of created twice.", sent.SubjectTokenType, p.ID))
 	}
 	m.fromAPI(p)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)

@@ -239,7 +239,7 @@ func TestAccTokenExchangeProfile_apiErrors(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{
-			{Config: target.Config(cfg("urn:acme:taken", deployed)), ExpectError: acctest.ExpectError(`already exists \(id ` + existing.ID + `\).*terraform import\s+tenant_token_exchange_profile.<name> ` + existing.ID)},
+			{Config: target.Config(cfg("urn:acme:taken", deployed)), ExpectError: acctest.ExpectError(`already exists \(id ` + existing.ID + `, name "existing", action_id "` + deployed + `"\) and differs from the configuration, so it was not adopted.*terraform import tenant_token_exchange_profile.<name> ` + existing.ID)},
 			{Config: target.Config(cfg("urn:acme:e1", "00000000-0000-4000-8000-000000000000")), ExpectError: acctest.ExpectError(`does not exist in the tenant`)},
 			{Config: target.Config(cfg("urn:acme:e2", undeployed)), ExpectError: acctest.ExpectError(`has not been deployed. Deploy the action`)},
 			{Config: target.Config(cfg("urn:acme:e3", postLogin)), ExpectError: acctest.ExpectError(`does not support the custom-token-exchange trigger`)},
