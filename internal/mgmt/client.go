@@ -143,6 +143,9 @@ type request struct {
 	path   string // escaped, relative to the base URL
 	query  url.Values
 	body   any
+	// idempotent marks a POST whose repetition changes nothing, so it is
+	// retried like a PUT.
+	idempotent bool
 }
 
 // do sends r, retrying as the API allows, and decodes a 2xx body into out
@@ -190,7 +193,7 @@ func (c *Client) do(ctx context.Context, r request, out any) (int, error) {
 			lastErr = err
 			// A POST that may have reached the server is not repeated: the
 			// object could exist already.
-			retry = idempotent(r.method) || notSent(err) || errors.As(err, &te)
+			retry = r.idempotent || idempotent(r.method) || notSent(err) || errors.As(err, &te)
 			wait = c.backoff(attempt)
 		default:
 			apiErr := ParseAPIError(r.method, r.path, status, body)
@@ -208,7 +211,7 @@ func (c *Client) do(ctx context.Context, r request, out any) (int, error) {
 			case status == http.StatusServiceUnavailable:
 				retry, wait = true, c.backoff(attempt)
 			case status >= 500:
-				retry, wait = idempotent(r.method), c.backoff(attempt)
+				retry, wait = r.idempotent || idempotent(r.method), c.backoff(attempt)
 			}
 		}
 		if !retry || attempt >= c.cfg.MaxRetries || ctx.Err() != nil {

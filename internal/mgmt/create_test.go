@@ -107,3 +107,22 @@ func TestTokenCache_shortLivedTokensReusedAndExpiredRefetched(t *testing.T) {
 		t.Fatalf("token fetches = %d, want 2", n)
 	}
 }
+
+func TestClient_permissionPOSTRetriedAfterLostAnswer(t *testing.T) {
+	calls := atomic.Int64{}
+	f := newFakeTenant(t, func(w http.ResponseWriter, r *http.Request) {
+		switch calls.Add(1) {
+		case 1:
+			jsonReply(w, 500, `{}`)
+		case 2:
+			conn, _, _ := w.(http.Hijacker).Hijack()
+			conn.Close()
+		default:
+			jsonReply(w, 201, `{}`)
+		}
+	})
+	err := f.client(t).AddRolePermissions(context.Background(), "rol_1", []mgmt.Permission{{ResourceServerIdentifier: "https://a", PermissionName: "p"}})
+	if err != nil || calls.Load() != 3 {
+		t.Fatalf("err %v after %d calls", err, calls.Load())
+	}
+}

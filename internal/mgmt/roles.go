@@ -143,7 +143,8 @@ func (c *Client) permissionChunks(ctx context.Context, method, roleID string, pe
 	path := "/roles/" + escape(roleID) + "/permissions"
 	for start := 0; start < len(perms); start += PermissionsPerRequest {
 		chunk := perms[start:min(start+PermissionsPerRequest, len(perms))]
-		if _, err := c.do(ctx, request{method: method, path: path, body: permissionsBody{chunk}}, nil); err != nil {
+		// Assigning or removing the same pairs again leaves the role as it is.
+		if _, err := c.do(ctx, request{method: method, path: path, body: permissionsBody{chunk}, idempotent: true}, nil); err != nil {
 			return err
 		}
 	}

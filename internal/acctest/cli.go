@@ -1,0 +1,101 @@
+package acctest
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// CLIVersion is the version the locally built provider is installed as.
+const CLIVersion = "0.0.1"
+
+var (
+	buildOnce   sync.Once
+	buildMirror string
+	buildErr    error
+)
+
+// mirror builds the provider binary once per test process into a filesystem
+// mirror, so that `terraform init` installs it without registry access.
+func mirror() (string, error) {
+	buildOnce.Do(func() {
+		root, err := exec.Command("go", "env", "GOMOD").Output()
+		if err != nil {
+			buildErr = err
+			return
+		}
+		dir, err := os.MkdirTemp("", "tenant-mirror-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		plat := runtime.GOOS + "_" + runtime.GOARCH
+		bin := filepath.Join(dir, "registry.terraform.io", "tenant-iac", "tenant", CLIVersion, plat, "terraform-provider-tenant_v"+CLIVersion)
+		cmd := exec.Command("go", "build", "-o", bin, ".")
+		cmd.Dir = filepath.Dir(strings.TrimSpace(string(root)))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("building the provider: %v\n%s", err, out)
+			return
+		}
+		buildMirror = dir
+	})
+	return buildMirror, buildErr
+}
+
+// CLI runs the real terraform binary on a working folder against the
+// locally built provider, for tests that need whole processes: faults that
+// span several applies, captured logs, benchmarks.
+type CLI struct {
+	Dir string
+	Env []string
+}
+
+// NewCLI writes files into a new working folder and runs terraform init.
+func NewCLI(t testing.TB, files map[string]string) *CLI {
+	t.Helper()
+	m, err := mirror()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	rc := filepath.Join(dir, ".terraformrc")
+	conf := fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path    = %q\n    include = [\"tenant-iac/tenant\"]\n  }\n  direct {\n    exclude = [\"tenant-iac/tenant\"]\n  }\n}\n", m)
+	if err := os.WriteFile(rc, []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	files["versions.tf"] = fmt.Sprintf("terraform {\n  required_providers {\n    tenant = {\n      source  = \"tenant-iac/tenant\"\n      version = %q\n    }\n  }\n}\n", CLIVersion)
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := &CLI{Dir: dir, Env: []string{"TF_CLI_CONFIG_FILE=" + rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1"}}
+	if out, err := c.Run("init", "-input=false", "-no-color"); err != nil {
+		t.Fatalf("terraform init: %v\n%s", err, out)
+	}
+	return c
+}
+
+// Run runs terraform with args and returns its combined output.
+func (c *CLI) Run(args ...string) (string, error) {
+	cmd := exec.Command(terraformPath(), args...)
+	cmd.Dir = c.Dir
+	cmd.Env = append(os.Environ(), c.Env...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	return out.String(), err
+}
+
+func terraformPath() string {
+	if p := os.Getenv("TF_ACC_TERRAFORM_PATH"); p != "" {
+		return p
+	}
+	return "terraform"
+}
