@@ -1,0 +1,163 @@
+package e2e_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/acctest"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator"
+)
+
+var jwtPattern = regexp.MustCompile(`eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`)
+
+// leakCheck runs terraform commands with TF_LOG=TRACE and asserts that no
+// secret appears in the logs, the diagnostics or the plan output.
+func leakCheck(t *testing.T, cli *acctest.CLI, secrets map[string]string, commands ...[]string) {
+	t.Helper()
+	logFile := filepath.Join(t.TempDir(), "trace.log")
+	cli.Env = append(cli.Env, "TF_LOG=TRACE", "TF_LOG_PATH="+logFile)
+	var outputs strings.Builder
+	for _, args := range commands {
+		out, err := cli.Run(args...)
+		outputs.WriteString(out)
+		if err != nil {
+			t.Fatalf("terraform %v: %v\n%s", args, err, out)
+		}
+	}
+	logs, err := os.ReadFile(logFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(logs), "/api/v2/") {
+		t.Fatal("the trace log holds no request line: the provider's logs were not captured")
+	}
+	for what, text := range map[string]string{"trace log": string(logs), "command output": outputs.String()} {
+		for name, secret := range secrets {
+			if strings.Contains(text, secret) {
+				t.Errorf("the %s contains the %s", what, name)
+			}
+		}
+		if m := jwtPattern.FindString(text); m != "" {
+			t.Errorf("the %s contains an access token: %.40s...", what, m)
+		}
+	}
+	t.Logf("checked %d KiB of TRACE logs and %d KiB of output for %d secrets and any JWT", len(logs)/1024, outputs.Len()/1024, len(secrets))
+}
+
+func TestSecrets_clientCredentials(t *testing.T) {
+	requireAcc(t)
+	emu, err := emulator.Start(emulator.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emu.Close()
+	const signing = "sig-6c1f0e0d2b7a4e59a1"
+	cli := acctest.NewCLI(t, map[string]string{"main.tf": `
+provider "tenant" {}
+
+resource "tenant_resource_server" "hs" {
+  identifier     = "https://api.example.com/secret"
+  signing_alg    = "HS256"
+  signing_secret = "` + signing + `"
+}
+
+resource "tenant_resource_server" "generated" {
+  identifier  = "https://api.example.com/generated"
+  signing_alg = "HS256"
+}
+`})
+	// Credentials come from the environment, the way CI passes them.
+	cli.Env = append(cli.Env, "TENANT_DOMAIN="+emu.Domain(), "TENANT_CLIENT_ID="+emu.ClientID(), "TENANT_CLIENT_SECRET="+emu.ClientSecret())
+	leakCheck(t, cli, map[string]string{"client secret": emu.ClientSecret(), "signing secret": signing},
+		[]string{"apply", "-auto-approve", "-input=false", "-no-color"},
+		[]string{"plan", "-input=false", "-no-color"},
+	)
+	// The generated secret is read back from the state, then must not be in the logs of a destroy.
+	show, _ := cli.Run("show", "-json")
+	var st tfState
+	_ = json.Unmarshal([]byte(show), &st)
+	generated := ""
+	for _, r := range st.Values.RootModule.Resources {
+		if r.Values["identifier"] == "https://api.example.com/generated" {
+			generated, _ = r.Values["signing_secret"].(string)
+		}
+	}
+	if len(generated) < 16 {
+		t.Fatalf("no generated signing secret in the state: %q", generated)
+	}
+	leakCheck(t, cli, map[string]string{"client secret": emu.ClientSecret(), "signing secret": signing, "generated signing secret": generated},
+		[]string{"destroy", "-auto-approve", "-input=false", "-no-color"})
+}
+
+func TestSecrets_apiToken(t *testing.T) {
+	requireAcc(t)
+	emu, err := emulator.Start(emulator.Options{Demo: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emu.Close()
+	resp, err := http.PostForm(emu.Domain()+"/oauth/token", url.Values{"grant_type": {"client_credentials"},
+		"client_id": {emu.ClientID()}, "client_secret": {emu.ClientSecret()}, "audience": {emu.Audience()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	_ = json.NewDecoder(resp.Body).Decode(&tok)
+	resp.Body.Close()
+	cli := acctest.NewCLI(t, map[string]string{"main.tf": `
+provider "tenant" {}
+
+data "tenant_role" "demo" {
+  name = "demo-role"
+}
+
+output "role" {
+  value = data.tenant_role.demo.id
+}
+`})
+	cli.Env = append(cli.Env, "TENANT_DOMAIN="+emu.Domain(), "TENANT_API_TOKEN="+tok.AccessToken)
+	leakCheck(t, cli, map[string]string{"api_token": tok.AccessToken}, []string{"apply", "-auto-approve", "-input=false", "-no-color"})
+}
+
+// TestTokens_expireMidRun applies with 2-second tokens for longer than a
+// token lives: the provider fetches new ones and the apply completes.
+func TestTokens_expireMidRun(t *testing.T) {
+	requireAcc(t)
+	emu, err := emulator.Start(emulator.Options{TokenLifetime: 2 * time.Second, Faults: emulator.Faults{LatencyMS: 150}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emu.Close()
+	cli := acctest.NewCLI(t, map[string]string{"main.tf": providerBlock(emu) + `
+resource "tenant_resource_server" "api" {
+  count      = 40
+  identifier = "https://api.example.com/expiry/${count.index}"
+}
+`})
+	start := time.Now()
+	if out, err := cli.Run("apply", "-auto-approve", "-input=false", "-no-color", "-parallelism=2"); err != nil {
+		t.Fatalf("apply: %v\n%s", err, out)
+	}
+	took := time.Since(start)
+	st := emu.Stats()
+	tokens := st.ByRoute["POST /oauth/token"]
+	t.Logf("apply took %v with 2s tokens: %d token requests for %d API requests, %d answered 401", took.Round(100*time.Millisecond), tokens, st.Total-tokens, st.ByStatus["401"])
+	if took < 4*time.Second || tokens < 2 {
+		t.Fatalf("the apply (%v, %d tokens) did not outlive a token; the test proves nothing", took, tokens)
+	}
+	if tokens > (st.Total-tokens)/2 {
+		t.Fatalf("%d token requests for %d API requests: tokens are not reused", tokens, st.Total-tokens)
+	}
+	if out, err := cli.Run("destroy", "-auto-approve", "-input=false", "-no-color"); err != nil {
+		t.Fatalf("destroy: %v\n%s", err, out)
+	}
+}
