@@ -15,6 +15,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator"
@@ -174,4 +175,32 @@ func (tg *Target) Role(t *testing.T) *mgmt.Role {
 // whitespace: terraform wraps long diagnostic lines wherever it likes.
 func ExpectError(pattern string) *regexp.Regexp {
 	return regexp.MustCompile("(?s)" + strings.ReplaceAll(pattern, " ", `\s+`))
+}
+
+// PlanError is a configuration that must fail at plan time with Want (a
+// pattern for ExpectError).
+type PlanError struct {
+	Config string
+	Want   string
+}
+
+// ExpectPlanErrors plans each configuration (after the provider block),
+// expects its error, and fails the test if any request reached the emulator:
+// the schema must refuse bad input before anything is sent.
+func (tg *Target) ExpectPlanErrors(t *testing.T, cases []PlanError) {
+	t.Helper()
+	emu := tg.RequireEmulator(t)
+	steps := make([]resource.TestStep, 0, len(cases))
+	for _, c := range cases {
+		steps = append(steps, resource.TestStep{Config: tg.Config("\n" + c.Config + "\n"), PlanOnly: true, ExpectError: ExpectError(c.Want)})
+	}
+	var before int64
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: ProviderFactories,
+		PreCheck:                 func() { before = emu.Stats().Total },
+		Steps:                    steps,
+	})
+	if got := emu.Stats().Total - before; got != 0 {
+		t.Fatalf("%d requests reached the API for input the schema refuses", got)
+	}
 }

@@ -4,8 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-
 	"github.com/tenant-iac/terraform-provider-tenant/internal/acctest"
 )
 
@@ -16,7 +14,6 @@ import (
 // internal/phoneprovider, since Terraform 1.11 cannot plan actions.)
 func TestBadInput_catalogue(t *testing.T) {
 	target := acctest.NewTarget(t)
-	emu := target.RequireEmulator(t)
 	const action = "00000000-0000-4000-8000-000000000000"
 	profile := func(attrs string) string {
 		return "resource \"tenant_token_exchange_profile\" \"x\" {\n" + attrs + "\n}\n"
@@ -92,18 +89,10 @@ func TestBadInput_catalogue(t *testing.T) {
 }`, `Invalid Attribute Combination`},
 		{"data source no key", `data "tenant_resource_server" "x" {}`, `Missing Attribute Configuration`},
 	}
-	steps := make([]resource.TestStep, 0, len(cases))
+	planErrors := make([]acctest.PlanError, 0, len(cases))
 	for _, tc := range cases {
-		steps = append(steps, resource.TestStep{Config: target.Config("\n" + tc.config + "\n"), PlanOnly: true, ExpectError: acctest.ExpectError(tc.want)})
+		planErrors = append(planErrors, acctest.PlanError{Config: tc.config, Want: tc.want})
 	}
-	var before int64
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		PreCheck:                 func() { before = emu.Stats().Total },
-		Steps:                    steps,
-	})
-	if got := emu.Stats().Total - before; got != 0 {
-		t.Fatalf("%d requests reached the API for bad input", got)
-	}
+	target.ExpectPlanErrors(t, planErrors)
 	t.Logf("%d bad inputs refused at plan time, 0 requests sent", len(cases))
 }

@@ -116,77 +116,69 @@ func (s *Server) createPhoneProvider(w http.ResponseWriter, r *http.Request, _ *
 	return nil
 }
 
-func (s *Server) getPhoneProvider(w http.ResponseWriter, r *http.Request, c *caller) *apiErr {
-	return s.phoneHandler(func(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
-		p, e := s.phoneProvider(r)
-		if e != nil {
-			return e
-		}
-		writeJSON(w, 200, p)
-		return nil
-	})(w, r, c)
+func (s *Server) getPhoneProvider(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	p, e := s.phoneProvider(r)
+	if e != nil {
+		return e
+	}
+	writeJSON(w, 200, p)
+	return nil
 }
 
-func (s *Server) updatePhoneProvider(w http.ResponseWriter, r *http.Request, c *caller) *apiErr {
-	return s.phoneHandler(func(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
-		p, e := s.phoneProvider(r)
-		if e != nil {
-			return e
-		}
-		b, e := readBody(r)
-		if e != nil {
-			return e
-		}
-		next := *p
-		if e := applyPhone(&next, b, false); e != nil {
-			return e
-		}
-		next.UpdatedAt = millis(time.Now())
-		*p = next
-		writeJSON(w, 200, p)
-		return nil
-	})(w, r, c)
+func (s *Server) updatePhoneProvider(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	p, e := s.phoneProvider(r)
+	if e != nil {
+		return e
+	}
+	b, e := readBody(r)
+	if e != nil {
+		return e
+	}
+	next := *p
+	if e := applyPhone(&next, b, false); e != nil {
+		return e
+	}
+	next.UpdatedAt = millis(time.Now())
+	*p = next
+	writeJSON(w, 200, p)
+	return nil
 }
 
-func (s *Server) deletePhoneProvider(w http.ResponseWriter, r *http.Request, c *caller) *apiErr {
-	return s.phoneHandler(func(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
-		p, e := s.phoneProvider(r)
-		if e != nil {
-			return e
-		}
-		delete(s.st.PhoneProviders, p.ID)
-		w.WriteHeader(http.StatusNoContent)
-		return nil
-	})(w, r, c)
+func (s *Server) deletePhoneProvider(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	p, e := s.phoneProvider(r)
+	if e != nil {
+		return e
+	}
+	delete(s.st.PhoneProviders, p.ID)
+	w.WriteHeader(http.StatusNoContent)
+	return nil
 }
 
-func (s *Server) tryPhoneProvider(w http.ResponseWriter, r *http.Request, c *caller) *apiErr {
-	return s.phoneHandler(func(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
-		p, e := s.phoneProvider(r)
-		if e != nil {
-			return e
-		}
-		b, e := readBody(r)
-		if e != nil {
-			return phoneErr(400, e.message)
-		}
-		if e := b.only("to", "delivery_method"); e != nil {
-			return phoneErr(400, e.message)
-		}
-		to, e := b.str("to", true, 1, 16)
-		if e != nil {
-			return phoneErr(400, e.message)
-		}
-		method, e := b.enum("delivery_method", "text", "voice")
-		if e != nil {
-			return phoneErr(400, e.message)
-		}
-		m := "text"
-		if method != nil {
-			m = *method
-		}
-		s.st.Outbox = append(s.st.Outbox, OutboxMessage{ProviderID: p.ID, To: to, DeliveryMethod: m, At: millis(time.Now())})
-		writeJSON(w, 202, ordered{{"code", 202}, {"message", "Test notification successfully sent for processing"}})
-		return nil
-	})(w, r, c)
+func (s *Server) tryPhoneProvider(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	p, e := s.phoneProvider(r)
+	if e != nil {
+		return e
+	}
+	b, e := readBody(r)
+	if e != nil {
+		return phoneErr(400, e.message)
+	}
+	if e := b.only("to", "delivery_method"); e != nil {
+		return phoneErr(400, e.message)
+	}
+	to, e := b.str("to", true, 1, 16)
+	if e != nil {
+		return phoneErr(400, e.message)
+	}
+	method, e := b.enum("delivery_method", "text", "voice")
+	if e != nil {
+		return phoneErr(400, e.message)
+	}
+	m := "text"
+	if method != nil {
+		m = *method
+	}
+	s.st.Outbox = append(s.st.Outbox, OutboxMessage{ProviderID: p.ID, To: to, DeliveryMethod: m, At: millis(time.Now())})
+	writeJSON(w, 202, ordered{{"code", 202}, {"message", "Test notification successfully sent for processing"}})
+	return nil
 }

@@ -211,8 +211,7 @@ func TestAccResourceServer_systemAPIRefused(t *testing.T) {
 
 func TestAccResourceServer_validation(t *testing.T) {
 	target := acctest.NewTarget(t)
-	emu := target.RequireEmulator(t)
-	var steps []resource.TestStep
+	var cases []acctest.PlanError
 	for _, tc := range []struct{ body, want string }{
 		{`identifier = ""`, `Attribute identifier string length must be between 1 and 600, got: 0`},
 		{`identifier = "` + strings.Repeat("i", 601) + `"`, `Attribute identifier string length must be between 1 and 600, got: 601`},
@@ -228,20 +227,9 @@ func TestAccResourceServer_validation(t *testing.T) {
 		{`identifier = "https://v"` + "\n  scopes = []", `Attribute scopes set must contain at least 1 elements, got: 0`},
 		{`identifier = "https://v"` + "\n  scopes = [{ value = \"\" }]", `string length must be between 1 and 280, got: 0`},
 	} {
-		steps = append(steps, resource.TestStep{
-			Config:   target.Config("\nresource \"tenant_resource_server\" \"test\" {\n  " + tc.body + "\n}\n"),
-			PlanOnly: true, ExpectError: acctest.ExpectError(tc.want),
-		})
+		cases = append(cases, acctest.PlanError{Config: "resource \"tenant_resource_server\" \"test\" {\n  " + tc.body + "\n}", Want: tc.want})
 	}
-	var before int64
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		PreCheck:                 func() { before = emu.Stats().Total },
-		Steps:                    steps,
-	})
-	if got := emu.Stats().Total - before; got != 0 {
-		t.Fatalf("%d requests reached the API during plan-time validation", got)
-	}
+	target.ExpectPlanErrors(t, cases)
 }
 
 // TestAccResourceServer_conflict: an existing API with the configured

@@ -208,8 +208,7 @@ resource "tenant_role_permissions" "test" {
 
 func TestAccRolePermissions_validation(t *testing.T) {
 	target := acctest.NewTarget(t)
-	emu := target.RequireEmulator(t)
-	var steps []resource.TestStep
+	var cases []acctest.PlanError
 	for _, tc := range []struct{ body, want string }{
 		{`role_id = "rol_x"` + "\n  permissions = []", `Attribute permissions set must contain at least 1 elements, got: 0`},
 		{`role_id = ""` + "\n  permissions = [{ resource_server_identifier = \"https://a\", permission_name = \"p\" }]", `Attribute role_id string length must be at least 1, got: 0`},
@@ -217,19 +216,9 @@ func TestAccRolePermissions_validation(t *testing.T) {
 		{`role_id = "rol_x"` + "\n  permissions = [{ resource_server_identifier = \"https://a\", permission_name = \"\" }]", `permission_name string length must be at least 1, got: 0`},
 		{`role_id = "rol_x"`, `The argument "permissions" is required`},
 	} {
-		steps = append(steps, resource.TestStep{
-			Config: target.Config("\nresource \"tenant_role_permissions\" \"test\" {\n  " + tc.body + "\n}\n"), PlanOnly: true, ExpectError: acctest.ExpectError(tc.want),
-		})
+		cases = append(cases, acctest.PlanError{Config: "resource \"tenant_role_permissions\" \"test\" {\n  " + tc.body + "\n}", Want: tc.want})
 	}
-	var before int64
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		PreCheck:                 func() { before = emu.Stats().Total },
-		Steps:                    steps,
-	})
-	if got := emu.Stats().Total - before; got != 0 {
-		t.Fatalf("%d requests reached the API during plan-time validation", got)
-	}
+	target.ExpectPlanErrors(t, cases)
 }
 
 func TestAccRolePermissions_unknownPair(t *testing.T) {

@@ -166,9 +166,9 @@ func TestAccTokenExchangeProfile_drift(t *testing.T) {
 // plan time, and the emulator's counter shows no request reached the API.
 func TestAccTokenExchangeProfile_validation(t *testing.T) {
 	target := acctest.NewTarget(t)
-	emu := target.RequireEmulator(t)
+	target.RequireEmulator(t)
 	action := target.Action(t, mgmt.TriggerCustomTokenExchange, true)
-	var steps []resource.TestStep
+	var cases []acctest.PlanError
 	for _, tc := range []struct {
 		name, stt, action, typ, want string
 	}{
@@ -198,22 +198,13 @@ func TestAccTokenExchangeProfile_validation(t *testing.T) {
 		default:
 			act = tc.action
 		}
-		cfg := fmt.Sprintf("\nresource %q \"test\" {\n  name = %q\n  subject_token_type = %q\n  action_id = %q\n", tokenexchangeprofile.TypeName, name, stt, act)
+		cfg := fmt.Sprintf("resource %q \"test\" {\n  name = %q\n  subject_token_type = %q\n  action_id = %q\n", tokenexchangeprofile.TypeName, name, stt, act)
 		if tc.typ != "" {
 			cfg += fmt.Sprintf("  type = %q\n", tc.typ)
 		}
-		cfg += "}\n"
-		steps = append(steps, resource.TestStep{Config: target.Config(cfg), PlanOnly: true, ExpectError: acctest.ExpectError(tc.want)})
+		cases = append(cases, acctest.PlanError{Config: cfg + "}", Want: tc.want})
 	}
-	var before int64
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		PreCheck:                 func() { before = emu.Stats().Total },
-		Steps:                    steps,
-	})
-	if got := emu.Stats().Total - before; got != 0 {
-		t.Fatalf("%d requests reached the API during plan-time validation", got)
-	}
+	target.ExpectPlanErrors(t, cases)
 }
 
 // TestAccTokenExchangeProfile_apiErrors asserts the diagnostic of each
