@@ -59,27 +59,35 @@ type CLI struct {
 // NewCLI writes files into a new working folder and runs terraform init.
 func NewCLI(t testing.TB, files map[string]string) *CLI {
 	t.Helper()
-	m, err := mirror()
+	c, err := NewCLIIn(t.TempDir(), files)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
+	return c
+}
+
+// NewCLIIn is NewCLI for programs: dir is the working folder.
+func NewCLIIn(dir string, files map[string]string) (*CLI, error) {
+	m, err := mirror()
+	if err != nil {
+		return nil, err
+	}
 	rc := filepath.Join(dir, ".terraformrc")
 	conf := fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path    = %q\n    include = [\"tenant-iac/tenant\"]\n  }\n  direct {\n    exclude = [\"tenant-iac/tenant\"]\n  }\n}\n", m)
 	if err := os.WriteFile(rc, []byte(conf), 0o600); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	files["versions.tf"] = fmt.Sprintf("terraform {\n  required_providers {\n    tenant = {\n      source  = \"tenant-iac/tenant\"\n      version = %q\n    }\n  }\n}\n", CLIVersion)
 	for name, body := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600); err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 	}
 	c := &CLI{Dir: dir, Env: []string{"TF_CLI_CONFIG_FILE=" + rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1"}}
 	if out, err := c.Run("init", "-input=false", "-no-color"); err != nil {
-		t.Fatalf("terraform init: %v\n%s", err, out)
+		return nil, fmt.Errorf("terraform init: %v\n%s", err, out)
 	}
-	return c
+	return c, nil
 }
 
 // Run runs terraform with args and returns its combined output.

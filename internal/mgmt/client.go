@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -62,6 +63,8 @@ type Client struct {
 	tokens   *tokenCache
 	secrets  []string
 	pace     *pacer
+	servers  *coalescer[ResourceServer]
+	profiles *coalescer[TokenExchangeProfile]
 }
 
 // New validates cfg and builds a client. It sends no request.
@@ -105,6 +108,8 @@ func New(cfg Config) (*Client, error) {
 		hc = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 	}
 	c := &Client{endpoint: ep, cfg: cfg, http: hc, pace: newPacer(cfg.MaxRequestsPerSecond)}
+	c.servers = newCoalescer(func(s *ResourceServer) string { return s.ID }, c.resourceServerPage)
+	c.profiles = newCoalescer(func(p *TokenExchangeProfile) string { return p.ID }, c.profilePage)
 	if cfg.APIToken != "" {
 		static := &oauth2.Token{AccessToken: cfg.APIToken, TokenType: "Bearer"}
 		c.tokens = &tokenCache{fetch: func() (*oauth2.Token, error) { return static, nil }}
@@ -146,6 +151,10 @@ type request struct {
 	// idempotent marks a POST whose repetition changes nothing, so it is
 	// retried like a PUT.
 	idempotent bool
+	// writes is the read coalescer of the type this request changes: its
+	// pages are dropped before and after the write, so a page fetched while
+	// the write was under way is not used either.
+	writes interface{ invalidate() }
 }
 
 // do sends r, retrying as the API allows, and decodes a 2xx body into out
@@ -153,6 +162,10 @@ type request struct {
 func (c *Client) do(ctx context.Context, r request, out any) (int, error) {
 	if c == nil {
 		return 0, errNotConfigured
+	}
+	if r.writes != nil {
+		r.writes.invalidate()
+		defer r.writes.invalidate()
 	}
 	ctx = c.logContext(ctx)
 	var payload []byte
@@ -231,6 +244,9 @@ func (c *Client) do(ctx context.Context, r request, out any) (int, error) {
 
 // send makes one attempt and also returns the access token it used.
 func (c *Client) send(ctx context.Context, method, target string, payload []byte, attempt int) (status int, body []byte, hdr http.Header, token string, err error) {
+	// The request leaves the pacer's in-flight count once its answer is in.
+	done := sync.OnceFunc(c.pace.done)
+	defer done()
 	tok, err := c.tokens.Token()
 	if err != nil {
 		return 0, nil, nil, "", c.tokenError(err)
@@ -273,6 +289,7 @@ func (c *Client) send(ctx context.Context, method, target string, payload []byte
 		return 0, nil, nil, tok.AccessToken, fmt.Errorf("the answer to %s %s is larger than %d bytes; refusing to read it", method, req.URL.EscapedPath(), MaxResponseBytes)
 	}
 	rl := parseRateLimit(resp.Header)
+	done()
 	c.pace.observe(rl)
 	fields := map[string]any{
 		"method": method, "path": req.URL.EscapedPath(), "status": resp.StatusCode, "attempt": attempt + 1,

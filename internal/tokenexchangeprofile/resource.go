@@ -146,7 +146,7 @@ func (r *profileResource) Read(ctx context.Context, req resource.ReadRequest, re
 	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}
-	p, err := r.api.GetTokenExchangeProfile(ctx, m.ID.ValueString())
+	p, err := r.api.ReadTokenExchangeProfile(ctx, m.ID.ValueString())
 	if mgmt.IsNotFound(err) {
 		resp.Diagnostics.Append(framework.RemovedFromState(TypeName, m.ID.ValueString()))
 		resp.State.RemoveResource(ctx)
