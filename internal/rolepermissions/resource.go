@@ -146,9 +146,9 @@ func (r *permissionsResource) Update(ctx context.Context, req resource.UpdateReq
 		if err := r.api.RemoveRolePermissions(ctx, roleID, removed); err != nil {
 			// The additions are in place; record them so nothing is lost.
 			resp.Diagnostics.AddError("Unable to remove role permissions", framework.APIErrorDetail(fmt.Sprintf("Removing %d permissions from role %q", len(removed), roleID), err))
-			kept, _ := diff(append(append([]mgmt.Permission{}, have...), added...), nil)
-			partial := make([]mgmt.RolePermission, 0, len(kept))
-			for _, p := range kept {
+			// added holds only pairs not in have, so the role now holds both.
+			partial := make([]mgmt.RolePermission, 0, len(have)+len(added))
+			for _, p := range append(have, added...) {
 				partial = append(partial, mgmt.RolePermission{Permission: p})
 			}
 			resp.Diagnostics.Append(state.fromAPI(roleID, partial)...)
