@@ -55,6 +55,9 @@ type Faults struct {
 	// LatencyMS delays every API answer.
 	LatencyMS int   `json:"latency_ms"`
 	Seed      int64 `json:"seed"`
+	// Routes fails every request to a route ("DELETE /api/v2/roles/{id}/permissions")
+	// with the given status, before anything is done.
+	Routes map[string]int `json:"routes,omitempty"`
 }
 
 // Client is an application allowed to get tokens.
@@ -285,7 +288,7 @@ func (s *Server) handler() http.Handler {
 			pattern = r.Method + " (unmatched)"
 		}
 		rec := &recorder{ResponseWriter: w}
-		s.serveAPI(rec, r, api)
+		s.serveAPI(rec, r, api, pattern)
 		s.mu.Lock()
 		s.stats.Total++
 		s.stats.ByRoute[pattern]++
@@ -299,9 +302,10 @@ func (s *Server) handler() http.Handler {
 }
 
 // serveAPI applies latency, the rate limit and faults before the route.
-func (s *Server) serveAPI(w *recorder, r *http.Request, api *http.ServeMux) {
+func (s *Server) serveAPI(w *recorder, r *http.Request, api *http.ServeMux, pattern string) {
 	s.mu.Lock()
 	f := s.faults
+	routeStatus := f.Routes[pattern]
 	fail := f.ErrorRate > 0 && s.rng.Float64() < f.ErrorRate
 	failStatus := []int{500, 502, 503}[s.rng.IntN(3)]
 	drop := f.DropRate > 0 && s.rng.Float64() < f.DropRate
@@ -321,6 +325,10 @@ func (s *Server) serveAPI(w *recorder, r *http.Request, api *http.ServeMux) {
 		return
 	}
 	isAPI := len(r.URL.Path) >= 8 && r.URL.Path[:8] == "/api/v2/"
+	if routeStatus != 0 {
+		writeErr(w, newErr(routeStatus, "Injected fault for "+pattern+".", ""))
+		return
+	}
 	if isAPI && fail {
 		writeErr(w, newErr(failStatus, "Injected fault: the server failed before handling the request.", ""))
 		return

@@ -492,6 +492,9 @@ func TestFaults(t *testing.T) {
 		t.Fatal("latency not applied")
 	}
 	h.expect(h.call("", "PUT", "/__emulator/faults", `{"error_rate":2}`), 400)
+	h.expect(h.call("", "PUT", "/__emulator/faults", `{"routes":{"DELETE /api/v2/roles/{id}":409}}`), 200)
+	h.expect(h.call(tok, "DELETE", "/api/v2/roles/rol_x", `{}`), 409, "Injected fault for DELETE /api/v2/roles/{id}")
+	h.expect(h.call(tok, "GET", "/api/v2/roles", nil), 200)
 	h.s.SetFaults(Faults{})
 
 	// Same seed, same sequence of faults.

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/acctest"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
@@ -135,6 +136,40 @@ func TestAccRolePermissions_drift(t *testing.T) {
 				Check:            checkAssigned(target, role.ID, ident, "p:000", "p:001"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
+		},
+	})
+}
+
+// TestAccRolePermissions_removalFails: an update adds before it removes, so
+// when the removal fails the role still holds every pair it needs (kept, old
+// and new); nothing is lost, and the next apply finishes the job.
+func TestAccRolePermissions_removalFails(t *testing.T) {
+	target := acctest.NewTarget(t)
+	emu := target.RequireEmulator(t)
+	role, ident := target.Role(t), api(t, target, 3)
+	final := target.Config(testAccPermissions(role.ID, ident, "p:001", "p:002"))
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             checkNoPermissions(target, role.ID),
+		Steps: []resource.TestStep{
+			{Config: target.Config(testAccPermissions(role.ID, ident, "p:000", "p:001"))},
+			{
+				PreConfig: func() {
+					emu.SetFaults(emulator.Faults{Routes: map[string]int{"DELETE /api/v2/roles/{id}/permissions": 400}})
+				},
+				Config:      final,
+				ExpectError: acctest.ExpectError(`Unable to remove role permissions.*Removing 1 permissions from role`),
+			},
+			{
+				PreConfig:          func() { emu.SetFaults(emulator.Faults{}) },
+				RefreshState:       true,
+				Check:              checkAssigned(target, role.ID, ident, "p:000", "p:001", "p:002"),
+				ExpectNonEmptyPlan: true,
+				RefreshPlanChecks: resource.RefreshPlanChecks{PostRefresh: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+				}},
+			},
+			{Config: final, Check: checkAssigned(target, role.ID, ident, "p:001", "p:002")},
 		},
 	})
 }
