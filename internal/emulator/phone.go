@@ -3,6 +3,7 @@ package emulator
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"time"
 	"unicode/utf8"
 )
@@ -43,7 +44,7 @@ func (s *Server) listPhoneProviders(w http.ResponseWriter, r *http.Request, _ *c
 func (s *Server) phoneProvider(r *http.Request) (*phoneProvider, *apiErr) {
 	id := pathID(r)
 	if utf8.RuneCountInString(id) > 255 {
-		return nil, phoneErr(400, "Path validation error: 'String is too long ("+itoa(utf8.RuneCountInString(id))+" chars), maximum 255' on property id.")
+		return nil, phoneErr(400, "Path validation error: 'String is too long ("+strconv.Itoa(utf8.RuneCountInString(id))+" chars), maximum 255' on property id.")
 	}
 	p, ok := s.st.PhoneProviders[id]
 	if !ok {

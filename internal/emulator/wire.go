@@ -278,5 +278,3 @@ func window(n, page, perPage int) (int, int) {
 	start := min(page*perPage, n)
 	return start, min(start+perPage, n)
 }
-
-func itoa(i int) string { return strconv.Itoa(i) }

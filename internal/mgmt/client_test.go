@@ -451,7 +451,7 @@ func TestClient_deleteNotFoundIsSuccess(t *testing.T) {
 	ctx := context.Background()
 	for name, err := range map[string]error{
 		"role": c.DeleteRole(ctx, "x"), "rs": c.DeleteResourceServer(ctx, "x"), "tep": c.DeleteTokenExchangeProfile(ctx, "x"),
-		"phone": c.DeletePhoneProvider(ctx, "x"), "action": c.DeleteAction(ctx, "x"),
+		"action": c.DeleteAction(ctx, "x"),
 	} {
 		if err != nil {
 			t.Errorf("%s: %v", name, err)

@@ -88,7 +88,6 @@ func IsConflict(err error) bool     { return StatusOf(err) == http.StatusConflic
 func IsForbidden(err error) bool    { return StatusOf(err) == http.StatusForbidden }
 func IsUnauthorized(err error) bool { return StatusOf(err) == http.StatusUnauthorized }
 func IsBadRequest(err error) bool   { return StatusOf(err) == http.StatusBadRequest }
-func IsRateLimited(err error) bool  { return StatusOf(err) == http.StatusTooManyRequests }
 
 // TokenError is a refusal from the /oauth/token endpoint.
 type TokenError struct {

@@ -13,10 +13,8 @@ type PhoneProvider struct {
 	Channel       string              `json:"channel,omitempty"`
 	Disabled      bool                `json:"disabled"`
 	Configuration *PhoneConfiguration `json:"configuration,omitempty"`
-	// Credentials are write-only: the API never returns them.
-	Credentials *PhoneCredentials `json:"credentials,omitempty"`
-	CreatedAt   string            `json:"created_at,omitempty"`
-	UpdatedAt   string            `json:"updated_at,omitempty"`
+	CreatedAt     string              `json:"created_at,omitempty"`
+	UpdatedAt     string              `json:"updated_at,omitempty"`
 }
 
 // PhoneConfiguration is the provider's configuration; PATCH replaces it whole.
@@ -25,11 +23,6 @@ type PhoneConfiguration struct {
 	DefaultFrom     string   `json:"default_from,omitempty"`
 	MSSID           string   `json:"mssid,omitempty"`
 	DeliveryMethods []string `json:"delivery_methods,omitempty"`
-}
-
-// PhoneCredentials holds the Twilio auth token; empty for custom providers.
-type PhoneCredentials struct {
-	AuthToken string `json:"auth_token,omitempty"`
 }
 
 // PhoneTest is the body of a test notification.
@@ -52,33 +45,6 @@ func (c *Client) ListPhoneProviders(ctx context.Context) ([]PhoneProvider, error
 	var out phoneProviderList
 	_, err := c.do(ctx, request{method: http.MethodGet, path: "/branding/phone/providers"}, &out)
 	return out.Providers, err
-}
-
-func (c *Client) GetPhoneProvider(ctx context.Context, id string) (*PhoneProvider, error) {
-	var out PhoneProvider
-	path := "/branding/phone/providers/" + escape(id)
-	if _, err := c.do(ctx, request{method: http.MethodGet, path: path}, &out); err != nil {
-		return nil, err
-	}
-	return checkID(&out, out.ID, "GET "+path)
-}
-
-func (c *Client) CreatePhoneProvider(ctx context.Context, in PhoneProvider) (*PhoneProvider, error) {
-	in.ID, in.Tenant, in.Channel, in.CreatedAt, in.UpdatedAt = "", "", "", "", ""
-	var out PhoneProvider
-	if _, err := c.do(ctx, request{method: http.MethodPost, path: "/branding/phone/providers", body: in}, &out); err != nil {
-		return nil, err
-	}
-	return checkID(&out, out.ID, "POST /branding/phone/providers")
-}
-
-// DeletePhoneProvider deletes the provider; one already gone is success.
-func (c *Client) DeletePhoneProvider(ctx context.Context, id string) error {
-	_, err := c.do(ctx, request{method: http.MethodDelete, path: "/branding/phone/providers/" + escape(id)}, nil)
-	if IsNotFound(err) {
-		return nil
-	}
-	return err
 }
 
 // TryPhoneProvider sends a test notification through the provider.
