@@ -129,7 +129,7 @@ func (r *profileResource) Create(ctx context.Context, req resource.CreateRequest
 		return
 	}
 	if err != nil {
-		resp.Diagnostics.AddError("Unable to create token exchange profile", r.createErrorDetail(ctx, m, err))
+		resp.Diagnostics.AddError("Unable to create token exchange profile", r.createErrorDetail(m, err))
 		return
 	}
 	if outcome == mgmt.Adopted {
@@ -235,7 +235,7 @@ func ParseImportID(s string) ImportKind {
 }
 
 // createErrorDetail explains each answer POST /token-exchange-profiles can give.
-func (r *profileResource) createErrorDetail(ctx context.Context, m profileModel, err error) string {
+func (r *profileResource) createErrorDetail(m profileModel, err error) string {
 	stt, action := m.SubjectTokenType.ValueString(), m.ActionID.ValueString()
 	tried := fmt.Sprintf("Creating a token exchange profile for subject_token_type %q", stt)
 	e, ok := mgmt.AsAPIError(err)
@@ -245,13 +245,12 @@ func (r *profileResource) createErrorDetail(ctx context.Context, m profileModel,
 	msg := strings.ToLower(e.Message)
 	switch {
 	case e.StatusCode == 409:
-		existing, lookupErr := r.api.FindTokenExchangeProfile(ctx, stt)
-		if lookupErr == nil && existing != nil {
-			return fmt.Sprintf("A token exchange profile with subject_token_type %q already exists (id %s); subject token types are unique in the tenant.\n\n"+
-				"To manage it with Terraform, import it:\n  terraform import %s.<name> %s", stt, existing.ID, TypeName, existing.ID)
-		}
-		return fmt.Sprintf("A token exchange profile with subject_token_type %q already exists (409); subject token types are unique in the tenant.\n\n"+
-			"To manage it with Terraform, import it:\n  terraform import %s.<name> %s", stt, TypeName, stt)
+		// SafeCreate already looked the profile up: it was not found (one
+		// found is adopted or reported as different), so it was just deleted
+		// or another writer holds the type.
+		return fmt.Sprintf("The tenant reports that a token exchange profile with subject_token_type %q already exists (409), "+
+			"but none was found under it; subject token types are unique in the tenant.\n\n"+
+			"Apply again, or import the profile:\n  terraform import %s.<name> %s", stt, TypeName, stt)
 	case e.StatusCode == 400 && strings.Contains(msg, "not been deployed"):
 		return fmt.Sprintf("The action %q exists but has not been deployed. Deploy the action, then apply again.\n\nThe API said: %s", action, e.Message)
 	case e.StatusCode == 400 && strings.Contains(msg, "trigger"):
