@@ -196,7 +196,12 @@ func (r *profileResource) Delete(ctx context.Context, req resource.DeleteRequest
 // recognised by its colon; ids never hold one).
 func (r *profileResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	id := req.ID
-	if ParseImportID(id) == ImportBySubjectTokenType {
+	switch ParseImportID(id) {
+	case ImportInvalid:
+		resp.Diagnostics.AddError("Unable to import token exchange profile", fmt.Sprintf(
+			"The import ID %q is neither a profile id (tep_...) nor a subject_token_type URI; it is empty or holds white space.", id))
+		return
+	case ImportBySubjectTokenType:
 		p, err := r.api.FindTokenExchangeProfile(ctx, id)
 		if err != nil {
 			resp.Diagnostics.AddError("Unable to import token exchange profile",

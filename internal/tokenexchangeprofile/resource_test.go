@@ -111,6 +111,7 @@ func TestAccTokenExchangeProfile_import(t *testing.T) {
 			{ResourceName: addr, ImportState: true, ImportStateVerify: true},
 			{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateId: stt},
 			{ResourceName: addr, ImportState: true, ImportStateId: "urn:acme:no-such-profile", ExpectError: acctest.ExpectError(`No token exchange profile has subject_token_type`)},
+			{ResourceName: addr, ImportState: true, ImportStateId: "tep one", ExpectError: acctest.ExpectError(`The import ID "tep one" is neither a profile id`)},
 		},
 	})
 }
