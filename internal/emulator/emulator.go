@@ -90,7 +90,7 @@ type Server struct {
 	faults  Faults
 	rng     *rand.Rand
 	bucket  bucket
-	stats   stats
+	stats   Stats
 	demo    DemoIDs
 }
 
@@ -99,12 +99,6 @@ type DemoIDs struct {
 	ActionID        string `json:"demo_action_id,omitempty"`
 	RoleID          string `json:"demo_role_id,omitempty"`
 	PhoneProviderID string `json:"demo_phone_provider_id,omitempty"`
-}
-
-type stats struct {
-	Total    int64            `json:"requests_total"`
-	ByRoute  map[string]int64 `json:"by_route"`
-	ByStatus map[string]int64 `json:"by_status"`
 }
 
 // Start listens on a loopback address and serves until Close.
@@ -147,7 +141,7 @@ func Start(opts Options) (*Server, error) {
 	s.clients[opts.ClientID] = Client{ID: opts.ClientID, Secret: opts.ClientSecret, Scopes: AllScopes(), Global: true}
 	s.setFaults(opts.Faults)
 	s.bucket = newBucket(opts.RateLimitRPS, opts.RateLimitBurst)
-	s.stats = stats{ByRoute: map[string]int64{}, ByStatus: map[string]int64{}}
+	s.stats = newStats()
 	s.st = newStore()
 	s.seedSystem()
 	if opts.Demo {
@@ -243,11 +237,14 @@ type Stats struct {
 	ByStatus map[string]int64 `json:"by_status"`
 }
 
-// Stats returns the request counters.
+func newStats() Stats { return Stats{ByRoute: map[string]int64{}, ByStatus: map[string]int64{}} }
+
+// Stats returns a copy of the request counters.
 func (s *Server) Stats() Stats {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := Stats{Total: s.stats.Total, ByRoute: map[string]int64{}, ByStatus: map[string]int64{}}
+	out := newStats()
+	out.Total = s.stats.Total
 	for k, v := range s.stats.ByRoute {
 		out.ByRoute[k] = v
 	}
@@ -261,7 +258,7 @@ func (s *Server) Stats() Stats {
 func (s *Server) ResetStats() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.stats = stats{ByRoute: map[string]int64{}, ByStatus: map[string]int64{}}
+	s.stats = newStats()
 }
 
 // Reset returns the store to its starting state and zeroes the counters.
@@ -460,7 +457,7 @@ func (s *Server) State() State {
 	for _, a := range sortedBySeq(s.st.Actions, func(a *action) int64 { return a.Seq }) {
 		out.Actions = append(out.Actions, mustJSON(a.view(now)))
 	}
-	for _, p := range sortedBySeq(s.st.PhoneProviders, func(p *phoneProvider) int64 { return 0 }) {
+	for _, p := range s.st.PhoneProviders { // a tenant has at most one
 		out.PhoneProviders = append(out.PhoneProviders, mustJSON(p))
 	}
 	return out

@@ -8,28 +8,10 @@ import (
 	"unicode/utf8"
 )
 
-// The phone provider endpoints answer errors as {code, message}.
+// phoneErr is an error in the {code, message} shape the phone provider
+// endpoints use.
 func phoneErr(status int, message string) *apiErr {
-	return &apiErr{status: status, message: message, code: "phone"}
-}
-
-// writePhoneErr writes {code, message}.
-func writePhoneErr(w http.ResponseWriter, e *apiErr) {
-	writeJSON(w, e.status, ordered{{"code", e.status}, {"message", e.message}})
-}
-
-// phoneHandler adapts a handler whose errors use the {code, message} shape.
-func (s *Server) phoneHandler(h handlerFunc) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request, c *caller) *apiErr {
-		if e := h(w, r, c); e != nil {
-			if e.code == "phone" {
-				writePhoneErr(w, e)
-				return nil
-			}
-			return e
-		}
-		return nil
-	}
+	return &apiErr{status: status, message: message, codeMessage: true}
 }
 
 func (s *Server) listPhoneProviders(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {

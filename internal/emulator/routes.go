@@ -70,10 +70,10 @@ func (s *Server) routes(mux *http.ServeMux) {
 	const phone = "/api/v2/branding/phone/providers"
 	s.handle(mux, "GET "+phone, "read:phone_providers", s.listPhoneProviders)
 	s.handle(mux, "POST "+phone, "create:phone_providers", s.createPhoneProvider)
-	s.handle(mux, "GET "+phone+"/{id}", "read:phone_providers", s.phoneHandler(s.getPhoneProvider))
-	s.handle(mux, "PATCH "+phone+"/{id}", "update:phone_providers", s.phoneHandler(s.updatePhoneProvider))
-	s.handle(mux, "DELETE "+phone+"/{id}", "delete:phone_providers", s.phoneHandler(s.deletePhoneProvider))
-	s.handle(mux, "POST "+phone+"/{id}/try", "create:phone_providers", s.phoneHandler(s.tryPhoneProvider))
+	s.handle(mux, "GET "+phone+"/{id}", "read:phone_providers", s.getPhoneProvider)
+	s.handle(mux, "PATCH "+phone+"/{id}", "update:phone_providers", s.updatePhoneProvider)
+	s.handle(mux, "DELETE "+phone+"/{id}", "delete:phone_providers", s.deletePhoneProvider)
+	s.handle(mux, "POST "+phone+"/{id}/try", "create:phone_providers", s.tryPhoneProvider)
 
 	mux.HandleFunc("/api/v2/", func(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, newErr(404, "Not Found", ""))

@@ -21,11 +21,16 @@ type apiErr struct {
 	status  int
 	message string
 	code    string // errorCode; omitted when empty
+	// codeMessage answers in the {code, message} shape of the phone
+	// provider endpoints instead of the standard one.
+	codeMessage bool
 }
 
 func (e *apiErr) Error() string { return e.message }
 
-func newErr(status int, message, code string) *apiErr { return &apiErr{status, message, code} }
+func newErr(status int, message, code string) *apiErr {
+	return &apiErr{status: status, message: message, code: code}
+}
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
@@ -35,8 +40,13 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	}
 }
 
-// writeErr writes the standard error body {statusCode, error, message, errorCode?}.
+// writeErr writes the standard error body {statusCode, error, message, errorCode?},
+// or {code, message} where the endpoint answers that way.
 func writeErr(w http.ResponseWriter, e *apiErr) {
+	if e.codeMessage {
+		writeJSON(w, e.status, ordered{{"code", e.status}, {"message", e.message}})
+		return
+	}
 	body := map[string]any{"statusCode": e.status, "error": http.StatusText(e.status), "message": e.message}
 	if e.code != "" {
 		body["errorCode"] = e.code
