@@ -5,33 +5,17 @@
 # skipped, with a message, below it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
 
 version=0.0.1
-os_arch="$(go env GOOS)_$(go env GOARCH)"
 work=$(mktemp -d "${TMPDIR:-/tmp}/tenant-examples.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-export CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1
+install_mirror "$work" "$version"
 terraform fmt -check -recursive -diff examples
-
-mirror="$work/mirror/registry.terraform.io/tenant-iac/tenant/$version/$os_arch"
-mkdir -p "$mirror"
-go build -o "$mirror/terraform-provider-tenant_v$version" .
-cat >"$work/terraformrc" <<RC
-provider_installation {
-  filesystem_mirror {
-    path    = "$work/mirror"
-    include = ["tenant-iac/tenant"]
-  }
-  direct {
-    exclude = ["tenant-iac/tenant"]
-  }
-}
-RC
-export TF_CLI_CONFIG_FILE="$work/terraformrc"
-
-tf_version=$(terraform version -json | python3 -c 'import json,sys; print(json.load(sys.stdin)["terraform_version"])')
-has_actions=$(python3 -c 'import sys; v=tuple(int(x) for x in sys.argv[1].split("-")[0].split(".")[:2]); print(1 if v >= (1,14) else 0)' "$tf_version")
+tf_version=$(terraform_version)
+has_actions=0
+terraform_knows_actions && has_actions=1
 
 checked=0 skipped=0
 while IFS= read -r dir; do

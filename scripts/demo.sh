@@ -5,9 +5,9 @@
 # DEMO_KEEP=1 leaves the emulator and the working folder for inspection.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
 
 version=${VERSION:-0.1.0}
-os_arch="$(go env GOOS)_$(go env GOARCH)"
 work=$(mktemp -d "${TMPDIR:-/tmp}/tenant-demo.XXXXXX")
 emulator_pid=""
 
@@ -21,9 +21,7 @@ cleanup() {
 trap cleanup EXIT
 
 echo "==> Building the provider and the emulator"
-mirror="$work/mirror/registry.terraform.io/tenant-iac/tenant/$version/$os_arch"
-mkdir -p "$mirror"
-go build -trimpath -ldflags "-X main.version=$version" -o "$mirror/terraform-provider-tenant_v$version" .
+install_mirror "$work" "$version"
 go build -o "$work/tenant-emulator" ./internal/emulator/cmd/tenant-emulator
 
 echo "==> Starting the emulator on a free loopback port"
@@ -39,27 +37,15 @@ field() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.ar
 domain=$(field domain)
 echo "    emulator at $domain"
 
-cat >"$work/terraformrc" <<RC
-provider_installation {
-  filesystem_mirror {
-    path    = "$work/mirror"
-    include = ["tenant-iac/tenant"]
-  }
-  direct {
-    exclude = ["tenant-iac/tenant"]
-  }
-}
-RC
-export TF_CLI_CONFIG_FILE="$work/terraformrc" CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1
 export TF_VAR_domain="$domain" TF_VAR_client_id="$(field client_id)" TF_VAR_client_secret="$(field client_secret)"
 export TF_VAR_action_id="$(field demo_action_id)"
 
 config="$work/config"
 mkdir -p "$config"
 cp examples/demo/main.tf "$config/"
-tf_version=$(terraform version -json | python3 -c 'import json,sys; print(json.load(sys.stdin)["terraform_version"])')
+tf_version=$(terraform_version)
 actions=0
-if python3 -c 'import sys; v=tuple(int(x) for x in sys.argv[1].split("-")[0].split(".")[:2]); sys.exit(0 if v >= (1,14) else 1)' "$tf_version"; then
+if terraform_knows_actions; then
   cp examples/demo/notify/phone_test.tf "$config/"
   actions=1
 fi
