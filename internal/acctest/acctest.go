@@ -104,10 +104,14 @@ func (tg *Target) RequireEmulator(t *testing.T) *emulator.Server {
 // ProviderBlock is the provider configuration for this target.
 func (tg *Target) ProviderBlock() string {
 	if tok := liveToken(); tok != "" {
-		return fmt.Sprintf("provider \"tenant\" {\n  domain = %q\n  api_token = %q\n}\n", tg.Domain, tok)
+		return fmt.Sprintf("provider \"tenant\" {\n  domain    = %q\n  api_token = %q\n}\n", tg.Domain, tok)
 	}
-	return fmt.Sprintf("provider \"tenant\" {\n  domain        = %q\n  client_id     = %q\n  client_secret = %q\n  max_retries   = 5\n}\n",
-		tg.Domain, tg.ClientID, tg.ClientSecret)
+	return ProviderHCL(tg.Domain, tg.ClientID, tg.ClientSecret)
+}
+
+// ProviderHCL is a provider block with client credentials.
+func ProviderHCL(domain, clientID, clientSecret string) string {
+	return fmt.Sprintf("provider \"tenant\" {\n  domain        = %q\n  client_id     = %q\n  client_secret = %q\n}\n", domain, clientID, clientSecret)
 }
 
 // Config prepends the provider block to a test configuration.

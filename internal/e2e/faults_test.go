@@ -21,11 +21,6 @@ func requireAcc(t *testing.T) {
 	}
 }
 
-func providerBlock(emu *emulator.Server) string {
-	return fmt.Sprintf("provider \"tenant\" {\n  domain        = %q\n  client_id     = %q\n  client_secret = %q\n  max_retries   = 8\n}\n",
-		emu.Domain(), emu.ClientID(), emu.ClientSecret())
-}
-
 // mixedConfig is 25 APIs with two scopes each, 25 token exchange profiles and
 // the permissions of 10 roles: 60 objects.
 func mixedConfig(emu *emulator.Server, roles []string) string {
@@ -33,7 +28,7 @@ func mixedConfig(emu *emulator.Server, roles []string) string {
 	for i, r := range roles {
 		quoted[i] = fmt.Sprintf("%q", r)
 	}
-	return providerBlock(emu) + fmt.Sprintf(`
+	return acctest.ProviderHCL(emu.Domain(), emu.ClientID(), emu.ClientSecret()) + fmt.Sprintf(`
 locals {
   roles = [%[2]s]
 }

@@ -137,7 +137,7 @@ func TestTokens_expireMidRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer emu.Close()
-	cli := acctest.NewCLI(t, map[string]string{"main.tf": providerBlock(emu) + `
+	cli := acctest.NewCLI(t, map[string]string{"main.tf": acctest.ProviderHCL(emu.Domain(), emu.ClientID(), emu.ClientSecret()) + `
 resource "tenant_resource_server" "api" {
   count      = 40
   identifier = "https://api.example.com/expiry/${count.index}"

@@ -80,15 +80,11 @@ func start(rateLimited bool) (*emulator.Server, *mgmt.Client, error) {
 	return emu, c, err
 }
 
-func provider(emu *emulator.Server) string {
-	return fmt.Sprintf("provider \"tenant\" {\n  domain        = %q\n  client_id     = %q\n  client_secret = %q\n}\n", emu.Domain(), emu.ClientID(), emu.ClientSecret())
-}
-
 // mixed is 2N/5 APIs with scopes, 2N/5 token exchange profiles and the
 // permissions of N/5 roles.
 func mixed(emu *emulator.Server, roles []string) string {
 	n := len(roles) * 5
-	return provider(emu) + fmt.Sprintf(`
+	return acctest.ProviderHCL(emu.Domain(), emu.ClientID(), emu.ClientSecret()) + fmt.Sprintf(`
 locals {
   roles = [%s]
 }
@@ -180,7 +176,7 @@ func runPlan1000() (result, error) {
 		return result{}, err
 	}
 	defer os.RemoveAll(dir)
-	cfg := provider(emu) + fmt.Sprintf(`
+	cfg := acctest.ProviderHCL(emu.Domain(), emu.ClientID(), emu.ClientSecret()) + fmt.Sprintf(`
 resource "tenant_resource_server" "api" {
   count      = 500
   identifier = "https://api.example.com/plan/${count.index}"
