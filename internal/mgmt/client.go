@@ -15,7 +15,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -65,6 +64,7 @@ type Client struct {
 	pace     *pacer
 	servers  *coalescer[ResourceServer]
 	profiles *coalescer[TokenExchangeProfile]
+	roles    *coalescer[Role]
 }
 
 // New validates cfg and builds a client. It sends no request.
@@ -103,16 +103,20 @@ func New(cfg Config) (*Client, error) {
 	if cfg.UserAgent == "" {
 		cfg.UserAgent = "terraform-provider-tenant"
 	}
-	hc := cfg.HTTPClient
-	if hc == nil {
-		hc = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+	var base http.RoundTripper = http.DefaultTransport.(*http.Transport).Clone()
+	if cfg.HTTPClient != nil && cfg.HTTPClient.Transport != nil {
+		base = cfg.HTTPClient.Transport
 	}
+	// Only the transport of a given client is used: redirects are never
+	// followed, whatever that client would do, and no cookie jar is kept.
+	hc := &http.Client{Transport: base, CheckRedirect: refuseRedirect}
 	c := &Client{endpoint: ep, cfg: cfg, http: hc, pace: newPacer(cfg.MaxRequestsPerSecond)}
 	c.servers = newCoalescer(func(s *ResourceServer) string { return s.ID }, c.resourceServerPage)
 	c.profiles = newCoalescer(func(p *TokenExchangeProfile) string { return p.ID }, c.profilePage)
+	c.roles = newCoalescer(func(r *Role) string { return r.ID }, c.rolePage)
 	if cfg.APIToken != "" {
 		static := &oauth2.Token{AccessToken: cfg.APIToken, TokenType: "Bearer"}
-		c.tokens = &tokenCache{fetch: func() (*oauth2.Token, error) { return static, nil }}
+		c.tokens = &tokenCache{fetch: func(context.Context) (*oauth2.Token, error) { return static, nil }}
 		c.secrets = []string{cfg.APIToken}
 	} else {
 		cc := clientcredentials.Config{
@@ -124,10 +128,10 @@ func New(cfg Config) (*Client, error) {
 			// and, on any refusal, send the credentials a second time.
 			AuthStyle: oauth2.AuthStyleInParams,
 		}
-		tokenHTTP := &http.Client{Transport: hc.Transport, Timeout: cfg.RequestTimeout}
-		// Tokens outlive any one request, so fetching gets its own context.
-		tctx := context.WithValue(context.Background(), oauth2.HTTPClient, tokenHTTP)
-		c.tokens = &tokenCache{fetch: func() (*oauth2.Token, error) { return cc.Token(tctx) }}
+		tokenHTTP := &http.Client{Transport: base, Timeout: cfg.RequestTimeout, CheckRedirect: refuseRedirect}
+		c.tokens = &tokenCache{fetch: func(ctx context.Context) (*oauth2.Token, error) {
+			return cc.Token(context.WithValue(ctx, oauth2.HTTPClient, tokenHTTP))
+		}}
 		c.secrets = []string{cfg.ClientSecret}
 	}
 	return c, nil
@@ -162,6 +166,9 @@ type request struct {
 func (c *Client) do(ctx context.Context, r request, out any) (int, error) {
 	if c == nil {
 		return 0, errNotConfigured
+	}
+	if err := checkPath(r.path); err != nil {
+		return 0, err
 	}
 	if r.writes != nil {
 		r.writes.invalidate()
@@ -198,14 +205,18 @@ func (c *Client) do(ctx context.Context, r request, out any) (int, error) {
 		var wait time.Duration
 		retry := false
 		switch {
+		case errors.As(err, new(*RedirectError)):
+			return 0, err
 		case err != nil:
 			var te *TokenError
 			if errors.As(err, &te) && te.StatusCode != 0 && te.StatusCode < 500 && te.StatusCode != http.StatusTooManyRequests {
 				return 0, err
 			}
 			lastErr = err
-			// A POST that may have reached the server is not repeated: the
-			// object could exist already.
+			// A write that is not idempotent is sent again only when it
+			// provably never left: a dial failure, or no token to send it
+			// with. One that may have reached the server could have been
+			// applied; the caller decides (SafeCreate looks the object up).
 			retry = r.idempotent || idempotent(r.method) || notSent(err) || errors.As(err, &te)
 			wait = c.backoff(attempt)
 		default:
@@ -219,11 +230,13 @@ func (c *Client) do(ctx context.Context, r request, out any) (int, error) {
 				c.tokens.invalidate(used)
 				retry, wait = true, 0
 			case status == http.StatusTooManyRequests:
-				retry, wait = true, c.rateLimitWait(hdr)
-				c.pace.holdUntil(time.Now().Add(wait))
-			case status == http.StatusServiceUnavailable:
-				retry, wait = true, c.backoff(attempt)
+				// The API refused the request without acting on it, so even
+				// a create can be sent again.
+				retry, wait = true, c.pace.denied(hdr, c.cfg.MaxRateLimitWait)
+				wait += rand.N(wait/10 + 1)
 			case status >= 500:
+				// A server error may follow a committed write, so only
+				// requests that can be repeated safely are.
 				retry, wait = r.idempotent || idempotent(r.method), c.backoff(attempt)
 			}
 		}
@@ -244,11 +257,19 @@ func (c *Client) do(ctx context.Context, r request, out any) (int, error) {
 
 // send makes one attempt and also returns the access token it used.
 func (c *Client) send(ctx context.Context, method, target string, payload []byte, attempt int) (status int, body []byte, hdr http.Header, token string, err error) {
-	// The request leaves the pacer's in-flight count once its answer is in.
-	done := sync.OnceFunc(c.pace.done)
-	defer done()
-	tok, err := c.tokens.Token()
+	// A request that gets no answer leaves the pacer's count here; one
+	// that does, when the answer is recorded.
+	answered := false
+	defer func() {
+		if !answered {
+			c.pace.abandon()
+		}
+	}()
+	tok, err := c.tokens.Token(ctx)
 	if err != nil {
+		if ctx.Err() != nil {
+			return 0, nil, nil, "", ctx.Err()
+		}
 		return 0, nil, nil, "", c.tokenError(err)
 	}
 	actx, cancel := context.WithTimeout(ctx, c.cfg.RequestTimeout)
@@ -289,8 +310,8 @@ func (c *Client) send(ctx context.Context, method, target string, payload []byte
 		return 0, nil, nil, tok.AccessToken, fmt.Errorf("the answer to %s %s is larger than %d bytes; refusing to read it", method, req.URL.EscapedPath(), MaxResponseBytes)
 	}
 	rl := parseRateLimit(resp.Header)
-	done()
-	c.pace.observe(rl)
+	answered = true
+	c.pace.observe(rl, resp.StatusCode)
 	fields := map[string]any{
 		"method": method, "path": req.URL.EscapedPath(), "status": resp.StatusCode, "attempt": attempt + 1,
 		"duration_ms": time.Since(start).Milliseconds(),
@@ -326,24 +347,6 @@ func (c *Client) backoff(attempt int) time.Duration {
 	return d/2 + rand.N(d/2+1)
 }
 
-func (c *Client) rateLimitWait(h http.Header) time.Duration {
-	now := time.Now()
-	d := retryAfter(h, now)
-	if d <= 0 {
-		if rl := parseRateLimit(h); rl.Known && !rl.Reset.IsZero() {
-			d = rl.Reset.Sub(now)
-		}
-	}
-	// Reset has one-second resolution; never spin on a reset that is "now".
-	if d < 200*time.Millisecond {
-		d = 200 * time.Millisecond
-	}
-	if d > c.cfg.MaxRateLimitWait {
-		d = c.cfg.MaxRateLimitWait
-	}
-	return d + rand.N(d/5+1)
-}
-
 func idempotent(method string) bool {
 	switch method {
 	case http.MethodGet, http.MethodHead, http.MethodPut, http.MethodPatch, http.MethodDelete:
@@ -376,6 +379,81 @@ func sleep(ctx context.Context, d time.Duration) error {
 
 // escape escapes one path segment: "/" inside a value becomes %2F.
 func escape(s string) string { return strings.ReplaceAll(url.PathEscape(s), "/", "%2F") }
+
+// checkPath refuses a path with an empty, "." or ".." segment, also when it
+// only becomes one after the server decodes it (the API decodes some values
+// twice, reference §4). A server resolves such a segment to another route:
+// "/roles/../permissions" is "/permissions". escape leaves "." alone, so a
+// value such as ".." would otherwise choose the route.
+func checkPath(p string) error {
+	segs := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	for _, seg := range segs {
+		v := seg
+		for range 3 {
+			if v == "" || v == "." || v == ".." {
+				return &PathError{Path: p, Segment: seg}
+			}
+			u, err := url.PathUnescape(v)
+			if err != nil || u == v {
+				break
+			}
+			v = u
+		}
+	}
+	return nil
+}
+
+// PathError is a request refused before it was sent because a value would
+// have changed its route.
+type PathError struct {
+	Path    string
+	Segment string
+}
+
+func (e *PathError) Error() string {
+	return fmt.Sprintf("refusing to send a request to %q: the path segment %q is empty or a dot segment, which a server would resolve to another route; "+
+		"an id or identifier cannot be empty, \".\" or \"..\"", e.Path, e.Segment)
+}
+
+// RedirectError is a 3xx answer. The Management API never redirects, and a
+// redirect could carry the credentials to another host or to plain HTTP, so
+// none is followed.
+type RedirectError struct {
+	Method   string
+	URL      string
+	Status   int
+	Location string
+}
+
+func (e *RedirectError) Error() string {
+	return fmt.Sprintf("%s %s answered %d with a redirect to %q, which was not followed: the Management API does not redirect, "+
+		"and following it could send the credentials elsewhere. Check that domain is the tenant's own domain and that no proxy in between redirects",
+		e.Method, e.URL, e.Status, e.Location)
+}
+
+// refuseRedirect is every http.Client's CheckRedirect: it stops at the first
+// 3xx, so neither the token request nor an API call is sent again anywhere.
+func refuseRedirect(next *http.Request, via []*http.Request) error {
+	e := &RedirectError{Location: next.URL.String()}
+	if len(via) > 0 {
+		e.Method, e.URL = via[0].Method, redactURL(via[0].URL)
+	}
+	if next.Response != nil {
+		e.Status = next.Response.StatusCode
+		if loc := next.Response.Header.Get("Location"); loc != "" {
+			e.Location = loc
+		}
+	}
+	return e
+}
+
+// redactURL drops the query, which is the only part of a URL the client
+// builds from values that could be secrets.
+func redactURL(u *url.URL) string {
+	c := *u
+	c.RawQuery, c.User = "", nil
+	return c.String()
+}
 
 // errNotConfigured is returned by a nil *Client: the provider could not be
 // configured yet (its domain or credentials are unknown until apply).

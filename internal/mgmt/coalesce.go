@@ -3,12 +3,19 @@ package mgmt
 import (
 	"context"
 	"sync"
+	"time"
 )
 
 // directReads is how many reads of a type go straight to GET before reads
 // are served from shared list pages: a refresh of a handful of objects never
 // lists the tenant.
 const directReads = 2
+
+// quiet is how long a read waits for further reads before it gives up on
+// the list and reads its object directly. Terraform refreshes with several
+// reads in flight and starts the next as soon as one ends, so a pause this
+// long means the refresh has no more reads for the walk to serve.
+var quiet = 500 * time.Millisecond
 
 // listPage is one page of a type's list, as the coalescer needs it.
 type listPage[T any] struct {
@@ -20,10 +27,21 @@ type listPage[T any] struct {
 }
 
 // coalescer serves many reads of one type from a few list pages shared by
-// every waiting reader. Rules: a page is fetched only when the reads seen so
-// far pay for the walk; a write of the type throws the pages away (a list
-// result is never used after a write); an object missing from the list is
-// read directly, so only a direct 404 says an object is gone.
+// every waiting reader.
+//
+// Its cost depends on the refresh and the tenant, not on timing: the first
+// directReads reads are direct GETs; every later read waits for the list,
+// whose next page is fetched as soon as the reads seen pay for it (with a
+// known total, for the whole walk: ⌈total/100⌉ pages; without one, one more
+// read per page). While the walk cannot pay yet, readers wait for more reads
+// to arrive; only when none arrives within quiet do they read directly. So
+// a refresh of a whole tenant of N objects costs ⌈N/100⌉ + directReads
+// requests, and a refresh of a few objects on a large tenant at most one page
+// (the one that tells the tenant's size) more than direct reads.
+//
+// A write of the type throws the pages away (a list result is never used
+// after a write); an object missing from a finished walk is read directly, so
+// only a direct 404 says an object is gone.
 type coalescer[T any] struct {
 	key   func(*T) string
 	fetch func(ctx context.Context, cursor string) (listPage[T], error)
@@ -35,12 +53,14 @@ type coalescer[T any] struct {
 	pages    int
 	cursor   string
 	done     bool
+	failed   bool // a page failed: the rest of this walk reads directly
 	total    int
 	fetching chan struct{}
+	arrived  chan struct{} // closed, and replaced, when a read arrives
 }
 
 func newCoalescer[T any](key func(*T) string, fetch func(context.Context, string) (listPage[T], error)) *coalescer[T] {
-	return &coalescer[T]{key: key, fetch: fetch, items: map[string]*T{}, total: -1}
+	return &coalescer[T]{key: key, fetch: fetch, items: map[string]*T{}, total: -1, arrived: make(chan struct{})}
 }
 
 // invalidate forgets every page: called on each write of the type.
@@ -48,28 +68,28 @@ func (c *coalescer[T]) invalidate() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.gen++
-	c.items, c.pages, c.cursor, c.done, c.total = map[string]*T{}, 0, "", false, -1
+	c.items, c.pages, c.cursor, c.done, c.failed, c.total = map[string]*T{}, 0, "", false, false, -1
 }
 
-// worth reports whether fetching one more page pays: with a known total, the
-// reads past the direct ones must cover every page of the walk; without one,
-// each further page needs one more read.
+// worth reports whether the reads seen so far pay for the next page.
 func (c *coalescer[T]) worth() bool {
 	paid := c.seen - directReads
-	if c.pages == 0 {
+	switch {
+	case c.pages == 0:
 		return paid > 0
-	}
-	if c.total >= 0 {
+	case c.total >= 0:
 		return paid >= (c.total+99)/100
 	}
 	return paid > c.pages
 }
 
 // get returns the object id, from the pages when they hold it, otherwise by
-// direct(). It reports whether the answer came from a list page.
+// direct().
 func (c *coalescer[T]) get(ctx context.Context, id string, direct func() (*T, error)) (*T, error) {
 	c.mu.Lock()
 	c.seen++
+	close(c.arrived)
+	c.arrived = make(chan struct{})
 	if c.seen <= directReads {
 		c.mu.Unlock()
 		return direct()
@@ -80,7 +100,7 @@ func (c *coalescer[T]) get(ctx context.Context, id string, direct func() (*T, er
 			c.mu.Unlock()
 			return &cp, nil
 		}
-		if c.done || !c.worth() {
+		if c.done || c.failed {
 			c.mu.Unlock()
 			return direct()
 		}
@@ -94,6 +114,24 @@ func (c *coalescer[T]) get(ctx context.Context, id string, direct func() (*T, er
 			c.mu.Lock()
 			continue
 		}
+		if !c.worth() {
+			// Wait for another read to pay for the page, or read directly
+			// once the refresh has gone quiet.
+			arrived := c.arrived
+			c.mu.Unlock()
+			t := time.NewTimer(quiet)
+			select {
+			case <-arrived:
+				t.Stop()
+			case <-t.C:
+				return direct()
+			case <-ctx.Done():
+				t.Stop()
+				return nil, ctx.Err()
+			}
+			c.mu.Lock()
+			continue
+		}
 		ch, gen, cursor := make(chan struct{}), c.gen, c.cursor
 		c.fetching = ch
 		c.mu.Unlock()
@@ -101,12 +139,12 @@ func (c *coalescer[T]) get(ctx context.Context, id string, direct func() (*T, er
 		c.mu.Lock()
 		c.fetching = nil
 		close(ch)
-		if err != nil {
-			c.mu.Unlock()
-			return direct()
-		}
 		if gen != c.gen {
 			continue // a write happened meanwhile: this page is stale
+		}
+		if err != nil {
+			c.failed = true
+			continue
 		}
 		for i := range page.items {
 			c.items[c.key(&page.items[i])] = &page.items[i]

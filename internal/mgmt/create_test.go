@@ -21,6 +21,9 @@ func TestIsUncertain(t *testing.T) {
 	}{
 		"500":      {mgmt.ParseAPIError("POST", "/x", 500, nil), true},
 		"502":      {mgmt.ParseAPIError("POST", "/x", 502, nil), true},
+		"503":      {mgmt.ParseAPIError("POST", "/x", 503, nil), true},
+		"redirect": {&mgmt.RedirectError{Status: 307}, false},
+		"path":     {&mgmt.PathError{Path: "/roles/.."}, false},
 		"409":      {mgmt.ParseAPIError("POST", "/x", 409, nil), false},
 		"400":      {mgmt.ParseAPIError("POST", "/x", 400, nil), false},
 		"eof":      {fmt.Errorf("post: %w", io.ErrUnexpectedEOF), true},
@@ -40,26 +43,31 @@ type obj struct{ Key, Val string }
 func TestSafeCreate(t *testing.T) {
 	lost := fmt.Errorf("post: %w", io.ErrUnexpectedEOF)
 	conflict := mgmt.ParseAPIError("POST", "/x", 409, []byte(`{"message":"exists"}`))
+	unavailable := mgmt.ParseAPIError("POST", "/x", 503, nil)
+	same, other := &obj{"k", "v"}, &obj{"k", "other"}
 	for _, tc := range []struct {
 		name        string
 		creates     []error // answers of successive creates
-		found       *obj    // what lookup returns
+		lookups     []*obj  // what successive lookups return
 		wantOutcome mgmt.CreateOutcome
 		wantErr     string
 		wantCreates int
 	}{
 		{"plain success", []error{nil}, nil, mgmt.Created, "", 1},
-		{"lost answer, applied, same", []error{lost}, &obj{"k", "v"}, mgmt.Adopted, "", 1},
-		{"lost answer, applied, different", []error{lost}, &obj{"k", "other"}, mgmt.Created, "differs", 1},
-		{"lost answer, not applied: retried", []error{lost, nil}, nil, mgmt.Created, "", 2},
-		{"409 same", []error{conflict}, &obj{"k", "v"}, mgmt.Adopted, "", 1},
-		{"409 different", []error{conflict}, &obj{"k", "x"}, mgmt.Created, "differs", 1},
-		{"409 not found", []error{conflict}, nil, mgmt.Created, "409", 1},
-		{"400 not looked up", []error{mgmt.ParseAPIError("POST", "/x", 400, nil)}, &obj{"k", "v"}, mgmt.Created, "400", 1},
-		{"always lost", []error{lost, lost, lost}, nil, mgmt.Created, "unexpected EOF", 3},
+		{"lost answer, applied, same", []error{lost}, []*obj{same}, mgmt.Adopted, "", 1},
+		{"lost answer, applied, different", []error{lost}, []*obj{other}, mgmt.Created, "differs", 1},
+		{"lost answer, not applied: retried", []error{lost, nil}, []*obj{nil}, mgmt.Created, "", 2},
+		{"503 looked up, not applied: retried", []error{unavailable, nil}, []*obj{nil}, mgmt.Created, "", 2},
+		{"lost, then 409 for this create's object: adopted", []error{lost, conflict}, []*obj{nil, same}, mgmt.Adopted, "", 2},
+		{"lost, then 409 for another object", []error{lost, conflict}, []*obj{nil, other}, mgmt.Created, "differs", 2},
+		{"first 409, equal object: not adopted", []error{conflict}, []*obj{same}, mgmt.Created, "already exists", 1},
+		{"first 409, different object", []error{conflict}, []*obj{other}, mgmt.Created, "already exists", 1},
+		{"first 409, object not found", []error{conflict}, []*obj{nil}, mgmt.Created, "already exists", 1},
+		{"400 not looked up", []error{mgmt.ParseAPIError("POST", "/x", 400, nil)}, nil, mgmt.Created, "400", 1},
+		{"always lost", []error{lost, lost, lost}, []*obj{nil, nil, nil}, mgmt.Created, "unexpected EOF", 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			n := 0
+			n, l := 0, 0
 			got, outcome, err := mgmt.SafeCreate(context.Background(), 3,
 				func() (*obj, error) {
 					e := tc.creates[n]
@@ -69,10 +77,14 @@ func TestSafeCreate(t *testing.T) {
 					}
 					return &obj{"k", "v"}, nil
 				},
-				func() (*obj, error) { return tc.found, nil },
+				func() (*obj, error) {
+					f := tc.lookups[l]
+					l++
+					return f, nil
+				},
 				func(o *obj) bool { return o.Val == "v" })
-			if n != tc.wantCreates || outcome != tc.wantOutcome {
-				t.Fatalf("creates %d outcome %v", n, outcome)
+			if n != tc.wantCreates || outcome != tc.wantOutcome || l != len(tc.lookups) {
+				t.Fatalf("creates %d lookups %d outcome %v", n, l, outcome)
 			}
 			if tc.wantErr == "" && (err != nil || got == nil) || tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)) {
 				t.Fatalf("got %v err %v", got, err)

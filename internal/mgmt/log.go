@@ -14,9 +14,14 @@ const subsystem = "mgmt"
 // secretKeys are JSON keys whose values never reach a log line.
 var secretKeys = regexp.MustCompile(`("(?:client_secret|access_token|id_token|refresh_token|api_token|signing_secret|auth_token|password|secret)"\s*:\s*)"(?:[^"\\]|\\.)*"`)
 
+// secretItems are the {"name", "value"} items of an action's secrets list
+// (reference §2): the value of each is masked, its name kept.
+var secretItems = regexp.MustCompile(`("name"\s*:\s*"(?:[^"\\]|\\.)*"\s*,\s*"value"\s*:\s*)"(?:[^"\\]|\\.)*"`)
+
 // redact masks secret values in a JSON body before it is logged.
 func redact(body []byte) string {
-	return secretKeys.ReplaceAllString(string(body), `$1"***"`)
+	s := secretKeys.ReplaceAllString(string(body), `$1"***"`)
+	return secretItems.ReplaceAllString(s, `$1"***"`)
 }
 
 func (c *Client) logContext(ctx context.Context) context.Context {

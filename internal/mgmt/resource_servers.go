@@ -3,6 +3,7 @@ package mgmt
 import (
 	"context"
 	"fmt"
+	"iter"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -23,9 +24,87 @@ type ResourceServer struct {
 	SkipConsentForVerifiableFirstPartyClients *bool                  `json:"skip_consent_for_verifiable_first_party_clients,omitempty"`
 	EnforcePolicies                           *bool                  `json:"enforce_policies,omitempty"`
 	TokenDialect                              *string                `json:"token_dialect,omitempty"`
+	AllowOnlineAccess                         *bool                  `json:"allow_online_access,omitempty"`
+	AllowOnlineAccessWithEphemeralSessions    *bool                  `json:"allow_online_access_with_ephemeral_sessions,omitempty"`
+	SubjectTypeAuthorization                  *SubjectTypeAuth       `json:"subject_type_authorization,omitempty"`
+	ConsentPolicy                             *string                `json:"consent_policy,omitempty"`
+	AuthorizationDetails                      *[]AuthorizationDetail `json:"authorization_details,omitempty"`
+	ProofOfPossession                         *ProofOfPossession     `json:"proof_of_possession,omitempty"`
+	TokenEncryption                           *TokenEncryption       `json:"token_encryption,omitempty"`
+	AuthorizationPolicy                       *AuthorizationPolicy   `json:"authorization_policy,omitempty"`
 	// Read-only.
 	ClientID string `json:"client_id,omitempty"`
 	IsSystem bool   `json:"is_system,omitempty"`
+}
+
+// ResourceServerUpdate is a PATCH body: only the fields set are sent, and a
+// Null clears a field (reference §4: PATCH is a partial merge; scopes are
+// replaced whole). The identifier cannot change and has no field here.
+type ResourceServerUpdate struct {
+	Name                                      Patch[string]                `json:"name,omitzero"`
+	Scopes                                    Patch[[]ResourceServerScope] `json:"scopes,omitzero"`
+	SigningAlg                                Patch[string]                `json:"signing_alg,omitzero"`
+	SigningSecret                             Patch[string]                `json:"signing_secret,omitzero"`
+	AllowOfflineAccess                        Patch[bool]                  `json:"allow_offline_access,omitzero"`
+	TokenLifetime                             Patch[int64]                 `json:"token_lifetime,omitzero"`
+	TokenLifetimeForWeb                       Patch[int64]                 `json:"token_lifetime_for_web,omitzero"`
+	SkipConsentForVerifiableFirstPartyClients Patch[bool]                  `json:"skip_consent_for_verifiable_first_party_clients,omitzero"`
+	EnforcePolicies                           Patch[bool]                  `json:"enforce_policies,omitzero"`
+	TokenDialect                              Patch[string]                `json:"token_dialect,omitzero"`
+	AllowOnlineAccess                         Patch[bool]                  `json:"allow_online_access,omitzero"`
+	AllowOnlineAccessWithEphemeralSessions    Patch[bool]                  `json:"allow_online_access_with_ephemeral_sessions,omitzero"`
+	SubjectTypeAuthorization                  Patch[SubjectTypeAuth]       `json:"subject_type_authorization,omitzero"`
+	ConsentPolicy                             Patch[string]                `json:"consent_policy,omitzero"`
+	AuthorizationDetails                      Patch[[]AuthorizationDetail] `json:"authorization_details,omitzero"`
+	ProofOfPossession                         Patch[ProofOfPossession]     `json:"proof_of_possession,omitzero"`
+	TokenEncryption                           Patch[TokenEncryption]       `json:"token_encryption,omitzero"`
+	AuthorizationPolicy                       Patch[AuthorizationPolicy]   `json:"authorization_policy,omitzero"`
+}
+
+// SubjectTypeAuth says which subjects may get tokens for an API
+// (reference §4, subject_type_authorization).
+type SubjectTypeAuth struct {
+	User   *SubjectTypePolicy `json:"user,omitempty"`
+	Client *SubjectTypePolicy `json:"client,omitempty"`
+}
+
+// SubjectTypePolicy is one side of SubjectTypeAuth.
+type SubjectTypePolicy struct {
+	Policy string `json:"policy"`
+}
+
+// AuthorizationDetail is a type of rich authorization request the API accepts.
+type AuthorizationDetail struct {
+	Type string `json:"type"`
+}
+
+// ProofOfPossession requires sender-constrained tokens (mTLS or DPoP).
+type ProofOfPossession struct {
+	Mechanism   string `json:"mechanism"`
+	Required    bool   `json:"required"`
+	RequiredFor string `json:"required_for,omitempty"`
+}
+
+// TokenEncryption encrypts the API's access tokens. The API never returns
+// the key's PEM; it answers with its thumbprint instead (reference §4).
+type TokenEncryption struct {
+	Format        string        `json:"format"`
+	EncryptionKey EncryptionKey `json:"encryption_key"`
+}
+
+// EncryptionKey is the public key access tokens are encrypted with.
+type EncryptionKey struct {
+	Name string `json:"name,omitempty"`
+	Alg  string `json:"alg"`
+	Kid  string `json:"kid,omitempty"`
+	PEM  string `json:"pem,omitempty"`
+	// ThumbprintSHA256 is read-only: sending it would be refused.
+	ThumbprintSHA256 string `json:"thumbprint_sha256,omitempty"`
+}
+
+// AuthorizationPolicy links the API to an authorization policy.
+type AuthorizationPolicy struct {
+	PolicyID string `json:"policy_id"`
 }
 
 // ResourceServerScope is one permission an API defines.
@@ -85,20 +164,25 @@ func (c *Client) resourceServerPage(ctx context.Context, cursor string) (listPag
 	return listPage[ResourceServer]{items: l.ResourceServers, next: strconv.Itoa(page + 1), done: !more, total: l.Total}, nil
 }
 
-// GetResourceServer reads an API by id or by identifier (audience).
+// GetResourceServer reads an API by id or by identifier (audience). The
+// API decodes the path value twice (reference §4), so another API's
+// identifier could answer: an answer whose id and identifier both differ
+// from what was asked for is a 404.
 func (c *Client) GetResourceServer(ctx context.Context, idOrIdentifier string) (*ResourceServer, error) {
 	var out ResourceServer
 	path := "/resource-servers/" + escape(idOrIdentifier)
 	if _, err := c.do(ctx, request{method: http.MethodGet, path: path}, &out); err != nil {
 		return nil, err
 	}
+	if out.ID != "" && out.ID != idOrIdentifier && out.Identifier != idOrIdentifier {
+		return nil, &APIError{Method: http.MethodGet, Path: path, StatusCode: http.StatusNotFound, Err: "Not Found",
+			Message: fmt.Sprintf("The API answered with the resource server %q (identifier %q), which is not %q", out.ID, out.Identifier, idOrIdentifier)}
+	}
 	return checkID(&out, out.ID, "GET "+path)
 }
 
-// UpdateResourceServer PATCHes the fields set in in; the identifier cannot
-// change and is never sent.
-func (c *Client) UpdateResourceServer(ctx context.Context, id string, in ResourceServer) (*ResourceServer, error) {
-	in.ID, in.Identifier, in.ClientID, in.IsSystem = "", "", "", false
+// UpdateResourceServer PATCHes the fields set in in.
+func (c *Client) UpdateResourceServer(ctx context.Context, id string, in ResourceServerUpdate) (*ResourceServer, error) {
 	var out ResourceServer
 	path := "/resource-servers/" + escape(id)
 	if _, err := c.do(ctx, request{method: http.MethodPatch, path: path, body: in, writes: c.serverWrites()}, &out); err != nil {
@@ -116,25 +200,66 @@ func (c *Client) DeleteResourceServer(ctx context.Context, id string) error {
 	return err
 }
 
-// ListResourceServers reads one page (page is 0-based, perPage 1–100).
-func (c *Client) ListResourceServers(ctx context.Context, page, perPage int) (*ResourceServerList, error) {
+// ListResourceServers reads one page (page is 0-based, perPage 1–100),
+// of the APIs with the given identifiers only when some are given (at most
+// 10, reference §4).
+func (c *Client) ListResourceServers(ctx context.Context, page, perPage int, identifiers ...string) (*ResourceServerList, error) {
 	var out ResourceServerList
-	err := c.listPage(ctx, "/resource-servers", nil, page, perPage, &out)
+	var q url.Values
+	if len(identifiers) > 0 {
+		q = url.Values{"identifiers": identifiers}
+	}
+	err := c.listPage(ctx, "/resource-servers", q, page, perPage, &out)
 	return &out, err
 }
+
+// MaxIdentifiersPerList is how many identifiers one list request may filter by.
+const MaxIdentifiersPerList = 10
 
 // AllResourceServers walks every page.
 func (c *Client) AllResourceServers(ctx context.Context) ([]ResourceServer, error) {
 	var all []ResourceServer
-	for page := 0; ; page++ {
-		l, err := c.ListResourceServers(ctx, page, 100)
+	for s, err := range c.EachResourceServer(ctx) {
 		if err != nil {
 			return nil, err
 		}
-		all = append(all, l.ResourceServers...)
-		more, err := hasNext("/resource-servers", page, 100, l.Start, l.Limit, l.Total, len(l.ResourceServers))
-		if err != nil || !more {
-			return all, err
+		all = append(all, *s)
+	}
+	return all, nil
+}
+
+// EachResourceServer yields the tenant's APIs page by page (100 a request),
+// or only those with the given identifiers; an error ends it.
+func (c *Client) EachResourceServer(ctx context.Context, identifiers ...string) iter.Seq2[*ResourceServer, error] {
+	return func(yield func(*ResourceServer, error) bool) {
+		groups := [][]string{nil}
+		if len(identifiers) > 0 {
+			groups = groups[:0]
+			for start := 0; start < len(identifiers); start += MaxIdentifiersPerList {
+				groups = append(groups, identifiers[start:min(start+MaxIdentifiersPerList, len(identifiers))])
+			}
+		}
+		for _, group := range groups {
+			for page := 0; ; page++ {
+				l, err := c.ListResourceServers(ctx, page, 100, group...)
+				if err != nil {
+					yield(nil, err)
+					return
+				}
+				more, err := hasNext("/resource-servers", page, 100, l.Start, l.Limit, l.Total, len(l.ResourceServers))
+				if err != nil {
+					yield(nil, err)
+					return
+				}
+				for i := range l.ResourceServers {
+					if !yield(&l.ResourceServers[i], nil) {
+						return
+					}
+				}
+				if !more {
+					break
+				}
+			}
 		}
 	}
 }

@@ -2,8 +2,10 @@ package mgmt
 
 import (
 	"context"
+	"iter"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 )
 
@@ -12,6 +14,13 @@ type Role struct {
 	ID          string `json:"id,omitempty"`
 	Name        string `json:"name"`
 	Description string `json:"description,omitempty"`
+}
+
+// RoleUpdate is a PATCH /roles/{id} body: only the fields set are sent
+// (reference §3: the body takes name and description only).
+type RoleUpdate struct {
+	Name        Patch[string] `json:"name,omitzero"`
+	Description Patch[string] `json:"description,omitzero"`
 }
 
 // RoleList is one page of roles.
@@ -53,7 +62,7 @@ const PermissionsPerRequest = 100
 func (c *Client) CreateRole(ctx context.Context, in Role) (*Role, error) {
 	in.ID = ""
 	var out Role
-	if _, err := c.do(ctx, request{method: http.MethodPost, path: "/roles", body: in}, &out); err != nil {
+	if _, err := c.do(ctx, request{method: http.MethodPost, path: "/roles", body: in, writes: c.roleWrites()}, &out); err != nil {
 		return nil, err
 	}
 	return checkID(&out, out.ID, "POST /roles")
@@ -68,9 +77,53 @@ func (c *Client) GetRole(ctx context.Context, id string) (*Role, error) {
 	return checkID(&out, out.ID, "GET "+path)
 }
 
+// ReadRole reads a role by id for a refresh: when many roles are refreshed
+// in one run, it is served from list pages shared by all readers.
+func (c *Client) ReadRole(ctx context.Context, id string) (*Role, error) {
+	if c == nil {
+		return nil, errNotConfigured
+	}
+	return c.roles.get(ctx, id, func() (*Role, error) { return c.GetRole(ctx, id) })
+}
+
+// roleWrites is the coalescer a role write invalidates.
+func (c *Client) roleWrites() interface{ invalidate() } {
+	if c == nil {
+		return nil
+	}
+	return c.roles
+}
+
+func (c *Client) rolePage(ctx context.Context, cursor string) (listPage[Role], error) {
+	page := 0
+	if cursor != "" {
+		page, _ = strconv.Atoi(cursor)
+	}
+	var l RoleList
+	if err := c.listPage(ctx, "/roles", nil, page, 100, &l); err != nil {
+		return listPage[Role]{}, err
+	}
+	more, err := hasNext("/roles", page, 100, l.Start, l.Limit, l.Total, len(l.Roles))
+	if err != nil {
+		return listPage[Role]{}, err
+	}
+	return listPage[Role]{items: l.Roles, next: strconv.Itoa(page + 1), done: !more, total: l.Total}, nil
+}
+
+// UpdateRole PATCHes the fields set in in; the API answers the full role
+// (reference §3).
+func (c *Client) UpdateRole(ctx context.Context, id string, in RoleUpdate) (*Role, error) {
+	var out Role
+	path := "/roles/" + escape(id)
+	if _, err := c.do(ctx, request{method: http.MethodPatch, path: path, body: in, writes: c.roleWrites()}, &out); err != nil {
+		return nil, err
+	}
+	return checkID(&out, out.ID, "PATCH "+path)
+}
+
 // DeleteRole deletes a role; one already gone is success.
 func (c *Client) DeleteRole(ctx context.Context, id string) error {
-	_, err := c.do(ctx, request{method: http.MethodDelete, path: "/roles/" + escape(id), body: struct{}{}}, nil)
+	_, err := c.do(ctx, request{method: http.MethodDelete, path: "/roles/" + escape(id), body: struct{}{}, writes: c.roleWrites()}, nil)
 	if IsNotFound(err) {
 		return nil
 	}
@@ -88,23 +141,56 @@ func (c *Client) FindRolesByPrefix(ctx context.Context, prefix string) ([]Role, 
 	return c.findRoles(ctx, prefix, func(n string) bool { return strings.HasPrefix(n, prefix) })
 }
 
-func (c *Client) findRoles(ctx context.Context, name string, keep func(string) bool) ([]Role, error) {
-	var out []Role
-	for page := 0; ; page++ {
-		var l RoleList
-		if err := c.listPage(ctx, "/roles", url.Values{"name_filter": {name}}, page, 100, &l); err != nil {
-			return nil, err
-		}
-		for _, r := range l.Roles {
-			if keep(r.Name) {
-				out = append(out, r)
+// ListRoles reads one page (0-based, perPage 1–100) of the roles whose name
+// matches nameFilter as the API matches it (loosely, reference §3), or of
+// every role when nameFilter is empty. It reports whether more pages follow.
+func (c *Client) ListRoles(ctx context.Context, nameFilter string, page, perPage int) ([]Role, bool, error) {
+	var q url.Values
+	if nameFilter != "" {
+		q = url.Values{"name_filter": {nameFilter}}
+	}
+	var l RoleList
+	if err := c.listPage(ctx, "/roles", q, page, perPage, &l); err != nil {
+		return nil, false, err
+	}
+	more, err := hasNext("/roles", page, perPage, l.Start, l.Limit, l.Total, len(l.Roles))
+	return l.Roles, more, err
+}
+
+// EachRole yields the roles whose name matches nameFilter as the API
+// matches it (every role when it is empty), page by page (100 a request);
+// an error ends it.
+func (c *Client) EachRole(ctx context.Context, nameFilter string) iter.Seq2[*Role, error] {
+	return func(yield func(*Role, error) bool) {
+		for page := 0; ; page++ {
+			roles, more, err := c.ListRoles(ctx, nameFilter, page, 100)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			for i := range roles {
+				if !yield(&roles[i], nil) {
+					return
+				}
+			}
+			if !more {
+				return
 			}
 		}
-		more, err := hasNext("/roles", page, 100, l.Start, l.Limit, l.Total, len(l.Roles))
-		if err != nil || !more {
-			return out, err
+	}
+}
+
+func (c *Client) findRoles(ctx context.Context, name string, keep func(string) bool) ([]Role, error) {
+	var out []Role
+	for r, err := range c.EachRole(ctx, name) {
+		if err != nil {
+			return nil, err
+		}
+		if keep(r.Name) {
+			out = append(out, *r)
 		}
 	}
+	return out, nil
 }
 
 // RolePermissions reads every page of a role's permissions.

@@ -3,6 +3,7 @@ package mgmt
 import (
 	"context"
 	"fmt"
+	"iter"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -123,26 +124,46 @@ func (c *Client) ListTokenExchangeProfiles(ctx context.Context, from string, tak
 	return &out, nil
 }
 
-// AllTokenExchangeProfiles walks every page. A cursor that repeats stops the
-// walk with an error instead of looping forever.
+// AllTokenExchangeProfiles walks every page.
 func (c *Client) AllTokenExchangeProfiles(ctx context.Context) ([]TokenExchangeProfile, error) {
 	var all []TokenExchangeProfile
-	seen := map[string]bool{}
-	from := ""
-	for {
-		page, err := c.ListTokenExchangeProfiles(ctx, from, 100)
+	for p, err := range c.EachTokenExchangeProfile(ctx) {
 		if err != nil {
 			return nil, err
 		}
-		all = append(all, page.Profiles...)
-		if page.Next == "" {
-			return all, nil
+		all = append(all, *p)
+	}
+	return all, nil
+}
+
+// EachTokenExchangeProfile yields every profile, page by page (100 a
+// request); an error ends it. A cursor that repeats is an error, never a
+// loop.
+func (c *Client) EachTokenExchangeProfile(ctx context.Context) iter.Seq2[*TokenExchangeProfile, error] {
+	return func(yield func(*TokenExchangeProfile, error) bool) {
+		seen := map[string]bool{}
+		from := ""
+		for {
+			page, err := c.ListTokenExchangeProfiles(ctx, from, 100)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			for i := range page.Profiles {
+				if !yield(&page.Profiles[i], nil) {
+					return
+				}
+			}
+			if page.Next == "" {
+				return
+			}
+			if seen[page.Next] {
+				yield(nil, fmt.Errorf("malformed response from GET /token-exchange-profiles: the cursor %q repeats", page.Next))
+				return
+			}
+			seen[page.Next] = true
+			from = page.Next
 		}
-		if seen[page.Next] {
-			return nil, fmt.Errorf("malformed response from GET /token-exchange-profiles: the cursor %q repeats", page.Next)
-		}
-		seen[page.Next] = true
-		from = page.Next
 	}
 }
 
