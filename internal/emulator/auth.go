@@ -143,8 +143,11 @@ type caller struct {
 	global   bool
 }
 
-// authorize checks the bearer token and the scope the route needs.
-func (s *Server) authorize(r *http.Request, scope string) (*caller, *apiErr) {
+// callerKey carries the authenticated *caller in a request's context.
+type callerKey struct{}
+
+// authenticate checks the bearer token.
+func (s *Server) authenticate(r *http.Request) (*caller, *apiErr) {
 	h := r.Header.Get("Authorization")
 	if h == "" {
 		return nil, newErr(401, "Missing authentication", "")
@@ -185,14 +188,23 @@ func (s *Server) authorize(r *http.Request, scope string) (*caller, *apiErr) {
 			c.scopes[x] = true
 		}
 	}
-	if scope != "" && !c.scopes[scope] {
-		return nil, newErr(403, "Insufficient scope, expected any of: "+scope, "insufficient_scope")
-	}
 	return c, nil
 }
 
+// may refuses a caller without the scope a route needs.
+func (c *caller) may(scope string) *apiErr {
+	if c == nil {
+		return newErr(401, "Missing authentication", "")
+	}
+	if scope != "" && !c.scopes[scope] {
+		return newErr(403, "Insufficient scope, expected any of: "+scope, "insufficient_scope")
+	}
+	return nil
+}
+
 // selfSigned makes a certificate for 127.0.0.1, ::1 and localhost and
-// writes it as PEM to a temporary file clients can trust (SSL_CERT_FILE).
+// writes it as PEM to a file clients can trust (SSL_CERT_FILE), alone in a
+// temporary folder that Close removes.
 func selfSigned() (tls.Certificate, string, error) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -217,6 +229,7 @@ func selfSigned() (tls.Certificate, string, error) {
 	caFile := filepath.Join(dir, "ca.pem")
 	pemBytes := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
 	if err := os.WriteFile(caFile, pemBytes, 0o644); err != nil {
+		_ = os.RemoveAll(dir)
 		return tls.Certificate{}, "", err
 	}
 	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}, caFile, nil

@@ -15,6 +15,8 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strconv"
 	"sync"
 	"time"
@@ -29,13 +31,29 @@ type Options struct {
 	ClientSecret string
 	// TokenLifetime of issued access tokens (default 86400s).
 	TokenLifetime time.Duration
-	// RateLimitRPS and RateLimitBurst set the token bucket; 0 RPS is no limit.
+	// RateLimitRPS and RateLimitBurst set the token bucket; 0 RPS is no
+	// limit (without RateLimitWindow).
 	RateLimitRPS   float64
 	RateLimitBurst int
+	// RateLimitWindow, when set, replaces the token bucket by a fixed
+	// window: RateLimitBurst requests (or RateLimitRPS × the window when
+	// RateLimitBurst is 0) per window of this length, all given back at the
+	// window's end, which X-RateLimit-Reset shows. A window starts with the
+	// first request after the previous one ended.
+	RateLimitWindow time.Duration
+	// ClockSkew shifts the emulator's clock as its answers show it: the Date
+	// header and X-RateLimit-Reset. The limit itself runs on real time.
+	ClockSkew time.Duration
+	// OmitRateLimitHeaders names rate-limit headers to leave out of every
+	// answer ("X-RateLimit-Limit", "X-RateLimit-Remaining",
+	// "X-RateLimit-Reset", any case), or "all" for the three.
+	OmitRateLimitHeaders []string
 	// EntityCap limits objects per type (0: no cap).
 	EntityCap int
 	Faults    Faults
-	// BuildDelay is how long a new action stays pending (default 100ms).
+	// BuildDelay is how long an action's build takes (default 100ms): pending
+	// for its first quarter, building for the rest, then built. A build that
+	// fails takes one and a half times as long, through retrying, to failed.
 	BuildDelay time.Duration
 	// TLS serves HTTPS with a self-signed certificate written to CAFile.
 	TLS bool
@@ -89,7 +107,8 @@ type Server struct {
 	cap     int
 	faults  Faults
 	rng     *rand.Rand
-	bucket  bucket
+	limiter limiter
+	omit    map[string]bool
 	stats   Stats
 	demo    DemoIDs
 }
@@ -140,7 +159,11 @@ func Start(opts Options) (*Server, error) {
 	}
 	s.clients[opts.ClientID] = Client{ID: opts.ClientID, Secret: opts.ClientSecret, Scopes: AllScopes(), Global: true}
 	s.setFaults(opts.Faults)
-	s.bucket = newBucket(opts.RateLimitRPS, opts.RateLimitBurst)
+	s.limiter = newLimiter(opts.RateLimitRPS, opts.RateLimitBurst, opts.RateLimitWindow)
+	if s.omit, err = omitted(opts.OmitRateLimitHeaders); err != nil {
+		l.Close()
+		return nil, err
+	}
 	s.stats = newStats()
 	s.st = newStore()
 	s.seedSystem()
@@ -164,11 +187,15 @@ func Start(opts Options) (*Server, error) {
 	return s, nil
 }
 
-// Close stops the server.
+// Close stops the server and, with TLS, removes the certificate's folder.
 func (s *Server) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	return s.srv.Shutdown(ctx)
+	err := s.srv.Shutdown(ctx)
+	if s.caFile != "" {
+		err = errors.Join(err, os.RemoveAll(filepath.Dir(s.caFile)))
+	}
+	return err
 }
 
 // Domain is what goes into the provider's domain, e.g. http://127.0.0.1:8787.
@@ -216,11 +243,11 @@ func (s *Server) setFaults(f Faults) {
 	s.rng = rand.New(rand.NewPCG(uint64(f.Seed), uint64(f.Seed)^0x9e3779b97f4a7c15))
 }
 
-// SetRateLimit replaces the token bucket (0 rps: no limit).
+// SetRateLimit replaces the rate limit by a token bucket (0 rps: no limit).
 func (s *Server) SetRateLimit(rps float64, burst int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.bucket = newBucket(rps, burst)
+	s.limiter = newLimiter(rps, burst, 0)
 }
 
 // Outbox returns every test notification sent so far.
@@ -270,25 +297,36 @@ func (s *Server) Reset() {
 }
 
 // handler routes the API, the token endpoint and the admin endpoints.
+//
+// Nothing is ever redirected or cleaned into another route: a path with an
+// empty, "." or ".." segment is answered 404 as it is. Under /api/v2 the
+// token is checked before anything is routed, as the API answers 401 to
+// any request without a valid token.
 func (s *Server) handler() http.Handler {
 	api := http.NewServeMux()
 	s.routes(api)
 	admin := http.NewServeMux()
 	s.adminRoutes(admin)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if len(r.URL.Path) >= 12 && r.URL.Path[:12] == "/__emulator/" {
-			admin.ServeHTTP(w, r)
+		w.Header().Set("Date", s.clock(time.Now()).Format(http.TimeFormat))
+		isAPI := under(r, "/api/v2")
+		if !isAPI && under(r, "/__emulator") {
+			s.serveAdmin(w, r, admin)
 			return
 		}
-		_, pattern := api.Handler(r)
+		pattern := ""
+		if canonicalPath(r) {
+			_, pattern = api.Handler(r)
+		}
+		label := pattern
 		if pattern == "" {
-			pattern = r.Method + " (unmatched)"
+			label = r.Method + " (unmatched)"
 		}
 		rec := &recorder{ResponseWriter: w}
-		s.serveAPI(rec, r, api, pattern)
+		s.serveAPI(rec, r, isAPI, api, pattern)
 		s.mu.Lock()
 		s.stats.Total++
-		s.stats.ByRoute[pattern]++
+		s.stats.ByRoute[label]++
 		status := "dropped"
 		if rec.status != 0 {
 			status = strconv.Itoa(rec.status)
@@ -298,36 +336,50 @@ func (s *Server) handler() http.Handler {
 	})
 }
 
-// serveAPI applies latency, the rate limit and faults before the route.
-func (s *Server) serveAPI(w *recorder, r *http.Request, api *http.ServeMux, pattern string) {
+// serveAPI applies latency, the rate limit, faults and, under /api/v2,
+// authentication before the route ("" pattern: none matched). A matched
+// path is canonical, so the mux neither cleans nor redirects it.
+func (s *Server) serveAPI(w *recorder, r *http.Request, isAPI bool, api *http.ServeMux, pattern string) {
 	s.mu.Lock()
 	f := s.faults
-	routeStatus := f.Routes[pattern]
+	routeStatus := 0
+	if pattern != "" {
+		routeStatus = f.Routes[pattern]
+	}
 	fail := f.ErrorRate > 0 && s.rng.Float64() < f.ErrorRate
 	failStatus := []int{500, 502, 503}[s.rng.IntN(3)]
 	drop := f.DropRate > 0 && s.rng.Float64() < f.DropRate
-	limit, remaining, reset, allowed := s.bucket.take(time.Now())
+	limit, remaining, reset, allowed := s.limiter.take(time.Now())
 	s.mu.Unlock()
 
 	if f.LatencyMS > 0 {
 		time.Sleep(time.Duration(f.LatencyMS) * time.Millisecond)
 	}
 	if limit > 0 {
-		w.Header().Set("X-RateLimit-Limit", strconv.Itoa(limit))
-		w.Header().Set("X-RateLimit-Remaining", strconv.Itoa(remaining))
-		w.Header().Set("X-RateLimit-Reset", strconv.FormatInt(reset, 10))
+		s.rateLimitHeaders(w.Header(), limit, remaining, reset)
 	}
 	if !allowed {
 		writeErr(w, newErr(429, "Global limit has been reached", "too_many_requests"))
 		return
 	}
-	isAPI := len(r.URL.Path) >= 8 && r.URL.Path[:8] == "/api/v2/"
 	if routeStatus != 0 {
 		writeErr(w, newErr(routeStatus, "Injected fault for "+pattern+".", ""))
 		return
 	}
 	if isAPI && fail {
 		writeErr(w, newErr(failStatus, "Injected fault: the server failed before handling the request.", ""))
+		return
+	}
+	if isAPI {
+		c, e := s.authenticate(r)
+		if e != nil {
+			writeErr(w, e)
+			return
+		}
+		r = r.WithContext(context.WithValue(r.Context(), callerKey{}, c))
+	}
+	if pattern == "" {
+		writeErr(w, newErr(404, "Not Found", ""))
 		return
 	}
 	if isAPI && drop && r.Method != http.MethodGet {
@@ -377,41 +429,6 @@ func (r *recorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	return nil, nil, errors.New("not hijackable")
 }
 
-// bucket is a token bucket; its Reset is when it is full again.
-type bucket struct {
-	rps    float64
-	burst  int
-	tokens float64
-	last   time.Time
-}
-
-func newBucket(rps float64, burst int) bucket {
-	if burst <= 0 {
-		burst = max(1, int(rps))
-	}
-	return bucket{rps: rps, burst: burst, tokens: float64(burst)}
-}
-
-func (b *bucket) take(now time.Time) (limit, remaining int, reset int64, ok bool) {
-	if b.rps <= 0 {
-		return 0, 0, 0, true
-	}
-	if !b.last.IsZero() {
-		b.tokens = min(float64(b.burst), b.tokens+now.Sub(b.last).Seconds()*b.rps)
-	}
-	b.last = now
-	if b.tokens >= 1 {
-		b.tokens--
-		ok = true
-	}
-	full := now.Add(time.Duration((float64(b.burst) - b.tokens) / b.rps * float64(time.Second)))
-	reset = full.Unix()
-	if full.Sub(time.Unix(reset, 0)) > 0 {
-		reset++
-	}
-	return b.burst, int(b.tokens), reset, ok
-}
-
 func (s *Server) adminRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /__emulator/stats", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, s.Stats()) })
 	mux.HandleFunc("POST /__emulator/stats/reset", func(w http.ResponseWriter, r *http.Request) { s.ResetStats(); noContent(w) })
@@ -442,7 +459,11 @@ type State struct {
 func (s *Server) State() State {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := State{}
+	// An empty collection is [], never null.
+	out := State{
+		TokenExchangeProfiles: []json.RawMessage{}, ResourceServers: []json.RawMessage{}, Roles: []json.RawMessage{},
+		Actions: []json.RawMessage{}, PhoneProviders: []json.RawMessage{},
+	}
 	for _, p := range sortedBySeq(s.st.Profiles, func(p *profile) int64 { return p.Seq }) {
 		out.TokenExchangeProfiles = append(out.TokenExchangeProfiles, mustJSON(p))
 	}
@@ -450,8 +471,7 @@ func (s *Server) State() State {
 		out.ResourceServers = append(out.ResourceServers, mustJSON(rs))
 	}
 	for _, ro := range sortedBySeq(s.st.Roles, func(r *role) int64 { return r.Seq }) {
-		view := map[string]any{"id": ro.ID, "name": ro.Name, "description": deref(ro.Description), "permissions": s.permissionsOf(ro.ID)}
-		out.Roles = append(out.Roles, mustJSON(view))
+		out.Roles = append(out.Roles, mustJSON(append(roleView(ro), ordered{{"permissions", s.permissionsOf(ro.ID)}}...)))
 	}
 	now := time.Now()
 	for _, a := range sortedBySeq(s.st.Actions, func(a *action) int64 { return a.Seq }) {

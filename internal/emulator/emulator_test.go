@@ -110,11 +110,36 @@ func (h *harness) expect(r reply, status int, contains ...string) {
 	}
 }
 
+// action creates an action; with deploy it waits until the build has
+// deployed it.
 func (h *harness) action(tok string, triggers string, deploy bool) string {
 	h.t.Helper()
 	r := h.call(tok, "POST", "/api/v2/actions/actions", fmt.Sprintf(`{"name":"a","supported_triggers":[{"id":%q,"version":"v1"}],"code":"x","deploy":%v}`, triggers, deploy))
 	h.expect(r, 201, `"status":"pending"`)
-	return r.json(h.t)["id"].(string)
+	id := r.json(h.t)["id"].(string)
+	if deploy {
+		h.poll(tok, id, func(r reply) bool { return strings.Contains(r.body, `"deployed_version"`) })
+	}
+	return id
+}
+
+// poll reads the action until done holds (5s at most) and returns the
+// statuses it saw, in order, without repeats.
+func (h *harness) poll(tok, id string, done func(reply) bool) []string {
+	h.t.Helper()
+	var seen []string
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
+		r := h.call(tok, "GET", "/api/v2/actions/actions/"+id, nil)
+		h.expect(r, 200)
+		if st, _ := r.json(h.t)["status"].(string); len(seen) == 0 || seen[len(seen)-1] != st {
+			seen = append(seen, st)
+		}
+		if done(r) {
+			return seen
+		}
+	}
+	h.t.Fatalf("action %s: gave up polling after %v", id, seen)
+	return nil
 }
 
 func TestProfileCreation_errorTable(t *testing.T) {
@@ -416,7 +441,7 @@ func TestActions_buildAndDeploy(t *testing.T) {
 	h.expect(h.call(tok, "POST", "/api/v2/actions/actions/"+id+"/deploy", nil), 200, `"deployed":false`, `"number":1`)
 	h.expect(h.call(tok, "GET", "/api/v2/actions/actions/"+id, nil), 200, `"deployed":true`, `"all_changes_deployed":true`)
 	h.expect(h.call(tok, "GET", "/api/v2/actions/actions?triggerId=custom-token-exchange&deployed=true", nil), 200, `"total":1`, `"per_page":20`)
-	h.expect(h.call(tok, "GET", "/api/v2/actions/triggers/custom-token-exchange/bindings", nil), 200, `{"bindings":[],"per_page":100}`)
+	h.expect(h.call(tok, "GET", "/api/v2/actions/triggers/custom-token-exchange/bindings?page=0&per_page=100", nil), 200, `{"bindings":[],"per_page":100}`)
 	h.expect(h.call(tok, "DELETE", "/api/v2/actions/actions/"+id, nil), 204)
 	h.expect(h.call(tok, "DELETE", "/api/v2/actions/actions/"+id, nil), 404, "That action does not exist.")
 }
@@ -435,17 +460,47 @@ func TestPhoneProviders_tryAndOutbox(t *testing.T) {
 	h.expect(h.call(tok, "POST", "/api/v2/branding/phone/providers", `{"name":"custom","configuration":{"delivery_methods":["text"]},"credentials":{}}`), 409)
 	h.expect(h.call(tok, "POST", "/api/v2/branding/phone/providers/"+id+"/try", `{"to":"+15551234567","delivery_method":"voice"}`), 202,
 		`{"code":202,"message":"Test notification successfully sent for processing"}`)
-	h.expect(h.call(tok, "POST", "/api/v2/branding/phone/providers/pro_nope/try", `{"to":"+1"}`), 404, `{"code":404,"message":"Notification Resource not found"}`)
-	h.expect(h.call(tok, "POST", "/api/v2/branding/phone/providers/"+strings.Repeat("p", 256)+"/try", `{"to":"+1"}`), 400, `"code":400`, "maximum 255")
-	h.expect(h.call(tok, "POST", "/api/v2/branding/phone/providers/"+id+"/try", `{}`), 400, `"code":400`, "Missing required property: to")
-	h.expect(h.call(tok, "POST", "/api/v2/branding/phone/providers/"+id+"/try", `{"to":"+12345678901234567"}`), 400, "maximum 16")
+	h.expect(h.call(tok, "POST", "/api/v2/branding/phone/providers/"+strings.Repeat("p", 256)+"/try", `{"to":"+1"}`), 400, `{"statusCode":400,"error":"Bad Request","message":"Path validation error:`, "maximum 255")
+	h.expect(h.call(tok, "POST", "/api/v2/branding/phone/providers/"+id+"/try", `{}`), 400, `{"statusCode":400,"error":"Bad Request","message":"Payload validation error: 'Missing required property: to'.","errorCode":"invalid_body"}`)
+	h.expect(h.call(tok, "POST", "/api/v2/branding/phone/providers/"+id+"/try", `{"to":"+12345678901234567"}`), 400, `"statusCode":400`, "maximum 16")
 	out := h.s.Outbox()
 	if len(out) != 1 || out[0].To != "+15551234567" || out[0].DeliveryMethod != "voice" || out[0].ProviderID != id {
 		t.Fatalf("outbox %+v", out)
 	}
 	h.expect(h.call("", "GET", "/__emulator/outbox", nil), 200, `"to":"+15551234567"`)
 	h.expect(h.call(tok, "DELETE", "/api/v2/branding/phone/providers/"+id, nil), 204)
-	h.expect(h.call(tok, "DELETE", "/api/v2/branding/phone/providers/"+id, nil), 404, "Notification Resource not found")
+
+	// Every phone-provider error has the API's one error shape, without
+	// errorCode; {code, message} is the try answer's success shape only.
+	notFound := `{"statusCode":404,"error":"Not Found","message":"Notification Resource not found"}` + "\n"
+	const phone = "/api/v2/branding/phone/providers/"
+	for _, c := range []struct{ method, path, body string }{
+		{"GET", phone + id, ""},
+		{"PATCH", phone + id, `{"disabled":true}`},
+		{"DELETE", phone + id, ""},
+		{"POST", phone + id + "/try", `{"to":"+1"}`},
+		{"POST", phone + "pro_nope/try", `{"to":"+1"}`},
+	} {
+		var b any
+		if c.body != "" {
+			b = c.body
+		}
+		if r := h.call(tok, c.method, c.path, b); r.status != 404 || r.body != notFound {
+			t.Errorf("%s %s: %d %s", c.method, c.path, r.status, r.body)
+		}
+	}
+	h.expect(h.call(tok, "POST", "/api/v2/branding/phone/providers", `{"name":"custom","configuration":{"delivery_methods":["text"]}}`), 400,
+		`{"statusCode":400,"error":"Bad Request","message":"Bad Operation on Notification Resource"}`)
+	h.expect(h.call(tok, "POST", "/api/v2/branding/phone/providers", `{"name":"x","configuration":{"delivery_methods":["text"]},"credentials":{}}`), 400,
+		`"statusCode":400`, `No enum match for: \"x\"' on property name.`)
+	h.expect(h.call(tok, "POST", "/api/v2/branding/phone/providers", `{"name":"custom","configuration":{"delivery_methods":["text"]},"credentials":{}}`), 201)
+	h.expect(h.call(tok, "POST", "/api/v2/branding/phone/providers", `{"name":"custom","configuration":{"delivery_methods":["text"]},"credentials":{}}`), 409,
+		`{"statusCode":409,"error":"Conflict","message":"Custom phone provider conflict"}`)
+	r = h.call(tok, "GET", "/api/v2/branding/phone/providers", nil)
+	h.expect(r, 200)
+	listed := r.json(t)["providers"].([]any)[0].(map[string]any)["id"].(string)
+	h.expect(h.call(tok, "PATCH", phone+listed, `{"name":"sms"}`), 400, `"statusCode":400`, "on property name.")
+	h.expect(h.call(tok, "GET", phone+strings.Repeat("p", 256), nil), 400, `"statusCode":400`, `"errorCode":"invalid_uri"`)
 }
 
 func TestRateLimit(t *testing.T) {
@@ -518,7 +573,7 @@ func TestAdmin(t *testing.T) {
 	h.expect(h.call(tok, "POST", "/api/v2/roles", `{"name":"extra"}`), 200)
 	r := h.call("", "GET", "/__emulator/stats", nil)
 	h.expect(r, 200, `"requests_total":2`, `"POST /oauth/token":1`, `"POST /api/v2/roles":1`, `"200":2`)
-	h.expect(h.call("", "GET", "/__emulator/state", nil), 200, `"name":"extra"`, `"name":"demo-role"`, `"is_system":true`, `"token_exchange_profiles":null`)
+	h.expect(h.call("", "GET", "/__emulator/state", nil), 200, `"name":"extra"`, `"name":"demo-role"`, `"is_system":true`, `"token_exchange_profiles":[]`)
 	h.expect(h.call("", "POST", "/__emulator/stats/reset", nil), 204)
 	h.expect(h.call("", "GET", "/__emulator/stats", nil), 200, `"requests_total":0`)
 	h.expect(h.call("", "POST", "/__emulator/reset", nil), 204)

@@ -8,12 +8,6 @@ import (
 	"unicode/utf8"
 )
 
-// phoneErr is an error in the {code, message} shape the phone provider
-// endpoints use.
-func phoneErr(status int, message string) *apiErr {
-	return &apiErr{status: status, message: message, codeMessage: true}
-}
-
 func (s *Server) listPhoneProviders(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
 	items := []*phoneProvider{}
 	for _, p := range s.st.PhoneProviders {
@@ -25,12 +19,15 @@ func (s *Server) listPhoneProviders(w http.ResponseWriter, r *http.Request, _ *c
 
 func (s *Server) phoneProvider(r *http.Request) (*phoneProvider, *apiErr) {
 	id := pathID(r)
+	// Assumption (reference §0.3 observed path errors elsewhere): an id over
+	// 255 characters is a path validation error with errorCode invalid_uri.
 	if utf8.RuneCountInString(id) > 255 {
-		return nil, phoneErr(400, "Path validation error: 'String is too long ("+strconv.Itoa(utf8.RuneCountInString(id))+" chars), maximum 255' on property id.")
+		return nil, newErr(400, "Path validation error: 'String is too long ("+strconv.Itoa(utf8.RuneCountInString(id))+" chars), maximum 255' on property id.", "invalid_uri")
 	}
 	p, ok := s.st.PhoneProviders[id]
 	if !ok {
-		return nil, phoneErr(404, "Notification Resource not found")
+		// The API's one error shape, without errorCode here (reference §0.3, §0.4).
+		return nil, newErr(404, "Notification Resource not found", "")
 	}
 	return p, nil
 }
@@ -144,24 +141,26 @@ func (s *Server) tryPhoneProvider(w http.ResponseWriter, r *http.Request, _ *cal
 	}
 	b, e := readBody(r)
 	if e != nil {
-		return phoneErr(400, e.message)
+		return e
 	}
 	if e := b.only("to", "delivery_method"); e != nil {
-		return phoneErr(400, e.message)
+		return e
 	}
 	to, e := b.str("to", true, 1, 16)
 	if e != nil {
-		return phoneErr(400, e.message)
+		return e
 	}
 	method, e := b.enum("delivery_method", "text", "voice")
 	if e != nil {
-		return phoneErr(400, e.message)
+		return e
 	}
 	m := "text"
 	if method != nil {
 		m = *method
 	}
 	s.st.Outbox = append(s.st.Outbox, OutboxMessage{ProviderID: p.ID, To: to, DeliveryMethod: m, At: millis(time.Now())})
+	// {code, message} is this success answer's shape only; errors use the
+	// standard one (reference §0.3, §5).
 	writeJSON(w, 202, ordered{{"code", 202}, {"message", "Test notification successfully sent for processing"}})
 	return nil
 }

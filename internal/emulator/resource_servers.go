@@ -1,14 +1,21 @@
 package emulator
 
 import (
-	"encoding/json"
+	"crypto/rsa"
+	"crypto/sha256"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/pem"
 	"net/http"
+	"strconv"
 	"strings"
 )
 
 var (
 	signingAlgs   = []string{"HS256", "RS256", "RS512", "PS256"}
 	tokenDialects = []string{"access_token", "access_token_authz", "rfc9068_profile", "rfc9068_profile_authz"}
+	// consentPolicies are the non-null consent_policy values (reference §4).
+	consentPolicies = []string{"transactional-authorization-with-mfa"}
 	// systemPatchable are the only fields PATCH accepts on a system API.
 	systemPatchable = []string{"token_lifetime", "skip_consent_for_verifiable_first_party_clients", "subject_type_authorization"}
 	rsWritable      = []string{"name", "scopes", "signing_alg", "signing_secret", "allow_offline_access", "token_lifetime", "token_lifetime_for_web",
@@ -57,7 +64,10 @@ func (s *Server) lookupResourceServer(r *http.Request) (*resourceServer, *apiErr
 	return nil, newErr(404, "The resource server does not exist", "inexistent_resource_server")
 }
 
-// applyResourceServer validates b and writes its fields into rs.
+// applyResourceServer validates b and writes its fields into rs. Keys that
+// are absent are left alone (PATCH is a partial merge, reference §4); an
+// explicit null clears an optional field, so that its key disappears from
+// later answers (reference §0.2, §4).
 func applyResourceServer(rs *resourceServer, b body, create bool) *apiErr {
 	if b.has("name") {
 		if b.isNull("name") {
@@ -73,36 +83,8 @@ func applyResourceServer(rs *resourceServer, b body, create bool) *apiErr {
 			rs.Name = &n
 		}
 	}
-	if b.has("scopes") {
-		var items []body
-		if err := json.Unmarshal(b["scopes"], &items); err != nil {
-			return payloadErr("Expected type array but found type "+jsonType(b["scopes"]), "scopes")
-		}
-		scopes := make([]rsScope, 0, len(items))
-		seen := map[string]bool{}
-		for _, it := range items {
-			if e := it.only("value", "description"); e != nil {
-				return e
-			}
-			v, e := it.str("value", true, 1, 280)
-			if e != nil {
-				return e
-			}
-			if seen[v] {
-				return payloadErr("Array items are not unique", "scopes")
-			}
-			seen[v] = true
-			sc := rsScope{Value: v}
-			if it.has("description") {
-				d, e := it.str("description", false, 0, 500)
-				if e != nil {
-					return e
-				}
-				sc.Description = &d
-			}
-			scopes = append(scopes, sc)
-		}
-		rs.Scopes = &scopes
+	if e := applyScopes(rs, b); e != nil {
+		return e
 	}
 	if alg, e := b.enum("signing_alg", signingAlgs...); e != nil {
 		return e
@@ -123,6 +105,18 @@ func applyResourceServer(rs *resourceServer, b body, create bool) *apiErr {
 		}
 		if v != nil {
 			*dst = *v
+		}
+	}
+	// Omitted until set, then present even when false (reference §4).
+	// Assumption (reference §4 is silent on null for these two): null is
+	// accepted and clears the value, as for enforce_policies (reference §0.2).
+	for k, dst := range map[string]**bool{"allow_online_access": &rs.AllowOnlineAccess, "allow_online_access_with_ephemeral_sessions": &rs.AllowOnlineAccessEphemeral} {
+		if b.has(k) {
+			v, e := b.boolean(k)
+			if e != nil {
+				return e
+			}
+			*dst = v
 		}
 	}
 	if v, e := b.integer("token_lifetime", 0, 2592000); e != nil {
@@ -156,6 +150,28 @@ func applyResourceServer(rs *resourceServer, b body, create bool) *apiErr {
 		}
 		rs.TokenDialect = v
 	}
+	if e := applySubjectTypeAuthorization(rs, b.at("")); e != nil {
+		return e
+	}
+	if b.has("consent_policy") {
+		v, e := b.enum("consent_policy", consentPolicies...)
+		if e != nil {
+			return e
+		}
+		rs.ConsentPolicy = v
+	}
+	if e := applyAuthorizationDetails(rs, b.at("")); e != nil {
+		return e
+	}
+	if e := applyTokenEncryption(rs, b.at("")); e != nil {
+		return e
+	}
+	if e := applyProofOfPossession(rs, b.at("")); e != nil {
+		return e
+	}
+	if e := applyAuthorizationPolicy(rs, b.at("")); e != nil {
+		return e
+	}
 	if rs.SigningAlg == "HS256" && rs.SigningSecret == nil {
 		sec := randomString(32)
 		rs.SigningSecret = &sec
@@ -166,6 +182,325 @@ func applyResourceServer(rs *resourceServer, b body, create bool) *apiErr {
 	if rs.SigningAlg != "HS256" {
 		rs.SigningSecret = nil
 	}
+	return nil
+}
+
+// applyScopes replaces the whole scope list (reference §4); null removes
+// the key, as for a resource server that never had scopes (reference §0.2).
+func applyScopes(rs *resourceServer, b body) *apiErr {
+	items, ok, e := b.at("").array("scopes")
+	if e != nil || !b.has("scopes") {
+		return e
+	}
+	if !ok {
+		rs.Scopes = nil
+		return nil
+	}
+	scopes := make([]rsScope, 0, len(items))
+	seen := map[string]bool{}
+	for i, raw := range items {
+		it, _, e := asObject(raw, "scopes["+strconv.Itoa(i)+"]")
+		if e != nil {
+			return e
+		}
+		if e := it.only("value", "description"); e != nil {
+			return e
+		}
+		v, e := it.str("value", true, 1, 280)
+		if e != nil {
+			return e
+		}
+		if seen[v] {
+			return payloadErr("Array items are not unique", "scopes")
+		}
+		seen[v] = true
+		sc := rsScope{Value: v}
+		if it.has("description") {
+			d, e := it.str("description", false, 0, 500)
+			if e != nil {
+				return e
+			}
+			sc.Description = &d
+		}
+		scopes = append(scopes, sc)
+	}
+	rs.Scopes = &scopes
+	return nil
+}
+
+func defaultSubjectTypeAuthorization() *subjectTypeAuthorization {
+	return &subjectTypeAuthorization{Client: &policy{"require_client_grant"}, User: &policy{"allow_all"}}
+}
+
+// applySubjectTypeAuthorization sets {"user":{"policy"},"client":{"policy"}}
+// (reference §4).
+//
+// Assumption (reference §4 is silent on partial updates): a body that names
+// only user or only client changes that one and keeps the other, merged
+// over the API's default when the resource server had none. Both sides are
+// optional; a side that is present needs its policy. Assumption (silent): a
+// null subject_type_authorization returns it to the default
+// {"client":{"policy":"require_client_grant"},"user":{"policy":"allow_all"}},
+// and a null user or client is a type error (it is not nullable).
+func applySubjectTypeAuthorization(rs *resourceServer, b obj) *apiErr {
+	const k = "subject_type_authorization"
+	if !b.has(k) {
+		return nil
+	}
+	if b.isNull(k) {
+		rs.SubjectTypeAuthorization = defaultSubjectTypeAuthorization()
+		return nil
+	}
+	sta, _, e := b.object(k)
+	if e != nil {
+		return e
+	}
+	if e := sta.only("user", "client"); e != nil {
+		return e
+	}
+	next := defaultSubjectTypeAuthorization()
+	if cur := rs.SubjectTypeAuthorization; cur != nil {
+		next = &subjectTypeAuthorization{Client: cur.Client, User: cur.User}
+	}
+	for _, side := range []struct {
+		key    string
+		values []string
+		dst    **policy
+	}{
+		{"user", []string{"allow_all", "deny_all", "require_client_grant"}, &next.User},
+		{"client", []string{"deny_all", "require_client_grant"}, &next.Client},
+	} {
+		if !sta.has(side.key) {
+			continue
+		}
+		if sta.isNull(side.key) {
+			return sta.typeErr(side.key, "object")
+		}
+		p, _, e := sta.object(side.key)
+		if e != nil {
+			return e
+		}
+		if e := p.only("policy"); e != nil {
+			return e
+		}
+		v, e := p.enumReq("policy", side.values...)
+		if e != nil {
+			return e
+		}
+		*side.dst = &policy{v}
+	}
+	rs.SubjectTypeAuthorization = next
+	return nil
+}
+
+// applyAuthorizationDetails sets an array of {"type": ...}, or clears it
+// with null (reference §4).
+//
+// Assumption (reference §4 gives only {"type":…}): each item has exactly the
+// key type, a string of 1–255 characters; other keys are refused; the array
+// may be empty (the answer then shows []).
+func applyAuthorizationDetails(rs *resourceServer, b obj) *apiErr {
+	const k = "authorization_details"
+	items, ok, e := b.array(k)
+	if e != nil || !b.has(k) {
+		return e
+	}
+	if !ok {
+		rs.AuthorizationDetails = nil
+		return nil
+	}
+	out := make([]authorizationDetail, 0, len(items))
+	for i, raw := range items {
+		it, _, e := asObject(raw, k+"["+strconv.Itoa(i)+"]")
+		if e != nil {
+			return e
+		}
+		if e := it.only("type"); e != nil {
+			return e
+		}
+		t, e := it.str("type", true, 1, 255)
+		if e != nil {
+			return e
+		}
+		out = append(out, authorizationDetail{Type: t})
+	}
+	rs.AuthorizationDetails = &out
+	return nil
+}
+
+// applyTokenEncryption sets {"format","encryption_key":{"name","alg","kid",
+// "pem"}}, or clears it with null. The answer drops pem and adds
+// thumbprint_sha256 (reference §4).
+//
+// Assumptions (reference §4 is silent): format and encryption_key are
+// required, and so are alg and pem inside the key, while name and kid are
+// optional (1–255 characters; absent from the answer when not sent). A
+// PATCH replaces the whole object, pem included. The pem must be an X.509
+// certificate or a public key (PEM types CERTIFICATE, PUBLIC KEY or
+// RSA PUBLIC KEY) holding an RSA key, since every alg is RSA-OAEP.
+func applyTokenEncryption(rs *resourceServer, b obj) *apiErr {
+	const k = "token_encryption"
+	te, ok, e := b.object(k)
+	if e != nil || !b.has(k) {
+		return e
+	}
+	if !ok {
+		rs.TokenEncryption = nil
+		return nil
+	}
+	if e := te.only("format", "encryption_key"); e != nil {
+		return e
+	}
+	if e := te.require("format", "encryption_key"); e != nil {
+		return e
+	}
+	format, e := te.enumReq("format", "compact-nested-jwe")
+	if e != nil {
+		return e
+	}
+	if te.isNull("encryption_key") {
+		return te.typeErr("encryption_key", "object")
+	}
+	key, _, e := te.object("encryption_key")
+	if e != nil {
+		return e
+	}
+	if e := key.only("name", "alg", "kid", "pem"); e != nil {
+		return e
+	}
+	if e := key.require("alg", "pem"); e != nil {
+		return e
+	}
+	name, e := key.str("name", false, 1, 255)
+	if e != nil {
+		return e
+	}
+	alg, e := key.enumReq("alg", "RSA-OAEP-256", "RSA-OAEP-384", "RSA-OAEP-512")
+	if e != nil {
+		return e
+	}
+	kid, e := key.str("kid", false, 1, 255)
+	if e != nil {
+		return e
+	}
+	pemText, e := key.str("pem", true, 1, 0)
+	if e != nil {
+		return e
+	}
+	thumb, reason := pemThumbprint(pemText)
+	if reason != "" {
+		return payloadErr(reason, key.prop("pem"))
+	}
+	rs.TokenEncryption = &tokenEncryption{Format: format, EncryptionKey: encryptionKey{Name: name, Alg: alg, Kid: kid, ThumbprintSHA256: thumb}}
+	return nil
+}
+
+// pemThumbprint parses a PEM certificate or public key and returns its
+// thumbprint, or the reason it is refused.
+//
+// Assumption (reference §4 names thumbprint_sha256 but not its definition):
+// the thumbprint is the SHA-256 of the DER bytes of the PEM block, encoded
+// base64url without padding. For a certificate this is the x5t#S256 value
+// of RFC 7517 §4.9; for a public key it is the digest of its
+// SubjectPublicKeyInfo (or PKCS #1) DER.
+func pemThumbprint(text string) (thumb, reason string) {
+	block, _ := pem.Decode([]byte(text))
+	if block == nil {
+		return "", "Invalid PEM: no PEM block found"
+	}
+	var pub any
+	switch block.Type {
+	case "CERTIFICATE":
+		cert, err := x509.ParseCertificate(block.Bytes)
+		if err != nil {
+			return "", "Invalid PEM: the certificate does not parse"
+		}
+		pub = cert.PublicKey
+	case "PUBLIC KEY":
+		k, err := x509.ParsePKIXPublicKey(block.Bytes)
+		if err != nil {
+			return "", "Invalid PEM: the public key does not parse"
+		}
+		pub = k
+	case "RSA PUBLIC KEY":
+		k, err := x509.ParsePKCS1PublicKey(block.Bytes)
+		if err != nil {
+			return "", "Invalid PEM: the public key does not parse"
+		}
+		pub = k
+	default:
+		return "", "Invalid PEM: expected a CERTIFICATE or a PUBLIC KEY block, found " + block.Type
+	}
+	if _, ok := pub.(*rsa.PublicKey); !ok {
+		return "", "Invalid PEM: the key is not an RSA key"
+	}
+	sum := sha256.Sum256(block.Bytes)
+	return base64.RawURLEncoding.EncodeToString(sum[:]), ""
+}
+
+// applyProofOfPossession sets {"mechanism","required","required_for"}, or
+// clears it with null (reference §4).
+//
+// Assumption (reference §4 is silent): mechanism and required are
+// required, required_for is optional (absent from the answer when not
+// sent); a PATCH replaces the whole object.
+func applyProofOfPossession(rs *resourceServer, b obj) *apiErr {
+	const k = "proof_of_possession"
+	pop, ok, e := b.object(k)
+	if e != nil || !b.has(k) {
+		return e
+	}
+	if !ok {
+		rs.ProofOfPossession = nil
+		return nil
+	}
+	if e := pop.only("mechanism", "required", "required_for"); e != nil {
+		return e
+	}
+	if e := pop.require("mechanism", "required"); e != nil {
+		return e
+	}
+	mech, e := pop.enumReq("mechanism", "mtls", "dpop")
+	if e != nil {
+		return e
+	}
+	req, e := pop.boolReq("required")
+	if e != nil {
+		return e
+	}
+	var forWhom string
+	if pop.has("required_for") {
+		if forWhom, e = pop.enumReq("required_for", "public_clients", "all_clients"); e != nil {
+			return e
+		}
+	}
+	rs.ProofOfPossession = &proofOfPossession{Mechanism: mech, Required: req, RequiredFor: forWhom}
+	return nil
+}
+
+// applyAuthorizationPolicy sets {"policy_id": ...}, or clears it with null
+// (reference §4).
+//
+// Assumption (reference §4 is silent): policy_id is required, a string of
+// 1–255 characters; no other key is allowed.
+func applyAuthorizationPolicy(rs *resourceServer, b obj) *apiErr {
+	const k = "authorization_policy"
+	ap, ok, e := b.object(k)
+	if e != nil || !b.has(k) {
+		return e
+	}
+	if !ok {
+		rs.AuthorizationPolicy = nil
+		return nil
+	}
+	if e := ap.only("policy_id"); e != nil {
+		return e
+	}
+	id, e := ap.str("policy_id", true, 1, 255)
+	if e != nil {
+		return e
+	}
+	rs.AuthorizationPolicy = &authorizationPolicy{PolicyID: id}
 	return nil
 }
 
@@ -195,7 +530,7 @@ func (s *Server) createResourceServer(w http.ResponseWriter, r *http.Request, _ 
 	}
 	rs := &resourceServer{
 		ID: randomHex(24), Identifier: ident, TokenLifetime: 86400, TokenLifetimeForWeb: 7200, SigningAlg: "RS256", Seq: s.st.next(),
-		SubjectTypeAuthorization: &subjectTypeAuthorization{Client: &policy{"require_client_grant"}, User: &policy{"allow_all"}},
+		SubjectTypeAuthorization: defaultSubjectTypeAuthorization(),
 	}
 	if e := applyResourceServer(rs, b, true); e != nil {
 		return e
@@ -254,10 +589,7 @@ func (s *Server) updateResourceServer(w http.ResponseWriter, r *http.Request, _ 
 		return e
 	}
 	// Validate on a copy so a refused PATCH changes nothing.
-	raw, _ := json.Marshal(rs)
-	next := &resourceServer{}
-	_ = json.Unmarshal(raw, next)
-	next.Seq = rs.Seq
+	next := rs.clone()
 	if e := applyResourceServer(next, b, false); e != nil {
 		return e
 	}

@@ -8,6 +8,14 @@ import (
 	"strings"
 )
 
+// createRole answers 200 (not 201) with the role; the answer omits a
+// description that was not sent (reference §3).
+//
+// Assumptions (reference §3 is silent): a duplicate name is an exact,
+// case-sensitive match; type is tenant (the default) or organization;
+// organization needs owner_id (400 "Missing required property: owner_id"),
+// and owner_id without type organization is refused with 400 on property
+// owner_id.
 func (s *Server) createRole(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
 	b, e := readBody(r)
 	if e != nil {
@@ -20,31 +28,60 @@ func (s *Server) createRole(w http.ResponseWriter, r *http.Request, _ *caller) *
 	if e != nil {
 		return e
 	}
-	ro := &role{ID: "rol_" + randomString(16), Name: name, Type: "tenant", Seq: s.st.next()}
-	if b.has("description") {
+	ro := &role{Name: name, Type: "tenant"}
+	if b.has("description") && !b.isNull("description") {
 		d, e := b.str("description", false, 0, 140)
 		if e != nil {
 			return e
 		}
 		ro.Description = &d
 	}
-	for _, other := range s.st.Roles {
-		if other.Name == name {
-			return newErr(409, "The role already exists.", "")
+	if t, e := b.enum("type", "tenant", "organization"); e != nil {
+		return e
+	} else if t != nil {
+		ro.Type = *t
+	}
+	if b.has("owner_id") && !b.isNull("owner_id") {
+		if ro.Type != "organization" {
+			return payloadErr("owner_id is allowed only with type organization", "owner_id")
 		}
+		if ro.OwnerID, e = b.str("owner_id", true, 1, 50); e != nil {
+			return e
+		}
+	}
+	if ro.Type == "organization" && ro.OwnerID == "" {
+		return payloadErr("Missing required property: owner_id", "")
+	}
+	if s.roleNamed(name, "") != nil {
+		return newErr(409, "The role already exists.", "")
 	}
 	if e := s.capReached(len(s.st.Roles)); e != nil {
 		return e
 	}
+	ro.ID, ro.Seq = "rol_"+randomString(16), s.st.next()
 	s.st.Roles[ro.ID] = ro
-	// The create answer omits a description that was not sent.
 	writeJSON(w, 200, ro)
 	return nil
 }
 
-// roleView is a role as GET shows it: description always present.
-func roleView(ro *role) map[string]any {
-	return map[string]any{"id": ro.ID, "name": ro.Name, "description": deref(ro.Description), "type": ro.Type}
+// roleNamed returns the role other than self with that name.
+func (s *Server) roleNamed(name, self string) *role {
+	for _, other := range s.st.Roles {
+		if other.Name == name && other.ID != self {
+			return other
+		}
+	}
+	return nil
+}
+
+// roleView is a role as GET shows it, in the observed key order:
+// description always present, "" when none (reference §3).
+func roleView(ro *role) ordered {
+	o := ordered{{"id", ro.ID}, {"name", ro.Name}, {"description", deref(ro.Description)}, {"type", ro.Type}}
+	if ro.OwnerID != "" {
+		o = append(o, ordered{{"owner_id", ro.OwnerID}}...)
+	}
+	return o
 }
 
 func (s *Server) listRoles(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
@@ -53,14 +90,14 @@ func (s *Server) listRoles(w http.ResponseWriter, r *http.Request, _ *caller) *a
 		return e
 	}
 	filter := strings.ToLower(r.URL.Query().Get("name_filter"))
-	var match []map[string]any
+	match := []ordered{}
 	for _, ro := range sortedBySeq(s.st.Roles, func(r *role) int64 { return r.Seq }) {
 		if filter == "" || strings.Contains(strings.ToLower(ro.Name), filter) {
 			match = append(match, roleView(ro))
 		}
 	}
 	start, end := window(len(match), page, perPage)
-	items := append([]map[string]any{}, match[start:end]...)
+	items := match[start:end]
 	if !totals {
 		writeJSON(w, 200, items)
 		return nil
@@ -86,6 +123,13 @@ func (s *Server) getRole(w http.ResponseWriter, r *http.Request, _ *caller) *api
 	return nil
 }
 
+// updateRole changes name and description and answers the full role
+// (reference §3).
+//
+// Assumptions (reference §3 is silent): renaming to the name of another
+// role answers 409 "The role already exists.", as a duplicate create does;
+// a null description clears it (GET then shows ""); a null name is a type
+// error. A refused PATCH changes nothing.
 func (s *Server) updateRole(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
 	ro, e := s.role(r)
 	if e != nil {
@@ -98,18 +142,25 @@ func (s *Server) updateRole(w http.ResponseWriter, r *http.Request, _ *caller) *
 	if e := b.only("name", "description"); e != nil {
 		return e
 	}
+	next := *ro
 	if b.has("name") {
-		if ro.Name, e = b.str("name", true, 1, 50); e != nil {
+		if next.Name, e = b.str("name", true, 1, 50); e != nil {
 			return e
 		}
 	}
-	if b.has("description") {
+	if b.isNull("description") {
+		next.Description = nil
+	} else if b.has("description") {
 		d, e := b.str("description", false, 0, 140)
 		if e != nil {
 			return e
 		}
-		ro.Description = &d
+		next.Description = &d
 	}
+	if s.roleNamed(next.Name, ro.ID) != nil {
+		return newErr(409, "The role already exists.", "")
+	}
+	*ro = next
 	writeJSON(w, 200, roleView(ro))
 	return nil
 }

@@ -10,11 +10,13 @@ import (
 
 type handlerFunc func(w http.ResponseWriter, r *http.Request, c *caller) *apiErr
 
-// handle registers an API route that needs scope; the handler runs holding
-// the store lock, and an *apiErr it returns becomes the error answer.
+// handle registers an API route that needs scope; the caller was
+// authenticated before routing. The handler runs holding the store lock,
+// and an *apiErr it returns becomes the error answer.
 func (s *Server) handle(mux *http.ServeMux, pattern, scope string, h handlerFunc) {
 	mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
-		c, e := s.authorize(r, scope)
+		c, _ := r.Context().Value(callerKey{}).(*caller)
+		e := c.may(scope)
 		if e == nil {
 			s.mu.Lock()
 			e = h(w, r, c)
@@ -44,10 +46,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	s.handle(mux, "PATCH "+act+"/{id}", "update:actions", s.updateAction)
 	s.handle(mux, "DELETE "+act+"/{id}", "delete:actions", s.deleteAction)
 	s.handle(mux, "POST "+act+"/{id}/deploy", "create:actions", s.deployAction)
-	s.handle(mux, "GET /api/v2/actions/triggers/{trigger}/bindings", "read:actions", func(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
-		writeJSON(w, 200, map[string]any{"bindings": []any{}, "per_page": 100})
-		return nil
-	})
+	s.handle(mux, "GET "+act+"/{id}/versions", "read:actions", s.listActionVersions)
+	s.handle(mux, "GET "+act+"/{id}/versions/{versionId}", "read:actions", s.getActionVersion)
+	s.handle(mux, "GET /api/v2/actions/triggers/{trigger}/bindings", "read:actions", s.triggerBindings)
 
 	const roles = "/api/v2/roles"
 	s.handle(mux, "POST "+roles, "create:roles", s.createRole)
@@ -75,9 +76,6 @@ func (s *Server) routes(mux *http.ServeMux) {
 	s.handle(mux, "DELETE "+phone+"/{id}", "delete:phone_providers", s.deletePhoneProvider)
 	s.handle(mux, "POST "+phone+"/{id}/try", "create:phone_providers", s.tryPhoneProvider)
 
-	mux.HandleFunc("/api/v2/", func(w http.ResponseWriter, r *http.Request) {
-		writeErr(w, newErr(404, "Not Found", ""))
-	})
 }
 
 // capReached reports whether the store already holds the cap of a type.

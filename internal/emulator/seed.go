@@ -19,16 +19,21 @@ func (s *Server) seedSystem() {
 }
 
 // seedDemo creates a deployed custom-token-exchange action, a role and a
-// phone provider for the demo configuration.
+// phone provider for the demo configuration. The action goes through the
+// same build and deploy as one created with deploy:true; its build is
+// started one build length in the past so that it is deployed at once.
 func (s *Server) seedDemo() {
 	now := time.Now()
 	a := &action{
-		ID: uuid4(), Name: "demo-token-exchange", SupportedTriggers: []trigger{{ID: "custom-token-exchange", Version: "v1"}},
-		CreatedAt: nanos(now), UpdatedAt: nanos(now), Code: "exports.onExecuteCustomTokenExchange = async (event, api) => {};",
-		Dependencies: []any{}, Runtime: "node22", Status: "built", Secrets: []actionSecret{}, Seq: s.st.next(), BuiltAfter: now,
+		Name: "demo-token-exchange", Triggers: []trigger{{ID: "custom-token-exchange", Version: "v1"}},
+		Code: "exports.onExecuteCustomTokenExchange = async (event, api) => {};", Dependencies: []dependency{},
+		Runtime: "node22", Secrets: []secret{}, Versions: []*actionVersion{},
 	}
-	a.deploy(now)
-	s.st.Actions[a.ID] = a
+	s.addAction(a, now, true)
+	past := now.Add(-a.Build.length())
+	a.CreatedAt, a.UpdatedAt = nanos(past), nanos(past)
+	s.startBuild(a, past, true)
+	a.settle(now)
 	desc := "Role seeded by the emulator for the demo."
 	ro := &role{ID: "rol_" + randomString(16), Name: "demo-role", Description: &desc, Type: "tenant", Seq: s.st.next()}
 	s.st.Roles[ro.ID] = ro

@@ -3,7 +3,6 @@ package emulator
 import (
 	"encoding/json"
 	"sort"
-	"time"
 )
 
 // The stored objects serialise exactly as the API shows them: field order as
@@ -20,55 +19,12 @@ type profile struct {
 	Seq              int64  `json:"-"`
 }
 
-type trigger struct {
-	ID      string `json:"id"`
-	Version string `json:"version"`
-}
-
-type actionVersion struct {
-	Code         string         `json:"code"`
-	Dependencies []any          `json:"dependencies"`
-	ID           string         `json:"id"`
-	Deployed     bool           `json:"deployed"`
-	Number       int            `json:"number"`
-	BuiltAt      string         `json:"built_at,omitempty"`
-	Secrets      []actionSecret `json:"secrets"`
-	Status       string         `json:"status"`
-	CreatedAt    string         `json:"created_at"`
-	UpdatedAt    string         `json:"updated_at"`
-	Runtime      string         `json:"runtime"`
-	Triggers     []trigger      `json:"supported_triggers"`
-}
-
-type actionSecret struct {
-	Name      string `json:"name"`
-	UpdatedAt string `json:"updated_at"`
-}
-
-type action struct {
-	ID                 string         `json:"id"`
-	Name               string         `json:"name"`
-	SupportedTriggers  []trigger      `json:"supported_triggers"`
-	CreatedAt          string         `json:"created_at"`
-	UpdatedAt          string         `json:"updated_at"`
-	Code               string         `json:"code"`
-	Dependencies       []any          `json:"dependencies"`
-	Runtime            string         `json:"runtime"`
-	Status             string         `json:"status"`
-	Secrets            []actionSecret `json:"secrets"`
-	DeployedVersion    *actionVersion `json:"deployed_version,omitempty"`
-	AllChangesDeployed bool           `json:"all_changes_deployed"`
-	Seq                int64          `json:"-"`
-	// BuiltAfter is when a pending action becomes built.
-	BuiltAfter time.Time `json:"-"`
-	Versions   int       `json:"-"`
-}
-
 type role struct {
 	ID          string  `json:"id"`
 	Name        string  `json:"name"`
 	Description *string `json:"description,omitempty"`
 	Type        string  `json:"type,omitempty"`
+	OwnerID     string  `json:"owner_id,omitempty"`
 	Seq         int64   `json:"-"`
 }
 
@@ -81,28 +37,83 @@ type policy struct {
 	Policy string `json:"policy"`
 }
 
+// subjectTypeAuthorization keeps the key order of the API's default,
+// client before user (reference §4).
 type subjectTypeAuthorization struct {
-	User   *policy `json:"user,omitempty"`
 	Client *policy `json:"client,omitempty"`
+	User   *policy `json:"user,omitempty"`
 }
 
+type authorizationDetail struct {
+	Type string `json:"type"`
+}
+
+// tokenEncryption is stored as the API answers it: the key's pem is never
+// kept, its thumbprint is (reference §4).
+type tokenEncryption struct {
+	Format        string        `json:"format"`
+	EncryptionKey encryptionKey `json:"encryption_key"`
+}
+
+type encryptionKey struct {
+	Name             string `json:"name,omitempty"`
+	Alg              string `json:"alg"`
+	Kid              string `json:"kid,omitempty"`
+	ThumbprintSHA256 string `json:"thumbprint_sha256"`
+}
+
+type proofOfPossession struct {
+	Mechanism   string `json:"mechanism"`
+	Required    bool   `json:"required"`
+	RequiredFor string `json:"required_for,omitempty"`
+}
+
+type authorizationPolicy struct {
+	PolicyID string `json:"policy_id"`
+}
+
+// resourceServer keeps the observed key order of the create answer
+// (reference §4); the fields the reference orders only as "…" follow in the
+// order of its create-body table. Assumption (reference §4 shows no HS256
+// answer): signing_secret follows signing_alg.
 type resourceServer struct {
-	ID                       string                    `json:"id"`
-	Name                     *string                   `json:"name,omitempty"`
-	Identifier               string                    `json:"identifier"`
-	AllowOfflineAccess       bool                      `json:"allow_offline_access"`
-	SkipConsent              bool                      `json:"skip_consent_for_verifiable_first_party_clients"`
-	SubjectTypeAuthorization *subjectTypeAuthorization `json:"subject_type_authorization,omitempty"`
-	TokenLifetime            int64                     `json:"token_lifetime"`
-	TokenLifetimeForWeb      int64                     `json:"token_lifetime_for_web"`
-	SigningAlg               string                    `json:"signing_alg"`
-	SigningSecret            *string                   `json:"signing_secret,omitempty"`
-	Scopes                   *[]rsScope                `json:"scopes,omitempty"`
-	EnforcePolicies          *bool                     `json:"enforce_policies,omitempty"`
-	TokenDialect             *string                   `json:"token_dialect,omitempty"`
-	IsSystem                 bool                      `json:"is_system,omitempty"`
-	ClientID                 string                    `json:"client_id,omitempty"`
-	Seq                      int64                     `json:"-"`
+	ID                         string                    `json:"id"`
+	Name                       *string                   `json:"name,omitempty"`
+	Identifier                 string                    `json:"identifier"`
+	AllowOfflineAccess         bool                      `json:"allow_offline_access"`
+	SkipConsent                bool                      `json:"skip_consent_for_verifiable_first_party_clients"`
+	AllowOnlineAccess          *bool                     `json:"allow_online_access,omitempty"`
+	AllowOnlineAccessEphemeral *bool                     `json:"allow_online_access_with_ephemeral_sessions,omitempty"`
+	SubjectTypeAuthorization   *subjectTypeAuthorization `json:"subject_type_authorization,omitempty"`
+	TokenLifetime              int64                     `json:"token_lifetime"`
+	TokenLifetimeForWeb        int64                     `json:"token_lifetime_for_web"`
+	SigningAlg                 string                    `json:"signing_alg"`
+	SigningSecret              *string                   `json:"signing_secret,omitempty"`
+	Scopes                     *[]rsScope                `json:"scopes,omitempty"`
+	EnforcePolicies            *bool                     `json:"enforce_policies,omitempty"`
+	TokenDialect               *string                   `json:"token_dialect,omitempty"`
+	ConsentPolicy              *string                   `json:"consent_policy,omitempty"`
+	AuthorizationDetails       *[]authorizationDetail    `json:"authorization_details,omitempty"`
+	TokenEncryption            *tokenEncryption          `json:"token_encryption,omitempty"`
+	ProofOfPossession          *proofOfPossession        `json:"proof_of_possession,omitempty"`
+	AuthorizationPolicy        *authorizationPolicy      `json:"authorization_policy,omitempty"`
+	IsSystem                   bool                      `json:"is_system,omitempty"`
+	ClientID                   string                    `json:"client_id,omitempty"`
+	Seq                        int64                     `json:"-"`
+}
+
+// clone deep-copies the resource server; every field but Seq survives JSON.
+func (rs *resourceServer) clone() *resourceServer {
+	b, err := json.Marshal(rs)
+	if err != nil {
+		panic(err)
+	}
+	c := &resourceServer{}
+	if err := json.Unmarshal(b, c); err != nil {
+		panic(err)
+	}
+	c.Seq = rs.Seq
+	return c
 }
 
 type phoneConfig struct {
@@ -162,12 +173,7 @@ func (s *store) clone() *store {
 		c.Profiles[k] = &x
 	}
 	for k, v := range s.Actions {
-		x := *v
-		if v.DeployedVersion != nil {
-			dv := *v.DeployedVersion
-			x.DeployedVersion = &dv
-		}
-		c.Actions[k] = &x
+		c.Actions[k] = v.clone()
 	}
 	for k, v := range s.Roles {
 		x := *v
@@ -184,11 +190,7 @@ func (s *store) clone() *store {
 		c.RolePerms[k] = m
 	}
 	for k, v := range s.ResourceServers {
-		b, _ := json.Marshal(v)
-		x := &resourceServer{}
-		_ = json.Unmarshal(b, x)
-		x.Seq = v.Seq
-		c.ResourceServers[k] = x
+		c.ResourceServers[k] = v.clone()
 	}
 	for k, v := range s.PhoneProviders {
 		x := *v

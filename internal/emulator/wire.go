@@ -21,9 +21,6 @@ type apiErr struct {
 	status  int
 	message string
 	code    string // errorCode; omitted when empty
-	// codeMessage answers in the {code, message} shape of the phone
-	// provider endpoints instead of the standard one.
-	codeMessage bool
 }
 
 func (e *apiErr) Error() string { return e.message }
@@ -40,13 +37,9 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	}
 }
 
-// writeErr writes the standard error body {statusCode, error, message, errorCode?},
-// or {code, message} where the endpoint answers that way.
+// writeErr writes the API's one error body, {statusCode, error, message,
+// errorCode?}, on every route (reference §0.3).
 func writeErr(w http.ResponseWriter, e *apiErr) {
-	if e.codeMessage {
-		writeJSON(w, e.status, ordered{{"code", e.status}, {"message", e.message}})
-		return
-	}
 	body := map[string]any{"statusCode": e.status, "error": http.StatusText(e.status), "message": e.message}
 	if e.code != "" {
 		body["errorCode"] = e.code
@@ -119,94 +112,204 @@ func payloadErr(reason, property string) *apiErr {
 	return newErr(400, msg+".", "invalid_body")
 }
 
-// only refuses keys outside allowed, listing them comma-joined.
-func (b body) only(allowed ...string) *apiErr {
+// obj is a body seen at a property path, so that the errors about nested
+// keys name their dotted path, as the API's message grammar does
+// (reference §0.3): "... on property proof_of_possession.mechanism.".
+type obj struct {
+	b    body
+	path string
+}
+
+// at sees b at the property path (the top level is "").
+func (b body) at(path string) obj { return obj{b: b, path: path} }
+
+// prop is the dotted path of key k.
+func (o obj) prop(k string) string {
+	if o.path == "" {
+		return k
+	}
+	return o.path + "." + k
+}
+
+func (o obj) has(k string) bool { _, ok := o.b[k]; return ok }
+
+func (o obj) isNull(k string) bool { return string(o.b[k]) == "null" }
+
+// only refuses keys outside allowed, listing them comma-joined (reference §0.3).
+func (o obj) only(allowed ...string) *apiErr {
 	var extra []string
-	for k := range b {
-		ok := false
-		for _, a := range allowed {
-			ok = ok || a == k
-		}
-		if !ok {
+	for k := range o.b {
+		if !contains(allowed, k) {
 			extra = append(extra, k)
 		}
 	}
 	if len(extra) > 0 {
 		sort.Strings(extra)
-		return payloadErr("Additional properties not allowed: "+strings.Join(extra, ","), "")
+		return payloadErr("Additional properties not allowed: "+strings.Join(extra, ","), o.path)
 	}
 	return nil
 }
 
-func (b body) has(k string) bool { _, ok := b[k]; return ok }
+// require refuses the first absent key of keys, naming the parent property.
+func (o obj) require(keys ...string) *apiErr {
+	for _, k := range keys {
+		if !o.has(k) {
+			return payloadErr("Missing required property: "+k, o.path)
+		}
+	}
+	return nil
+}
 
-func (b body) isNull(k string) bool { return string(b[k]) == "null" }
+func (o obj) typeErr(k, want string) *apiErr {
+	return payloadErr("Expected type "+want+" but found type "+jsonType(o.b[k]), o.prop(k))
+}
 
-// str reads a string property with length bounds (in characters).
-func (b body) str(k string, required bool, minLen, maxLen int) (string, *apiErr) {
-	raw, ok := b[k]
+// str reads a string property with length bounds (in characters). A null is
+// a type error: callers for which null clears a value check isNull first.
+func (o obj) str(k string, required bool, minLen, maxLen int) (string, *apiErr) {
+	raw, ok := o.b[k]
 	if !ok {
 		if required {
-			return "", payloadErr("Missing required property: "+k, "")
+			return "", payloadErr("Missing required property: "+k, o.path)
 		}
 		return "", nil
 	}
 	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", payloadErr("Expected type string but found type "+jsonType(raw), k)
+	if jsonType(raw) != "string" || json.Unmarshal(raw, &s) != nil {
+		return "", o.typeErr(k, "string")
 	}
 	n := utf8.RuneCountInString(s)
 	if n < minLen {
-		return "", payloadErr(fmt.Sprintf("String is too short (%d chars), minimum %d", n, minLen), k)
+		return "", payloadErr(fmt.Sprintf("String is too short (%d chars), minimum %d", n, minLen), o.prop(k))
 	}
 	if maxLen > 0 && n > maxLen {
-		return "", payloadErr(fmt.Sprintf("String is too long (%d chars), maximum %d", n, maxLen), k)
+		return "", payloadErr(fmt.Sprintf("String is too long (%d chars), maximum %d", n, maxLen), o.prop(k))
 	}
 	return s, nil
 }
 
-func (b body) boolean(k string) (*bool, *apiErr) {
-	raw, ok := b[k]
+// boolean reads an optional boolean; absent and null are nil.
+func (o obj) boolean(k string) (*bool, *apiErr) {
+	raw, ok := o.b[k]
 	if !ok || string(raw) == "null" {
 		return nil, nil
 	}
 	var v bool
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return nil, payloadErr("Expected type boolean but found type "+jsonType(raw), k)
+	if jsonType(raw) != "boolean" || json.Unmarshal(raw, &v) != nil {
+		return nil, o.typeErr(k, "boolean")
 	}
 	return &v, nil
 }
 
-func (b body) integer(k string, lo, hi int64) (*int64, *apiErr) {
-	raw, ok := b[k]
+// boolReq reads a required boolean: absent is a missing property, null a
+// type error.
+func (o obj) boolReq(k string) (bool, *apiErr) {
+	if e := o.require(k); e != nil {
+		return false, e
+	}
+	if o.isNull(k) {
+		return false, o.typeErr(k, "boolean")
+	}
+	v, e := o.boolean(k)
+	if e != nil {
+		return false, e
+	}
+	return *v, nil
+}
+
+func (o obj) integer(k string, lo, hi int64) (*int64, *apiErr) {
+	raw, ok := o.b[k]
 	if !ok || string(raw) == "null" {
 		return nil, nil
 	}
 	var v int64
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return nil, payloadErr("Expected type integer but found type "+jsonType(raw), k)
+	if jsonType(raw) != "number" || json.Unmarshal(raw, &v) != nil {
+		return nil, o.typeErr(k, "integer")
 	}
 	if v < lo || v > hi {
-		return nil, payloadErr(fmt.Sprintf("Value %d is out of range [%d, %d]", v, lo, hi), k)
+		return nil, payloadErr(fmt.Sprintf("Value %d is out of range [%d, %d]", v, lo, hi), o.prop(k))
 	}
 	return &v, nil
 }
 
-func (b body) enum(k string, values ...string) (*string, *apiErr) {
-	raw, ok := b[k]
+// enum reads an optional string that must be one of values; absent and null
+// are nil.
+func (o obj) enum(k string, values ...string) (*string, *apiErr) {
+	raw, ok := o.b[k]
 	if !ok || string(raw) == "null" {
 		return nil, nil
 	}
 	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return nil, payloadErr("Expected type string but found type "+jsonType(raw), k)
+	if jsonType(raw) != "string" || json.Unmarshal(raw, &s) != nil {
+		return nil, o.typeErr(k, "string")
 	}
-	for _, v := range values {
-		if v == s {
-			return &s, nil
-		}
+	if !contains(values, s) {
+		return nil, payloadErr(fmt.Sprintf("No enum match for: \"%s\"", s), o.prop(k))
 	}
-	return nil, payloadErr(fmt.Sprintf("No enum match for: \"%s\"", s), k)
+	return &s, nil
+}
+
+// enumReq reads a required enum: absent is a missing property, null a type
+// error.
+func (o obj) enumReq(k string, values ...string) (string, *apiErr) {
+	if e := o.require(k); e != nil {
+		return "", e
+	}
+	if o.isNull(k) {
+		return "", o.typeErr(k, "string")
+	}
+	v, e := o.enum(k, values...)
+	if e != nil {
+		return "", e
+	}
+	return *v, nil
+}
+
+// object reads a nested object; ok is false when k is absent or null.
+func (o obj) object(k string) (_ obj, ok bool, _ *apiErr) {
+	raw, has := o.b[k]
+	if !has || string(raw) == "null" {
+		return obj{}, false, nil
+	}
+	return asObject(raw, o.prop(k))
+}
+
+// array reads a nested array; ok is false when k is absent or null.
+func (o obj) array(k string) (_ []json.RawMessage, ok bool, _ *apiErr) {
+	raw, has := o.b[k]
+	if !has || string(raw) == "null" {
+		return nil, false, nil
+	}
+	var items []json.RawMessage
+	if jsonType(raw) != "array" || json.Unmarshal(raw, &items) != nil {
+		return nil, false, o.typeErr(k, "array")
+	}
+	return items, true, nil
+}
+
+// asObject reads raw (an array item, say) as the object at path.
+func asObject(raw json.RawMessage, path string) (obj, bool, *apiErr) {
+	var m body
+	if jsonType(raw) != "object" || json.Unmarshal(raw, &m) != nil {
+		return obj{}, false, payloadErr("Expected type object but found type "+jsonType(raw), path)
+	}
+	return obj{b: m, path: path}, true, nil
+}
+
+// The top-level forms of the obj readers.
+
+func (b body) only(allowed ...string) *apiErr { return b.at("").only(allowed...) }
+func (b body) has(k string) bool              { return b.at("").has(k) }
+func (b body) isNull(k string) bool           { return b.at("").isNull(k) }
+func (b body) str(k string, required bool, minLen, maxLen int) (string, *apiErr) {
+	return b.at("").str(k, required, minLen, maxLen)
+}
+func (b body) boolean(k string) (*bool, *apiErr) { return b.at("").boolean(k) }
+func (b body) integer(k string, lo, hi int64) (*int64, *apiErr) {
+	return b.at("").integer(k, lo, hi)
+}
+func (b body) enum(k string, values ...string) (*string, *apiErr) {
+	return b.at("").enum(k, values...)
 }
 
 func jsonType(raw json.RawMessage) string {
@@ -260,7 +363,9 @@ func uuid4() string {
 }
 
 func millis(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
-func nanos(t time.Time) string  { return t.UTC().Format(time.RFC3339Nano) }
+
+// nanos always shows nine fractional digits, as actions do (reference §0.2).
+func nanos(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000000000Z") }
 
 // offsetPage reads page, per_page (1–100, default 50) and include_totals.
 func offsetPage(r *http.Request) (page, perPage int, totals bool, e *apiErr) {

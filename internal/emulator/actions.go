@@ -1,0 +1,722 @@
+package emulator
+
+import (
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Actions (reference §2): a draft (name, triggers, code, runtime,
+// dependencies, secrets) that builds asynchronously after every create and
+// PATCH, and numbered versions that a deploy makes from the built draft.
+
+// triggerIDs are the trigger ids an action may support.
+//
+// Assumption (reference §2 names only custom-token-exchange): the platform's
+// documented triggers post-login, credentials-exchange,
+// pre-user-registration, post-user-registration, post-change-password,
+// send-phone-message and password-reset-post-challenge are accepted too; any
+// other id is refused as an enum mismatch. A trigger's version is any
+// non-empty string.
+var triggerIDs = []string{
+	"post-login", "credentials-exchange", "pre-user-registration", "post-user-registration",
+	"post-change-password", "send-phone-message", "password-reset-post-challenge", "custom-token-exchange",
+}
+
+// Assumption (reference §2 names node22, the default, and node18): these two
+// runtimes are the only ones accepted.
+var actionRuntimes = []string{"node18", "node22"}
+
+// publishedPackages stands in for the npm registry: a dependency installs
+// only if its package is listed here with its version, or with the version
+// "latest".
+//
+// Assumption (reference §2 observed only that a version that was never
+// published makes the build fail): this small fixture is the whole registry,
+// so a dependency on any other package or version fails the build. The
+// observed failure, crypto 17.7.1, fails here too.
+var publishedPackages = map[string][]string{
+	"axios":  {"0.27.2", "1.6.8", "1.7.9"},
+	"crypto": {"1.0.1"},
+	"jose":   {"4.15.9", "5.9.6"},
+	"lodash": {"4.17.15", "4.17.20", "4.17.21"},
+	"uuid":   {"8.3.2", "9.0.1", "10.0.0"},
+}
+
+// npmName is npm's rule for package names: lower case, URL-safe, optionally
+// scoped, not starting with a dot or an underscore, at most 214 characters.
+var npmName = regexp.MustCompile(`^(@[a-z0-9~-][a-z0-9._~-]*/)?[a-z0-9~-][a-z0-9._~-]*$`)
+
+// Build phases, one step each (BuildDelay/4). A build that succeeds is
+// pending, then building, then built after BuildDelay; one that fails goes
+// pending, building, retrying, building, retrying, building, then failed
+// (the observed sequence, reference §2).
+var (
+	buildSucceeds = []string{"pending", "building", "building", "building"}
+	buildFails    = []string{"pending", "building", "retrying", "building", "retrying", "building"}
+)
+
+type trigger struct {
+	ID      string `json:"id"`
+	Version string `json:"version"`
+}
+
+// dependency is an npm package the action needs.
+//
+// Assumption (reference §2 lists the keys only): name and version are
+// required, registry_url is optional and absent from answers when not sent.
+type dependency struct {
+	Name        string `json:"name"`
+	Version     string `json:"version"`
+	RegistryURL string `json:"registry_url,omitempty"`
+}
+
+// actionSecret is a secret as the API shows it: never its value (reference §2, §7).
+type actionSecret struct {
+	Name      string `json:"name"`
+	UpdatedAt string `json:"updated_at"`
+}
+
+// secret is a stored secret, value included.
+type secret struct {
+	Name      string
+	Value     string
+	UpdatedAt string
+}
+
+// actionVersion is one deployed version of an action.
+type actionVersion struct {
+	ID           string
+	Number       int
+	Code         string
+	Dependencies []dependency
+	Secrets      []actionSecret
+	Runtime      string
+	Triggers     []trigger
+	BuiltAt      string
+	CreatedAt    string
+	UpdatedAt    string
+	Deployed     bool
+}
+
+// actionBuild is the latest build of an action's draft. Its status follows
+// from the time since Start; settle applies its outcome once it is over.
+type actionBuild struct {
+	Start time.Time
+	Step  time.Duration
+	Fails bool
+	// Deploy makes a version as soon as the build succeeds (create with deploy:true).
+	Deploy bool
+	Done   bool
+	// BuiltAt is when the draft was last built successfully.
+	BuiltAt time.Time
+}
+
+func (b *actionBuild) phases() []string {
+	if b.Fails {
+		return buildFails
+	}
+	return buildSucceeds
+}
+
+func (b *actionBuild) length() time.Duration { return time.Duration(len(b.phases())) * b.Step }
+
+func (b *actionBuild) end() time.Time { return b.Start.Add(b.length()) }
+
+func (b *actionBuild) status(now time.Time) string {
+	phases := b.phases()
+	i := int(now.Sub(b.Start) / b.Step)
+	if b.Done || i >= len(phases) {
+		if b.Fails {
+			return "failed"
+		}
+		return "built"
+	}
+	return phases[max(i, 0)]
+}
+
+type action struct {
+	ID                 string
+	Name               string
+	Triggers           []trigger
+	CreatedAt          string
+	UpdatedAt          string
+	Code               string
+	Dependencies       []dependency
+	Runtime            string
+	Secrets            []secret
+	Versions           []*actionVersion // oldest first
+	AllChangesDeployed bool
+	Build              actionBuild
+	Seq                int64
+}
+
+func (a *action) clone() *action {
+	c := *a
+	c.Triggers = append([]trigger{}, a.Triggers...)
+	c.Dependencies = append([]dependency{}, a.Dependencies...)
+	c.Secrets = append([]secret{}, a.Secrets...)
+	c.Versions = make([]*actionVersion, len(a.Versions))
+	for i, v := range a.Versions {
+		x := *v
+		x.Dependencies = append([]dependency{}, v.Dependencies...)
+		x.Secrets = append([]actionSecret{}, v.Secrets...)
+		x.Triggers = append([]trigger{}, v.Triggers...)
+		c.Versions[i] = &x
+	}
+	return &c
+}
+
+func (a *action) supports(triggerID string) bool {
+	for _, t := range a.Triggers {
+		if t.ID == triggerID {
+			return true
+		}
+	}
+	return false
+}
+
+// settle applies the outcome of a build that is over by now: a failed build
+// leaves the versions as they were (reference §2); a successful one marks
+// the draft built and, if asked, deploys it at the moment it was built.
+func (a *action) settle(now time.Time) {
+	b := &a.Build
+	if b.Done || now.Before(b.end()) {
+		return
+	}
+	b.Done = true
+	if b.Fails {
+		return
+	}
+	b.BuiltAt = b.end()
+	if b.Deploy {
+		a.deploy(b.end())
+	}
+}
+
+// startBuild starts building the draft at start; whether it will fail is
+// known from its dependencies.
+func (s *Server) startBuild(a *action, start time.Time, deploy bool) {
+	a.Build = actionBuild{Start: start, Step: max(s.opts.BuildDelay/4, time.Nanosecond), Fails: !installable(a.Dependencies), Deploy: deploy}
+}
+
+// installable reports whether every dependency exists in the registry.
+func installable(deps []dependency) bool {
+	for _, d := range deps {
+		if len(d.Name) > 214 || !npmName.MatchString(d.Name) {
+			return false
+		}
+		versions, ok := publishedPackages[d.Name]
+		if !ok || (d.Version != "latest" && !contains(versions, d.Version)) {
+			return false
+		}
+	}
+	return true
+}
+
+// deploy makes a new version from the built draft and deploys it.
+func (a *action) deploy(at time.Time) *actionVersion {
+	for _, v := range a.Versions {
+		v.Deployed = false
+	}
+	v := &actionVersion{
+		ID: uuid4(), Number: len(a.Versions) + 1, Code: a.Code, Dependencies: append([]dependency{}, a.Dependencies...),
+		Secrets: secretViews(a.Secrets), Runtime: a.Runtime, Triggers: append([]trigger{}, a.Triggers...),
+		BuiltAt: nanos(a.Build.BuiltAt), CreatedAt: nanos(at), UpdatedAt: nanos(at), Deployed: true,
+	}
+	a.Versions = append(a.Versions, v)
+	a.AllChangesDeployed = true
+	return v
+}
+
+// current is the newest version, deployed the deployed one; nil before the
+// first deploy.
+func (a *action) current() *actionVersion {
+	if len(a.Versions) == 0 {
+		return nil
+	}
+	return a.Versions[len(a.Versions)-1]
+}
+
+func (a *action) deployed() *actionVersion {
+	for _, v := range a.Versions {
+		if v.Deployed {
+			return v
+		}
+	}
+	return nil
+}
+
+func secretViews(list []secret) []actionSecret {
+	out := make([]actionSecret, 0, len(list))
+	for _, s := range list {
+		out = append(out, actionSecret{Name: s.Name, UpdatedAt: s.UpdatedAt})
+	}
+	return out
+}
+
+// view is the action as the API shows it at now, in the observed key order
+// (reference §2); current_version and deployed_version appear once a
+// version exists.
+func (a *action) view(now time.Time) ordered {
+	a.settle(now)
+	o := ordered{
+		{"id", a.ID}, {"name", a.Name}, {"supported_triggers", a.Triggers}, {"created_at", a.CreatedAt},
+		{"updated_at", a.UpdatedAt}, {"code", a.Code}, {"dependencies", a.Dependencies}, {"runtime", a.Runtime},
+		{"status", a.Build.status(now)}, {"secrets", secretViews(a.Secrets)},
+	}
+	if v := a.current(); v != nil {
+		// Assumption (reference §2 lists build_time without its format): a
+		// timestamp like built_at.
+		o = append(o, ordered{{"current_version", ordered{
+			{"id", v.ID}, {"code", v.Code}, {"runtime", v.Runtime}, {"status", "BUILT"}, {"number", v.Number},
+			{"build_time", v.BuiltAt}, {"created_at", v.CreatedAt}, {"updated_at", v.UpdatedAt},
+		}}}...)
+	}
+	if v := a.deployed(); v != nil {
+		o = append(o, ordered{{"deployed_version", v.view()}}...)
+	}
+	return append(o, ordered{{"all_changes_deployed", a.AllChangesDeployed}}...)
+}
+
+// view is a version in the key order of deployed_version (reference §2).
+func (v *actionVersion) view() ordered {
+	return ordered{
+		{"code", v.Code}, {"dependencies", v.Dependencies}, {"id", v.ID}, {"deployed", v.Deployed}, {"number", v.Number},
+		{"built_at", v.BuiltAt}, {"secrets", v.Secrets}, {"status", "built"}, {"created_at", v.CreatedAt},
+		{"updated_at", v.UpdatedAt}, {"runtime", v.Runtime}, {"supported_triggers", v.Triggers},
+	}
+}
+
+// summary is the action as a version shows it (reference §2, deploy reply).
+func (a *action) summary(allChangesDeployed bool) ordered {
+	return ordered{
+		{"id", a.ID}, {"name", a.Name}, {"supported_triggers", a.Triggers}, {"created_at", a.CreatedAt},
+		{"updated_at", a.UpdatedAt}, {"all_changes_deployed", allChangesDeployed},
+	}
+}
+
+// applyAction validates b and writes it into the draft a; deploy is the
+// create body's deploy flag.
+func applyAction(a *action, b body, create bool, now time.Time) (deploy bool, _ *apiErr) {
+	allowed := []string{"name", "supported_triggers", "code", "runtime", "dependencies", "secrets"}
+	if create {
+		allowed = append(allowed, "deploy")
+	}
+	o := b.at("")
+	if e := o.only(allowed...); e != nil {
+		return false, e
+	}
+	if create {
+		if e := o.require("name", "supported_triggers"); e != nil {
+			return false, e
+		}
+	}
+	var e *apiErr
+	if o.has("name") {
+		if a.Name, e = o.str("name", true, 1, 255); e != nil {
+			return false, e
+		}
+	}
+	if o.has("supported_triggers") {
+		if a.Triggers, e = readTriggers(o); e != nil {
+			return false, e
+		}
+	}
+	if o.has("code") {
+		if a.Code, e = o.str("code", false, 0, 0); e != nil {
+			return false, e
+		}
+	}
+	if o.has("runtime") {
+		if a.Runtime, e = o.enumReq("runtime", actionRuntimes...); e != nil {
+			return false, e
+		}
+	}
+	if o.has("dependencies") {
+		if a.Dependencies, e = readDependencies(o); e != nil {
+			return false, e
+		}
+	}
+	if o.has("secrets") {
+		if a.Secrets, e = readSecrets(o, a.Secrets, create, now); e != nil {
+			return false, e
+		}
+	}
+	if create {
+		d, e := o.boolean("deploy")
+		if e != nil {
+			return false, e
+		}
+		deploy = d != nil && *d
+	}
+	return deploy, nil
+}
+
+func readTriggers(o obj) ([]trigger, *apiErr) {
+	items, ok, e := o.array("supported_triggers")
+	if e != nil {
+		return nil, e
+	}
+	if !ok {
+		return nil, o.typeErr("supported_triggers", "array")
+	}
+	if len(items) == 0 {
+		return nil, payloadErr("Array is too short (0), minimum 1", "supported_triggers")
+	}
+	out := make([]trigger, 0, len(items))
+	for i, raw := range items {
+		it, _, e := asObject(raw, "supported_triggers["+strconv.Itoa(i)+"]")
+		if e != nil {
+			return nil, e
+		}
+		if e := it.only("id", "version"); e != nil {
+			return nil, e
+		}
+		if e := it.require("id", "version"); e != nil {
+			return nil, e
+		}
+		id, e := it.enumReq("id", triggerIDs...)
+		if e != nil {
+			return nil, e
+		}
+		version, e := it.str("version", true, 1, 0)
+		if e != nil {
+			return nil, e
+		}
+		out = append(out, trigger{ID: id, Version: version})
+	}
+	return out, nil
+}
+
+// readDependencies checks only the shape: whether a dependency can be
+// installed is the build's business (reference §2).
+func readDependencies(o obj) ([]dependency, *apiErr) {
+	items, ok, e := o.array("dependencies")
+	if e != nil {
+		return nil, e
+	}
+	if !ok {
+		return nil, o.typeErr("dependencies", "array")
+	}
+	out := make([]dependency, 0, len(items))
+	for i, raw := range items {
+		it, _, e := asObject(raw, "dependencies["+strconv.Itoa(i)+"]")
+		if e != nil {
+			return nil, e
+		}
+		if e := it.only("name", "version", "registry_url"); e != nil {
+			return nil, e
+		}
+		name, e := it.str("name", true, 1, 0)
+		if e != nil {
+			return nil, e
+		}
+		version, e := it.str("version", true, 1, 0)
+		if e != nil {
+			return nil, e
+		}
+		registry, e := it.str("registry_url", false, 0, 0)
+		if e != nil {
+			return nil, e
+		}
+		out = append(out, dependency{Name: name, Version: version, RegistryURL: registry})
+	}
+	return out, nil
+}
+
+// readSecrets reads the secrets list, which replaces the stored one.
+//
+// Assumption (reference §2 says only that PATCH secrets are stored and read
+// back): the list sent is the whole set, so a secret it does not name is
+// removed. On create every item needs name and value. On PATCH an item with
+// a name only keeps the stored value of the secret of that name (400
+// "Missing required property: value" on property secrets[i] when there is
+// none); updated_at changes only for the secrets whose value was sent.
+// Names must be unique within the list.
+func readSecrets(o obj, old []secret, create bool, now time.Time) ([]secret, *apiErr) {
+	items, ok, e := o.array("secrets")
+	if e != nil {
+		return nil, e
+	}
+	if !ok {
+		return nil, o.typeErr("secrets", "array")
+	}
+	out := make([]secret, 0, len(items))
+	seen := map[string]bool{}
+	for i, raw := range items {
+		it, _, e := asObject(raw, "secrets["+strconv.Itoa(i)+"]")
+		if e != nil {
+			return nil, e
+		}
+		if e := it.only("name", "value"); e != nil {
+			return nil, e
+		}
+		name, e := it.str("name", true, 1, 0)
+		if e != nil {
+			return nil, e
+		}
+		if seen[name] {
+			return nil, payloadErr("Duplicate secret name: "+name, it.prop("name"))
+		}
+		seen[name] = true
+		if it.has("value") {
+			value, e := it.str("value", true, 0, 0)
+			if e != nil {
+				return nil, e
+			}
+			out = append(out, secret{Name: name, Value: value, UpdatedAt: nanos(now)})
+			continue
+		}
+		kept := false
+		for _, s := range old {
+			if s.Name == name && !create {
+				out, kept = append(out, s), true
+			}
+		}
+		if !kept {
+			return nil, payloadErr("Missing required property: value", it.path)
+		}
+	}
+	return out, nil
+}
+
+// findAction returns the action with its finished build applied.
+func (s *Server) findAction(id string, now time.Time) (*action, *apiErr) {
+	a, ok := s.st.Actions[id]
+	if !ok {
+		return nil, newErr(404, "That action does not exist.", "")
+	}
+	a.settle(now)
+	return a, nil
+}
+
+func (s *Server) createAction(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	b, e := readBody(r)
+	if e != nil {
+		return e
+	}
+	now := time.Now()
+	a := &action{Triggers: []trigger{}, Dependencies: []dependency{}, Runtime: "node22", Secrets: []secret{}, Versions: []*actionVersion{}}
+	deploy, e := applyAction(a, b, true, now)
+	if e != nil {
+		return e
+	}
+	if e := s.capReached(len(s.st.Actions)); e != nil {
+		return e
+	}
+	s.addAction(a, now, deploy)
+	writeJSON(w, 201, a.view(now))
+	return nil
+}
+
+// addAction stores a new action whose first build starts at start. With
+// deploy, it is deployed when that build succeeds, not before: right after
+// the create it is still pending (reference §2).
+func (s *Server) addAction(a *action, start time.Time, deploy bool) {
+	a.ID, a.Seq = uuid4(), s.st.next()
+	a.CreatedAt, a.UpdatedAt = nanos(start), nanos(start)
+	s.startBuild(a, start, deploy)
+	s.st.Actions[a.ID] = a
+}
+
+func (s *Server) getAction(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	now := time.Now()
+	a, e := s.findAction(pathID(r), now)
+	if e != nil {
+		return e
+	}
+	writeJSON(w, 200, a.view(now))
+	return nil
+}
+
+// listActions filters by triggerId, actionName (exact) and deployed, and
+// pages with page and per_page (default 20); the envelope is
+// {"actions","total","per_page"} (reference §0.6, §2).
+func (s *Server) listActions(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	q := r.URL.Query()
+	page, perPage, _, e := offsetPage(r)
+	if e != nil {
+		return e
+	}
+	if q.Get("per_page") == "" {
+		perPage = 20
+	}
+	deployed := q.Get("deployed")
+	if deployed != "" && deployed != "true" && deployed != "false" {
+		return newErr(400, "Query validation error: 'Expected type boolean but found type string' on property deployed.", "invalid_query_string")
+	}
+	match := []ordered{}
+	now := time.Now()
+	for _, a := range sortedBySeq(s.st.Actions, func(a *action) int64 { return a.Seq }) {
+		a.settle(now)
+		if t := q.Get("triggerId"); t != "" && !a.supports(t) {
+			continue
+		}
+		if n := q.Get("actionName"); n != "" && a.Name != n {
+			continue
+		}
+		if deployed != "" && (deployed == "true") != (a.deployed() != nil) {
+			continue
+		}
+		match = append(match, a.view(now))
+	}
+	start, end := window(len(match), page, perPage)
+	writeJSON(w, 200, ordered{{"actions", match[start:end]}, {"total", len(match)}, {"per_page", perPage}})
+	return nil
+}
+
+// updateAction stores the fields sent and starts a new build; the action
+// then has changes that are not deployed (reference §2).
+//
+// Assumption (reference §2 is silent): a PATCH made while a create's
+// deploy:true is still waiting for its build cancels that deploy, since the
+// draft it was for has changed.
+func (s *Server) updateAction(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	now := time.Now()
+	a, e := s.findAction(pathID(r), now)
+	if e != nil {
+		return e
+	}
+	b, e := readBody(r)
+	if e != nil {
+		return e
+	}
+	next := a.clone()
+	if _, e := applyAction(next, b, false, now); e != nil {
+		return e
+	}
+	next.UpdatedAt, next.AllChangesDeployed = nanos(now), false
+	s.startBuild(next, now, false)
+	*a = *next
+	writeJSON(w, 200, a.view(now))
+	return nil
+}
+
+// deployAction makes a version from the built draft. The answer is that
+// version with deployed:false and an action summary; the action itself
+// shows the version deployed at once (reference §2).
+//
+// Assumption (reference §2 is silent): deploying an action whose status is
+// not built (pending, building, retrying or failed) is refused with 400
+// "The action cannot be deployed: its status is <status>, and only a built
+// action can be deployed." (no errorCode).
+func (s *Server) deployAction(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	now := time.Now()
+	a, e := s.findAction(pathID(r), now)
+	if e != nil {
+		return e
+	}
+	if st := a.Build.status(now); st != "built" {
+		return newErr(400, "The action cannot be deployed: its status is "+st+", and only a built action can be deployed.", "")
+	}
+	v := a.deploy(now)
+	writeJSON(w, 200, ordered{
+		{"code", v.Code}, {"dependencies", v.Dependencies}, {"id", v.ID}, {"deployed", false}, {"number", v.Number},
+		{"secrets", v.Secrets}, {"status", "built"}, {"created_at", v.CreatedAt}, {"updated_at", v.UpdatedAt},
+		{"runtime", v.Runtime}, {"supported_triggers", v.Triggers}, {"action", a.summary(false)},
+	})
+	return nil
+}
+
+// listActionVersions pages the versions, newest first.
+//
+// Assumption (reference §0.6 does not list this endpoint): offset paging
+// with page and per_page (default 20, 1–100) and the envelope
+// {"versions","total","page","per_page"}; each version is shown as
+// deployed_version is, followed by the action summary of the deploy answer.
+func (s *Server) listActionVersions(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	now := time.Now()
+	a, e := s.findAction(pathID(r), now)
+	if e != nil {
+		return e
+	}
+	page, perPage, _, e := offsetPage(r)
+	if e != nil {
+		return e
+	}
+	if r.URL.Query().Get("per_page") == "" {
+		perPage = 20
+	}
+	all := []ordered{}
+	for i := len(a.Versions) - 1; i >= 0; i-- {
+		all = append(all, a.versionView(a.Versions[i]))
+	}
+	start, end := window(len(all), page, perPage)
+	writeJSON(w, 200, ordered{{"versions", all[start:end]}, {"total", len(all)}, {"page", page}, {"per_page", perPage}})
+	return nil
+}
+
+// getActionVersion shows one version.
+//
+// Assumption (reference §2 is silent): an unknown version id answers 404
+// "That action version does not exist." (no errorCode).
+func (s *Server) getActionVersion(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	now := time.Now()
+	a, e := s.findAction(pathID(r), now)
+	if e != nil {
+		return e
+	}
+	for _, v := range a.Versions {
+		if v.ID == r.PathValue("versionId") {
+			writeJSON(w, 200, a.versionView(v))
+			return nil
+		}
+	}
+	return newErr(404, "That action version does not exist.", "")
+}
+
+func (a *action) versionView(v *actionVersion) ordered {
+	return append(v.view(), ordered{{"action", a.summary(a.AllChangesDeployed)}}...)
+}
+
+// deleteAction deletes an action: 204, or 404 when it is gone (reference §0.5).
+//
+// Assumption (reference §8 leaves this open): an action that a token
+// exchange profile names is not deleted without force=true: 409 "The action
+// is used by token exchange profile <id> (<name>); delete the profile first,
+// or delete the action with force=true." (no errorCode). With force=true the
+// action is deleted and the profile is left as it is, still naming the
+// deleted action id.
+func (s *Server) deleteAction(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	id := pathID(r)
+	if _, ok := s.st.Actions[id]; !ok {
+		return newErr(404, "That action does not exist.", "")
+	}
+	if r.URL.Query().Get("force") != "true" {
+		var users []string
+		for _, p := range sortedBySeq(s.st.Profiles, func(p *profile) int64 { return p.Seq }) {
+			if p.ActionID == id {
+				users = append(users, p.ID+" ("+p.Name+")")
+			}
+		}
+		if len(users) > 0 {
+			noun := "token exchange profile "
+			if len(users) > 1 {
+				noun = "token exchange profiles "
+			}
+			return newErr(409, "The action is used by "+noun+strings.Join(users, ", ")+"; delete the profile first, or delete the action with force=true.", "")
+		}
+	}
+	delete(s.st.Actions, id)
+	noContent(w)
+	return nil
+}
+
+// triggerBindings answers {"bindings":[],"per_page":n} (reference §0.6, §2).
+//
+// Assumption (reference §2 observed only the empty list): bindings are not
+// modelled; every trigger has none.
+func (s *Server) triggerBindings(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	_, perPage, _, e := offsetPage(r)
+	if e != nil {
+		return e
+	}
+	if r.URL.Query().Get("per_page") == "" {
+		perPage = 20
+	}
+	writeJSON(w, 200, ordered{{"bindings", []any{}}, {"per_page", perPage}})
+	return nil
+}

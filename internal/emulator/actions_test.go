@@ -1,0 +1,280 @@
+package emulator
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+const actionsPath = "/api/v2/actions/actions"
+
+// inOrder reports whether seen, less its final status, is a subsequence of phases.
+func inOrder(seen, phases []string) bool {
+	i := 0
+	for _, s := range seen[:len(seen)-1] {
+		for i < len(phases) && phases[i] != s {
+			i++
+		}
+		if i == len(phases) {
+			return false
+		}
+		i++
+	}
+	return true
+}
+
+// statusIs holds when the action's own status (not a version's) is want.
+func statusIs(t *testing.T, want string) func(reply) bool {
+	return func(r reply) bool { return r.json(t)["status"] == want }
+}
+
+func TestActions_buildProgression(t *testing.T) {
+	h := start(t, Options{BuildDelay: 400 * time.Millisecond})
+	tok := h.admin()
+	r := h.call(tok, "POST", actionsPath, `{"name":"progress","supported_triggers":[{"id":"post-login","version":"v3"}],"code":"x"}`)
+	h.expect(r, 201)
+	// The observed key order; no version yet, nine fractional digits.
+	shape := regexp.MustCompile(`^\{"id":"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}","name":"progress","supported_triggers":\[\{"id":"post-login","version":"v3"\}\],` +
+		`"created_at":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z","updated_at":"[^"]+","code":"x","dependencies":\[\],"runtime":"node22","status":"pending","secrets":\[\],"all_changes_deployed":false\}\n$`)
+	if !shape.MatchString(r.body) {
+		t.Fatalf("create answer %s", r.body)
+	}
+	id := r.json(t)["id"].(string)
+	seen := h.poll(tok, id, statusIs(t, "built"))
+	if strings.Join(seen, ",") != "pending,building,built" {
+		t.Fatalf("statuses %v, want pending, building, built", seen)
+	}
+	r = h.call(tok, "GET", actionsPath+"/"+id, nil)
+	if strings.Contains(r.body, "current_version") || strings.Contains(r.body, "deployed_version") {
+		t.Fatalf("a version before any deploy: %s", r.body)
+	}
+}
+
+func TestActions_failedBuilds(t *testing.T) {
+	h := start(t, Options{BuildDelay: 200 * time.Millisecond})
+	tok := h.admin()
+	// A built, deployed first version.
+	r := h.call(tok, "POST", actionsPath, `{"name":"deps","supported_triggers":[{"id":"custom-token-exchange","version":"v1"}],"code":"v1","dependencies":[{"name":"lodash","version":"4.17.21"}],"deploy":true}`)
+	h.expect(r, 201, `"dependencies":[{"name":"lodash","version":"4.17.21"}]`)
+	id := r.json(t)["id"].(string)
+	h.poll(tok, id, func(r reply) bool { return strings.Contains(r.body, `"all_changes_deployed":true`) })
+
+	for _, tc := range []struct{ name, deps string }{
+		{"unknown version", `[{"name":"crypto","version":"17.7.1"}]`},
+		{"unknown package", `[{"name":"no-such-package-anywhere","version":"1.0.0"}]`},
+		{"invalid name", `[{"name":"Lodash","version":"4.17.21"}]`},
+		{"invalid scoped name", `[{"name":"@scope/../x","version":"1.0.0"}]`},
+		{"one bad of two", `[{"name":"uuid","version":"9.0.1"},{"name":"jose","version":"0.0.1"}]`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h.expect(h.call(tok, "PATCH", actionsPath+"/"+id, `{"code":"v2","dependencies":`+tc.deps+`}`), 200, `"status":"pending"`, `"all_changes_deployed":false`)
+			// Polling may miss a short phase, never reorder them.
+			seen := h.poll(tok, id, statusIs(t, "failed"))
+			if !inOrder(seen, buildFails) || seen[0] != "pending" || !contains(seen, "retrying") {
+				t.Fatalf("statuses %v", seen)
+			}
+			m := h.call(tok, "GET", actionsPath+"/"+id, nil).json(t)
+			cur, dep := m["current_version"].(map[string]any), m["deployed_version"].(map[string]any)
+			if m["all_changes_deployed"] != false || m["code"] != "v2" || cur["number"] != 1.0 || cur["code"] != "v1" || cur["status"] != "BUILT" ||
+				dep["number"] != 1.0 || dep["code"] != "v1" || dep["status"] != "built" || dep["deployed"] != true {
+				t.Fatalf("after a failed build: %v", m)
+			}
+			h.expect(h.call(tok, "POST", actionsPath+"/"+id+"/deploy", nil), 400,
+				`"message":"The action cannot be deployed: its status is failed, and only a built action can be deployed."`)
+		})
+	}
+	// Fixed dependencies build again, and "latest" of a known package installs.
+	h.expect(h.call(tok, "PATCH", actionsPath+"/"+id, `{"dependencies":[{"name":"axios","version":"latest","registry_url":"https://registry.npmjs.org"}]}`), 200,
+		`"dependencies":[{"name":"axios","version":"latest","registry_url":"https://registry.npmjs.org"}]`)
+	h.poll(tok, id, statusIs(t, "built"))
+}
+
+func TestActions_deployAndVersions(t *testing.T) {
+	h := start(t, Options{BuildDelay: 40 * time.Millisecond})
+	tok := h.admin()
+	id := h.action(tok, "custom-token-exchange", false)
+	h.expect(h.call(tok, "POST", actionsPath+"/"+id+"/deploy", nil), 400, "its status is pending")
+	h.poll(tok, id, statusIs(t, "built"))
+
+	// The deploy answer: the version, deployed:false, and an action summary.
+	r := h.call(tok, "POST", actionsPath+"/"+id+"/deploy", nil)
+	h.expect(r, 200)
+	answer := regexp.MustCompile(`^\{"code":"x","dependencies":\[\],"id":"[0-9a-f-]{36}","deployed":false,"number":1,"secrets":\[\],"status":"built","created_at":"[^"]+","updated_at":"[^"]+","runtime":"node22",` +
+		`"supported_triggers":\[\{"id":"custom-token-exchange","version":"v1"\}\],"action":\{"id":"` + id + `","name":"a","supported_triggers":\[[^\]]+\],"created_at":"[^"]+","updated_at":"[^"]+","all_changes_deployed":false\}\}\n$`)
+	if !answer.MatchString(r.body) {
+		t.Fatalf("deploy answer %s", r.body)
+	}
+	v1 := r.json(t)["id"].(string)
+	r = h.call(tok, "GET", actionsPath+"/"+id, nil)
+	h.expect(r, 200, `"status":"built","secrets":[],"current_version":{"id":"`+v1+`","code":"x","runtime":"node22","status":"BUILT","number":1,"build_time":"`,
+		`"deployed_version":{"code":"x","dependencies":[],"id":"`+v1+`","deployed":true,"number":1,"built_at":"`, `"all_changes_deployed":true}`)
+
+	// A change is not deployed until the next deploy.
+	h.expect(h.call(tok, "PATCH", actionsPath+"/"+id, `{"code":"y","runtime":"node18"}`), 200, `"all_changes_deployed":false`, `"runtime":"node18"`)
+	h.expect(h.call(tok, "POST", actionsPath+"/"+id+"/deploy", nil), 400, "its status is pending")
+	h.poll(tok, id, statusIs(t, "built"))
+	h.expect(h.call(tok, "GET", actionsPath+"/"+id, nil), 200, `"deployed_version":{"code":"x"`, `"all_changes_deployed":false`)
+	r = h.call(tok, "POST", actionsPath+"/"+id+"/deploy", `{}`)
+	h.expect(r, 200, `"number":2`, `"code":"y"`, `"runtime":"node18"`)
+	v2 := r.json(t)["id"].(string)
+	h.expect(h.call(tok, "GET", actionsPath+"/"+id, nil), 200, `"current_version":{"id":"`+v2, `"deployed_version":{"code":"y","dependencies":[],"id":"`+v2+`","deployed":true,"number":2`, `"all_changes_deployed":true}`)
+
+	// Versions, newest first; only the newest is deployed.
+	r = h.call(tok, "GET", actionsPath+"/"+id+"/versions", nil)
+	h.expect(r, 200, `"total":2,"page":0,"per_page":20}`)
+	vs := r.json(t)["versions"].([]any)
+	first, second := vs[0].(map[string]any), vs[1].(map[string]any)
+	if len(vs) != 2 || first["id"] != v2 || first["deployed"] != true || second["id"] != v1 || second["deployed"] != false || first["action"].(map[string]any)["id"] != id {
+		t.Fatalf("versions %s", r.body)
+	}
+	h.expect(h.call(tok, "GET", actionsPath+"/"+id+"/versions?page=1&per_page=1", nil), 200, `"id":"`+v1, `"total":2,"page":1,"per_page":1}`)
+	h.expect(h.call(tok, "GET", actionsPath+"/"+id+"/versions/"+v1, nil), 200, `"id":"`+v1, `"deployed":false`, `"number":1`, `"code":"x"`)
+	h.expect(h.call(tok, "GET", actionsPath+"/"+id+"/versions/00000000-0000-4000-8000-000000000000", nil), 404, `"message":"That action version does not exist."`)
+	h.expect(h.call(tok, "GET", actionsPath+"/00000000-0000-4000-8000-000000000000/versions", nil), 404, "That action does not exist.")
+	h.expect(h.call(tok, "POST", actionsPath+"/00000000-0000-4000-8000-000000000000/deploy", nil), 404, "That action does not exist.")
+}
+
+func TestActions_deployOnCreate(t *testing.T) {
+	h := start(t, Options{BuildDelay: 200 * time.Millisecond})
+	tok := h.admin()
+	r := h.call(tok, "POST", actionsPath, `{"name":"cte","supported_triggers":[{"id":"custom-token-exchange","version":"v1"}],"code":"x","deploy":true}`)
+	h.expect(r, 201, `"status":"pending"`, `"all_changes_deployed":false`)
+	if strings.Contains(r.body, "deployed_version") {
+		t.Fatalf("deployed before its build: %s", r.body)
+	}
+	id := r.json(t)["id"].(string)
+	profile := fmt.Sprintf(`{"name":"early","subject_token_type":"urn:acme:early","action_id":%q,"type":"custom_authentication"}`, id)
+	h.expect(h.call(tok, "POST", "/api/v2/token-exchange-profiles", profile), 400, "has not been deployed")
+	seen := h.poll(tok, id, func(r reply) bool { return strings.Contains(r.body, `"all_changes_deployed":true`) })
+	if seen[len(seen)-1] != "built" {
+		t.Fatalf("statuses %v", seen)
+	}
+	h.expect(h.call(tok, "GET", actionsPath+"/"+id, nil), 200, `"deployed":true,"number":1`)
+	h.expect(h.call(tok, "POST", "/api/v2/token-exchange-profiles", profile), 201)
+
+	// A PATCH before the build is over cancels the deploy the create asked for.
+	r = h.call(tok, "POST", actionsPath, `{"name":"changed","supported_triggers":[{"id":"custom-token-exchange","version":"v1"}],"deploy":true}`)
+	changed := r.json(t)["id"].(string)
+	h.expect(h.call(tok, "PATCH", actionsPath+"/"+changed, `{"code":"changed"}`), 200)
+	h.poll(tok, changed, statusIs(t, "built"))
+	if r := h.call(tok, "GET", actionsPath+"/"+changed, nil); strings.Contains(r.body, "deployed_version") {
+		t.Fatalf("deployed after a PATCH: %s", r.body)
+	}
+
+	// A build that fails never deploys.
+	r = h.call(tok, "POST", actionsPath, `{"name":"bad","supported_triggers":[{"id":"custom-token-exchange","version":"v1"}],"dependencies":[{"name":"lodash","version":"9.9.9"}],"deploy":true}`)
+	bad := r.json(t)["id"].(string)
+	h.poll(tok, bad, statusIs(t, "failed"))
+	if r := h.call(tok, "GET", actionsPath+"/"+bad, nil); strings.Contains(r.body, "deployed_version") {
+		t.Fatalf("a failed build was deployed: %s", r.body)
+	}
+}
+
+func TestActions_secretsNeverReturned(t *testing.T) {
+	h := start(t, Options{BuildDelay: 20 * time.Millisecond})
+	tok := h.admin()
+	const value1, value2, value3 = "value-one-s3cr3t", "value-two-s3cr3t", "value-three-s3cr3t"
+	r := h.call(tok, "POST", actionsPath, `{"name":"sec","supported_triggers":[{"id":"custom-token-exchange","version":"v1"}],"secrets":[{"name":"A","value":"`+value1+`"},{"name":"B","value":"`+value2+`"}]}`)
+	h.expect(r, 201, `"secrets":[{"name":"A","updated_at":"`, `{"name":"B","updated_at":"`)
+	id := r.json(t)["id"].(string)
+	stampA := r.json(t)["secrets"].([]any)[0].(map[string]any)["updated_at"]
+	h.poll(tok, id, statusIs(t, "built"))
+	var bodies []string
+	bodies = append(bodies, r.body, h.call(tok, "POST", actionsPath+"/"+id+"/deploy", nil).body)
+	time.Sleep(time.Millisecond)
+	// PATCH: A keeps its value (name only), B is dropped, C is new.
+	r = h.call(tok, "PATCH", actionsPath+"/"+id, `{"secrets":[{"name":"A"},{"name":"C","value":"`+value3+`"}]}`)
+	h.expect(r, 200, `"secrets":[{"name":"A","updated_at":"`, `{"name":"C","updated_at":"`)
+	if secrets := r.json(t)["secrets"].([]any); len(secrets) != 2 || secrets[0].(map[string]any)["updated_at"] != stampA {
+		t.Fatalf("secrets after PATCH %s", r.body)
+	}
+	h.poll(tok, id, statusIs(t, "built"))
+	bodies = append(bodies, r.body, h.call(tok, "POST", actionsPath+"/"+id+"/deploy", nil).body,
+		h.call(tok, "GET", actionsPath+"/"+id, nil).body, h.call(tok, "GET", actionsPath, nil).body,
+		h.call(tok, "GET", actionsPath+"/"+id+"/versions", nil).body, h.call("", "GET", "/__emulator/state", nil).body)
+	for _, b := range bodies {
+		for _, v := range []string{value1, value2, value3} {
+			if strings.Contains(b, v) {
+				t.Fatalf("a secret value is shown: %s", b)
+			}
+		}
+	}
+	h.expect(h.call(tok, "PATCH", actionsPath+"/"+id, `{"secrets":[{"name":"NEW"}]}`), 400, `'Missing required property: value' on property secrets[0].`)
+	h.expect(h.call(tok, "POST", actionsPath, `{"name":"s","supported_triggers":[{"id":"post-login","version":"v3"}],"secrets":[{"name":"A"}]}`), 400, `'Missing required property: value' on property secrets[0].`)
+	h.expect(h.call(tok, "PATCH", actionsPath+"/"+id, `{"secrets":[{"name":"A","value":"1"},{"name":"A","value":"2"}]}`), 400, `'Duplicate secret name: A' on property secrets[1].name.`)
+}
+
+func TestActions_validation(t *testing.T) {
+	h := start(t, Options{})
+	tok := h.admin()
+	for _, tc := range []struct{ name, body, want string }{
+		{"unknown key", `{"name":"a","supported_triggers":[{"id":"post-login","version":"v3"}],"status":"built"}`, `'Additional properties not allowed: status'.`},
+		{"name missing", `{"supported_triggers":[{"id":"post-login","version":"v3"}]}`, `'Missing required property: name'.`},
+		{"triggers missing", `{"name":"a"}`, `'Missing required property: supported_triggers'.`},
+		{"triggers empty", `{"name":"a","supported_triggers":[]}`, `'Array is too short (0), minimum 1' on property supported_triggers.`},
+		{"trigger unknown", `{"name":"a","supported_triggers":[{"id":"pre-login","version":"v1"}]}`, `'No enum match for: "pre-login"' on property supported_triggers[0].id.`},
+		{"trigger version missing", `{"name":"a","supported_triggers":[{"id":"post-login"}]}`, `'Missing required property: version' on property supported_triggers[0].`},
+		{"runtime", `{"name":"a","supported_triggers":[{"id":"post-login","version":"v3"}],"runtime":"node16"}`, `'No enum match for: "node16"' on property runtime.`},
+		{"dependency version missing", `{"name":"a","supported_triggers":[{"id":"post-login","version":"v3"}],"dependencies":[{"name":"lodash"}]}`, `'Missing required property: version' on property dependencies[0].`},
+		{"dependency extra key", `{"name":"a","supported_triggers":[{"id":"post-login","version":"v3"}],"dependencies":[{"name":"lodash","version":"4.17.21","x":1}]}`, `'Additional properties not allowed: x' on property dependencies[0].`},
+		{"deploy type", `{"name":"a","supported_triggers":[{"id":"post-login","version":"v3"}],"deploy":"yes"}`, `'Expected type boolean but found type string' on property deploy.`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h.expect(h.call(tok, "POST", actionsPath, tc.body), 400, `"errorCode":"invalid_body"`, strings.ReplaceAll(tc.want, `"`, `\"`))
+		})
+	}
+	id := h.action(tok, "post-login", false)
+	h.expect(h.call(tok, "PATCH", actionsPath+"/"+id, `{"deploy":true}`), 400, `'Additional properties not allowed: deploy'.`)
+	h.expect(h.call(tok, "PATCH", actionsPath+"/"+id, `{"runtime":"node20"}`), 400, `on property runtime.`)
+	h.expect(h.call(tok, "PATCH", actionsPath+"/00000000-0000-4000-8000-000000000000", `{"code":"x"}`), 404, "That action does not exist.")
+	// Stored and read back (reference §2).
+	h.expect(h.call(tok, "PATCH", actionsPath+"/"+id, `{"name":"renamed","supported_triggers":[{"id":"credentials-exchange","version":"v2"}],"runtime":"node18","dependencies":[{"name":"uuid","version":"9.0.1"}]}`), 200)
+	h.expect(h.call(tok, "GET", actionsPath+"/"+id, nil), 200, `"name":"renamed","supported_triggers":[{"id":"credentials-exchange","version":"v2"}]`,
+		`"dependencies":[{"name":"uuid","version":"9.0.1"}],"runtime":"node18"`)
+}
+
+func TestActions_listAndDelete(t *testing.T) {
+	h := start(t, Options{BuildDelay: 20 * time.Millisecond})
+	tok := h.admin()
+	cte := h.action(tok, "custom-token-exchange", true)
+	h.action(tok, "post-login", false)
+	h.action(tok, "post-login", false)
+	r := h.call(tok, "GET", actionsPath, nil)
+	h.expect(r, 200)
+	if !strings.HasPrefix(r.body, `{"actions":[{"id":"`+cte) || !strings.HasSuffix(r.body, `],"total":3,"per_page":20}`+"\n") {
+		t.Fatalf("list %s", r.body)
+	}
+	h.expect(h.call(tok, "GET", actionsPath+"?triggerId=post-login&per_page=1&page=1", nil), 200, `"total":2,"per_page":1}`)
+	h.expect(h.call(tok, "GET", actionsPath+"?deployed=true", nil), 200, `"id":"`+cte, `"total":1,`)
+	h.expect(h.call(tok, "GET", actionsPath+"?deployed=false", nil), 200, `"total":2,`)
+	h.expect(h.call(tok, "GET", actionsPath+"?actionName=nope", nil), 200, `{"actions":[],"total":0,"per_page":20}`)
+	h.expect(h.call(tok, "GET", actionsPath+"?deployed=maybe", nil), 400, "on property deployed.")
+	h.expect(h.call(tok, "GET", "/api/v2/actions/triggers/post-login/bindings?page=0&per_page=100", nil), 200, `{"bindings":[],"per_page":100}`)
+
+	// An action a profile uses is kept unless force=true; the profile stays.
+	r = h.call(tok, "POST", "/api/v2/token-exchange-profiles", fmt.Sprintf(`{"name":"uses","subject_token_type":"urn:acme:uses","action_id":%q,"type":"custom_authentication"}`, cte))
+	h.expect(r, 201)
+	tep := r.json(t)["id"].(string)
+	r = h.call(tok, "DELETE", actionsPath+"/"+cte, nil)
+	h.expect(r, 409, `{"statusCode":409,"error":"Conflict","message":"The action is used by token exchange profile `+tep+` (uses); delete the profile first, or delete the action with force=true."}`)
+	h.expect(h.call(tok, "DELETE", actionsPath+"/"+cte+"?force=false", nil), 409)
+	h.expect(h.call(tok, "GET", actionsPath+"/"+cte, nil), 200)
+	r = h.call(tok, "DELETE", actionsPath+"/"+cte+"?force=true", nil)
+	h.expect(r, 204)
+	if r.body != "" || r.header.Get("Content-Type") != "application/json; charset=utf-8" {
+		t.Fatalf("delete answer %q %v", r.body, r.header)
+	}
+	h.expect(h.call(tok, "GET", "/api/v2/token-exchange-profiles/"+tep, nil), 200, `"action_id":"`+cte)
+	h.expect(h.call(tok, "DELETE", actionsPath+"/"+cte, nil), 404, `{"statusCode":404,"error":"Not Found","message":"That action does not exist."}`)
+	h.expect(h.call(tok, "GET", actionsPath+"/"+cte, nil), 404, "That action does not exist.")
+}
+
+func TestActions_demoIsDeployed(t *testing.T) {
+	h := start(t, Options{Demo: true, BuildDelay: time.Hour})
+	tok := h.admin()
+	h.expect(h.call(tok, "GET", actionsPath+"/"+h.s.Demo().ActionID, nil), 200, `"status":"built"`, `"current_version":{`, `"status":"BUILT","number":1`,
+		`"deployed_version":{`, `"deployed":true`, `"all_changes_deployed":true}`)
+	h.expect(h.call(tok, "POST", "/api/v2/token-exchange-profiles", fmt.Sprintf(`{"name":"demo","subject_token_type":"urn:acme:demo","action_id":%q,"type":"custom_authentication"}`, h.s.Demo().ActionID)), 201)
+}
