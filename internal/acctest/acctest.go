@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -148,19 +149,30 @@ func (tg *Target) CheckGone(typeName string, get func(ctx context.Context, c *mg
 	}
 }
 
-// Action creates a custom-token-exchange action (deployed or not, or with
-// another trigger) and deletes it when the test ends.
+// Action creates an action for trigger and deletes it when the test ends.
+// A deployed one is waited for: the tenant builds and deploys it
+// asynchronously (reference §2), and a profile refuses it until then.
 func (tg *Target) Action(t *testing.T, trigger string, deployed bool) string {
 	t.Helper()
-	ctx := context.Background()
-	a, err := tg.client.CreateAction(ctx, mgmt.Action{
-		Name: RandomName(), SupportedTriggers: []mgmt.ActionTrigger{{ID: trigger, Version: "v1"}},
-		Code: "exports.onExecuteCustomTokenExchange = async (event, api) => {};", Deploy: deployed,
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	a, err := tg.client.CreateAction(ctx, mgmt.ActionCreate{
+		Name:              RandomName(),
+		SupportedTriggers: []mgmt.ActionTrigger{{ID: trigger, Version: "v1"}},
+		Code:              "exports.onExecuteCustomTokenExchange = async (event, api) => {};",
+		Deploy:            deployed,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = tg.client.DeleteAction(context.Background(), a.ID) })
+	t.Cleanup(func() { _ = tg.client.DeleteAction(context.Background(), a.ID, true) })
+	ready := mgmt.IsBuilt
+	if deployed {
+		ready = mgmt.IsDeployed
+	}
+	if _, err := tg.client.WaitForAction(ctx, a.ID, ready); err != nil {
+		t.Fatal(err)
+	}
 	return a.ID
 }
 

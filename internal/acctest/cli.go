@@ -2,6 +2,7 @@ package acctest
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/hashicorp/go-version"
 )
 
 // CLIVersion is the version the locally built provider is installed as.
@@ -77,7 +80,13 @@ func NewCLIIn(dir string, files map[string]string) (*CLI, error) {
 	if err := os.WriteFile(rc, []byte(conf), 0o600); err != nil {
 		return nil, err
 	}
-	files["versions.tf"] = fmt.Sprintf("terraform {\n  required_providers {\n    tenant = {\n      source  = \"tenant-iac/tenant\"\n      version = %q\n    }\n  }\n}\n", CLIVersion)
+	declared := false
+	for _, body := range files {
+		declared = declared || strings.Contains(body, "required_providers")
+	}
+	if !declared {
+		files["versions.tf"] = fmt.Sprintf("terraform {\n  required_providers {\n    tenant = {\n      source  = \"tenant-iac/tenant\"\n      version = %q\n    }\n  }\n}\n", CLIVersion)
+	}
 	for name, body := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600); err != nil {
 			return nil, err
@@ -106,4 +115,40 @@ func terraformPath() string {
 		return p
 	}
 	return "terraform"
+}
+
+// TerraformVersion is the version of the terraform binary the tests run.
+func TerraformVersion() (*version.Version, error) {
+	out, err := exec.Command(terraformPath(), "version", "-json").Output()
+	if err != nil {
+		return nil, fmt.Errorf("terraform version: %w", err)
+	}
+	var v struct {
+		Version string `json:"terraform_version"`
+	}
+	if err := json.Unmarshal(out, &v); err != nil {
+		return nil, err
+	}
+	return version.NewVersion(v.Version)
+}
+
+// RequireTerraform skips a whole-process test when the terraform binary is
+// older than min (e.g. "1.14.0" for actions and terraform query).
+func RequireTerraform(t testing.TB, min, why string) {
+	t.Helper()
+	v, err := TerraformVersion()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.LessThan(version.Must(version.NewVersion(min))) {
+		t.Skipf("Terraform %s is below %s, which %s needs", v, min, why)
+	}
+}
+
+// Write replaces one file of the working folder.
+func (c *CLI) Write(t testing.TB, name, body string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(c.Dir, name), []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/validate"
 )
 
 // Client returns the client the provider handed out. ProviderData is nil
@@ -80,4 +81,14 @@ func hint(e *mgmt.APIError) string {
 	default:
 		return "Correct the cause named in the message and apply again."
 	}
+}
+
+// CheckImportID refuses an import ID that cannot name an object (empty, a dot
+// segment, white space) before any request, with what to use instead.
+func CheckImportID(typeName, id, accepted string) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if msg := validate.IDProblem(id); msg != "" {
+		diags.AddError("Invalid import ID", fmt.Sprintf("The import ID %q for %s %s. Use %s.", id, typeName, msg, accepted))
+	}
+	return diags
 }
