@@ -2,6 +2,7 @@ package resourceserver
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -23,6 +24,14 @@ type serverModel struct {
 	SkipConsent         types.Bool   `tfsdk:"skip_consent_for_verifiable_first_party_clients"`
 	EnforcePolicies     types.Bool   `tfsdk:"enforce_policies"`
 	TokenDialect        types.String `tfsdk:"token_dialect"`
+	AllowOnlineAccess   types.Bool   `tfsdk:"allow_online_access"`
+	EphemeralSessions   types.Bool   `tfsdk:"allow_online_access_with_ephemeral_sessions"`
+	SubjectTypeAuth     types.Object `tfsdk:"subject_type_authorization"`
+	ConsentPolicy       types.String `tfsdk:"consent_policy"`
+	AuthzDetails        types.List   `tfsdk:"authorization_details"`
+	ProofOfPossession   types.Object `tfsdk:"proof_of_possession"`
+	TokenEncryption     types.Object `tfsdk:"token_encryption"`
+	AuthzPolicy         types.Object `tfsdk:"authorization_policy"`
 	ClientID            types.String `tfsdk:"client_id"`
 	IsSystem            types.Bool   `tfsdk:"is_system"`
 }
@@ -32,12 +41,16 @@ type scopeModel struct {
 	Description types.String `tfsdk:"description"`
 }
 
-var scopeType = types.ObjectType{AttrTypes: map[string]attr.Type{"value": types.StringType, "description": types.StringType}}
+var scopeType = types.ObjectType{AttrTypes: map[string]attr.Type{
+	"value":       types.StringType,
+	"description": types.StringType,
+}}
 
-// toAPI builds the write body. Unknown and null values are not sent, so the
-// API keeps (or defaults) them; scopes are always sent on update, because a
-// null set means "no scopes" and PATCH replaces the list whole.
-func (m serverModel) toAPI(ctx context.Context, update bool) (mgmt.ResourceServer, diag.Diagnostics) {
+// toCreate builds the POST body from the plan: every known value is sent, the
+// defaults the plan shows included, so the tenant holds exactly the plan.
+func (m serverModel) toCreate(ctx context.Context) (mgmt.ResourceServer, diag.Diagnostics) {
+	scopes, diags := m.scopes(ctx)
+	var d diag.Diagnostics
 	rs := mgmt.ResourceServer{
 		Identifier:          m.Identifier.ValueString(),
 		Name:                known(m.Name, m.Name.ValueStringPointer),
@@ -47,27 +60,100 @@ func (m serverModel) toAPI(ctx context.Context, update bool) (mgmt.ResourceServe
 		TokenLifetime:       known(m.TokenLifetime, m.TokenLifetime.ValueInt64Pointer),
 		TokenLifetimeForWeb: known(m.TokenLifetimeForWeb, m.TokenLifetimeForWeb.ValueInt64Pointer),
 		SkipConsentForVerifiableFirstPartyClients: known(m.SkipConsent, m.SkipConsent.ValueBoolPointer),
-		EnforcePolicies: known(m.EnforcePolicies, m.EnforcePolicies.ValueBoolPointer),
-		TokenDialect:    known(m.TokenDialect, m.TokenDialect.ValueStringPointer),
+		EnforcePolicies:                        known(m.EnforcePolicies, m.EnforcePolicies.ValueBoolPointer),
+		TokenDialect:                           known(m.TokenDialect, m.TokenDialect.ValueStringPointer),
+		AllowOnlineAccess:                      known(m.AllowOnlineAccess, m.AllowOnlineAccess.ValueBoolPointer),
+		AllowOnlineAccessWithEphemeralSessions: known(m.EphemeralSessions, m.EphemeralSessions.ValueBoolPointer),
+		ConsentPolicy:                          known(m.ConsentPolicy, m.ConsentPolicy.ValueStringPointer),
 	}
-	var diags diag.Diagnostics
-	if !m.Scopes.IsNull() && !m.Scopes.IsUnknown() {
-		var scopes []scopeModel
-		diags = m.Scopes.ElementsAs(ctx, &scopes, false)
-		list := make([]mgmt.ResourceServerScope, 0, len(scopes))
-		for _, s := range scopes {
-			list = append(list, mgmt.ResourceServerScope{Value: s.Value.ValueString(), Description: s.Description.ValueString()})
-		}
-		rs.Scopes = &list
-	} else if update && m.Scopes.IsNull() {
-		rs.Scopes = &[]mgmt.ResourceServerScope{}
+	if len(scopes) > 0 {
+		rs.Scopes = &scopes
 	}
+	rs.SubjectTypeAuthorization, d = subjectTypeAuthToAPI(ctx, m.SubjectTypeAuth)
+	diags.Append(d...)
+	if details, d := detailsToAPI(ctx, m.AuthzDetails); details != nil {
+		rs.AuthorizationDetails = &details
+		diags.Append(d...)
+	}
+	rs.ProofOfPossession, d = popToAPI(ctx, m.ProofOfPossession)
+	diags.Append(d...)
+	rs.TokenEncryption, d = encryptionToAPI(ctx, m.TokenEncryption)
+	diags.Append(d...)
+	rs.AuthorizationPolicy, d = authzPolicyToAPI(ctx, m.AuthzPolicy)
+	diags.Append(d...)
 	return rs, diags
 }
 
+// toUpdate builds the PATCH body: exactly the attributes whose planned value
+// differs from the state, so the request holds what the plan shows and never
+// a stale value the user did not write. An attribute planned as null was
+// removed from the configuration and is cleared (scopes become an empty
+// list, reference §4). A value still unknown is left to the tenant.
+func (m serverModel) toUpdate(ctx context.Context, state serverModel) (mgmt.ResourceServerUpdate, diag.Diagnostics) {
+	var u mgmt.ResourceServerUpdate
+	u.Name = patch(m.Name, state.Name, m.Name.ValueString)
+	u.SigningAlg = patch(m.SigningAlg, state.SigningAlg, m.SigningAlg.ValueString)
+	u.AllowOfflineAccess = patch(m.AllowOfflineAccess, state.AllowOfflineAccess, m.AllowOfflineAccess.ValueBool)
+	u.TokenLifetime = patch(m.TokenLifetime, state.TokenLifetime, m.TokenLifetime.ValueInt64)
+	u.TokenLifetimeForWeb = patch(m.TokenLifetimeForWeb, state.TokenLifetimeForWeb, m.TokenLifetimeForWeb.ValueInt64)
+	u.SkipConsentForVerifiableFirstPartyClients = patch(m.SkipConsent, state.SkipConsent, m.SkipConsent.ValueBool)
+	u.EnforcePolicies = patch(m.EnforcePolicies, state.EnforcePolicies, m.EnforcePolicies.ValueBool)
+	u.TokenDialect = patch(m.TokenDialect, state.TokenDialect, m.TokenDialect.ValueString)
+	u.AllowOnlineAccess = patch(m.AllowOnlineAccess, state.AllowOnlineAccess, m.AllowOnlineAccess.ValueBool)
+	u.AllowOnlineAccessWithEphemeralSessions = patch(m.EphemeralSessions, state.EphemeralSessions, m.EphemeralSessions.ValueBool)
+	u.ConsentPolicy = patch(m.ConsentPolicy, state.ConsentPolicy, m.ConsentPolicy.ValueString)
+	// The secret is never cleared by itself: it goes away with HS256.
+	if !m.SigningSecret.IsNull() {
+		u.SigningSecret = patch(m.SigningSecret, state.SigningSecret, m.SigningSecret.ValueString)
+	}
+	var diags diag.Diagnostics
+	u.SubjectTypeAuthorization = patchObject(m.SubjectTypeAuth, state.SubjectTypeAuth, func() (*mgmt.SubjectTypeAuth, diag.Diagnostics) {
+		return subjectTypeAuthToAPI(ctx, m.SubjectTypeAuth)
+	}, &diags)
+	u.ProofOfPossession = patchObject(m.ProofOfPossession, state.ProofOfPossession, func() (*mgmt.ProofOfPossession, diag.Diagnostics) {
+		return popToAPI(ctx, m.ProofOfPossession)
+	}, &diags)
+	u.TokenEncryption = patchObject(m.TokenEncryption, state.TokenEncryption, func() (*mgmt.TokenEncryption, diag.Diagnostics) {
+		return encryptionToAPI(ctx, m.TokenEncryption)
+	}, &diags)
+	u.AuthorizationPolicy = patchObject(m.AuthzPolicy, state.AuthzPolicy, func() (*mgmt.AuthorizationPolicy, diag.Diagnostics) {
+		return authzPolicyToAPI(ctx, m.AuthzPolicy)
+	}, &diags)
+	u.AuthorizationDetails = patchObject(m.AuthzDetails, state.AuthzDetails, func() (*[]mgmt.AuthorizationDetail, diag.Diagnostics) {
+		details, d := detailsToAPI(ctx, m.AuthzDetails)
+		return &details, d
+	}, &diags)
+	if !m.Scopes.IsUnknown() && !m.Scopes.Equal(state.Scopes) {
+		scopes, d := m.scopes(ctx)
+		diags.Append(d...)
+		if scopes == nil {
+			scopes = []mgmt.ResourceServerScope{}
+		}
+		u.Scopes = mgmt.Set(scopes)
+	}
+	return u, diags
+}
+
+func (m serverModel) scopes(ctx context.Context) ([]mgmt.ResourceServerScope, diag.Diagnostics) {
+	if m.Scopes.IsNull() || m.Scopes.IsUnknown() {
+		return nil, nil
+	}
+	var items []scopeModel
+	diags := m.Scopes.ElementsAs(ctx, &items, false)
+	out := make([]mgmt.ResourceServerScope, 0, len(items))
+	for _, s := range items {
+		out = append(out, mgmt.ResourceServerScope{Value: s.Value.ValueString(), Description: s.Description.ValueString()})
+	}
+	return out, diags
+}
+
 // fromAPI sets the model from the API's object; absent optional fields
-// become null and an empty scope list is the same as none.
-func (m *serverModel) fromAPI(s *mgmt.ResourceServer) diag.Diagnostics {
+// become null and an empty scope list is the same as none. The model holds
+// the prior values (the plan after a write, the state on a refresh), which
+// only the key PEM, never returned by the API, is taken from.
+func (m *serverModel) fromAPI(ctx context.Context, s *mgmt.ResourceServer) diag.Diagnostics {
+	enc, diags := encryptionFromAPI(ctx, s.TokenEncryption, m.TokenEncryption)
+	m.TokenEncryption = enc
 	m.ID = types.StringValue(s.ID)
 	m.Identifier = types.StringValue(s.Identifier)
 	m.Name = types.StringPointerValue(s.Name)
@@ -79,6 +165,14 @@ func (m *serverModel) fromAPI(s *mgmt.ResourceServer) diag.Diagnostics {
 	m.SkipConsent = types.BoolPointerValue(s.SkipConsentForVerifiableFirstPartyClients)
 	m.EnforcePolicies = types.BoolPointerValue(s.EnforcePolicies)
 	m.TokenDialect = types.StringPointerValue(s.TokenDialect)
+	// Omitted until set, and false when never set (reference §4).
+	m.AllowOnlineAccess = types.BoolValue(s.AllowOnlineAccess != nil && *s.AllowOnlineAccess)
+	m.EphemeralSessions = types.BoolValue(s.AllowOnlineAccessWithEphemeralSessions != nil && *s.AllowOnlineAccessWithEphemeralSessions)
+	m.SubjectTypeAuth = subjectTypeAuthFromAPI(s.SubjectTypeAuthorization)
+	m.ConsentPolicy = types.StringPointerValue(s.ConsentPolicy)
+	m.AuthzDetails = detailsFromAPI(s.AuthorizationDetails)
+	m.ProofOfPossession = popFromAPI(s.ProofOfPossession)
+	m.AuthzPolicy = authzPolicyFromAPI(s.AuthorizationPolicy)
 	m.ClientID = types.StringNull()
 	if s.ClientID != "" {
 		m.ClientID = types.StringValue(s.ClientID)
@@ -86,17 +180,18 @@ func (m *serverModel) fromAPI(s *mgmt.ResourceServer) diag.Diagnostics {
 	m.IsSystem = types.BoolValue(s.IsSystem)
 	if s.Scopes == nil || len(*s.Scopes) == 0 {
 		m.Scopes = types.SetNull(scopeType)
-		return nil
+		return diags
 	}
 	elems := make([]attr.Value, 0, len(*s.Scopes))
 	for _, sc := range *s.Scopes {
 		elems = append(elems, types.ObjectValueMust(scopeType.AttrTypes, map[string]attr.Value{
-			"value": types.StringValue(sc.Value), "description": types.StringValue(sc.Description),
+			"value":       types.StringValue(sc.Value),
+			"description": types.StringValue(sc.Description),
 		}))
 	}
-	set, diags := types.SetValue(scopeType, elems)
+	set, d := types.SetValue(scopeType, elems)
 	m.Scopes = set
-	return diags
+	return append(diags, d...)
 }
 
 // known returns v's value as a pointer, or nil when v is null or unknown
@@ -108,16 +203,41 @@ func known[T any](v attr.Value, ptr func() *T) *T {
 	return ptr()
 }
 
+// patch is the PATCH field of one attribute: left out when the plan equals
+// the state or is unknown, null when the plan removed it, else the value.
+func patch[T any](plan, state attr.Value, value func() T) mgmt.Patch[T] {
+	switch {
+	case plan.IsUnknown() || plan.Equal(state):
+		return mgmt.Patch[T]{}
+	case plan.IsNull():
+		return mgmt.Null[T]()
+	}
+	return mgmt.Set(value())
+}
+
 // sameServer reports whether found has every value sent set the same way, so
 // that adopting it cannot change what the configuration asked for.
 func sameServer(sent mgmt.ResourceServer, found *mgmt.ResourceServer) bool {
 	if found.Identifier != sent.Identifier || found.IsSystem {
 		return false
 	}
-	if !samePtr(sent.Name, found.Name) || !samePtr(sent.SigningAlg, found.SigningAlg) || !samePtr(sent.SigningSecret, found.SigningSecret) ||
-		!samePtr(sent.AllowOfflineAccess, found.AllowOfflineAccess) || !samePtr(sent.TokenLifetime, found.TokenLifetime) ||
-		!samePtr(sent.TokenLifetimeForWeb, found.TokenLifetimeForWeb) || !samePtr(sent.EnforcePolicies, found.EnforcePolicies) ||
-		!samePtr(sent.SkipConsentForVerifiableFirstPartyClients, found.SkipConsentForVerifiableFirstPartyClients) || !samePtr(sent.TokenDialect, found.TokenDialect) {
+	if !samePtr(sent.Name, found.Name) ||
+		!samePtr(sent.SigningAlg, found.SigningAlg) ||
+		!samePtr(sent.SigningSecret, found.SigningSecret) ||
+		!samePtr(sent.AllowOfflineAccess, found.AllowOfflineAccess) ||
+		!samePtr(sent.TokenLifetime, found.TokenLifetime) ||
+		!samePtr(sent.TokenLifetimeForWeb, found.TokenLifetimeForWeb) ||
+		!samePtr(sent.EnforcePolicies, found.EnforcePolicies) ||
+		!samePtr(sent.SkipConsentForVerifiableFirstPartyClients, found.SkipConsentForVerifiableFirstPartyClients) ||
+		!samePtr(sent.TokenDialect, found.TokenDialect) ||
+		!samePtr(sent.AllowOnlineAccess, found.AllowOnlineAccess) ||
+		!samePtr(sent.AllowOnlineAccessWithEphemeralSessions, found.AllowOnlineAccessWithEphemeralSessions) ||
+		!samePtr(sent.ConsentPolicy, found.ConsentPolicy) ||
+		!sameJSON(sent.SubjectTypeAuthorization, found.SubjectTypeAuthorization) ||
+		!sameJSON(sent.AuthorizationDetails, found.AuthorizationDetails) ||
+		!sameJSON(sent.ProofOfPossession, found.ProofOfPossession) ||
+		!sameJSON(sent.AuthorizationPolicy, found.AuthorizationPolicy) ||
+		!sameEncryption(sent.TokenEncryption, found.TokenEncryption) {
 		return false
 	}
 	want := map[mgmt.ResourceServerScope]bool{}
@@ -144,4 +264,32 @@ func sameServer(sent mgmt.ResourceServer, found *mgmt.ResourceServer) bool {
 // samePtr is true when nothing was sent, or the same value was found.
 func samePtr[T comparable](sent, found *T) bool {
 	return sent == nil || found != nil && *sent == *found
+}
+
+// sameJSON is samePtr for objects: nothing was sent, or an equal object was found.
+func sameJSON[T any](sent, found *T) bool {
+	if sent == nil {
+		return true
+	}
+	if found == nil {
+		return false
+	}
+	a, errA := json.Marshal(sent)
+	b, errB := json.Marshal(found)
+	return errA == nil && errB == nil && string(a) == string(b)
+}
+
+// sameEncryption compares token encryption without the key's PEM, which
+// the API never returns; the thumbprint stands for it only in the API's
+// own terms, so an adopted key is one with the same name, alg and kid.
+func sameEncryption(sent, found *mgmt.TokenEncryption) bool {
+	if sent == nil {
+		return true
+	}
+	if found == nil {
+		return false
+	}
+	s, f := *sent, *found
+	s.EncryptionKey.PEM, f.EncryptionKey.PEM, s.EncryptionKey.ThumbprintSHA256, f.EncryptionKey.ThumbprintSHA256 = "", "", "", ""
+	return s == f
 }

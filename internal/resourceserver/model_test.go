@@ -2,6 +2,8 @@ package resourceserver
 
 import (
 	"context"
+	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -12,14 +14,21 @@ import (
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
-func TestServerModel_unknownAndNullAreNotSent(t *testing.T) {
+func TestServerModel_unknownAndNullAreNotSentOnCreate(t *testing.T) {
 	m := serverModel{
-		Identifier: types.StringValue("https://a"), Name: types.StringUnknown(), SigningAlg: types.StringNull(),
-		SigningSecret: types.StringUnknown(), AllowOfflineAccess: types.BoolUnknown(), TokenLifetime: types.Int64Unknown(),
-		TokenLifetimeForWeb: types.Int64Null(), SkipConsent: types.BoolUnknown(), EnforcePolicies: types.BoolNull(),
-		TokenDialect: types.StringUnknown(), Scopes: types.SetNull(scopeType),
+		Identifier:          types.StringValue("https://a"),
+		Name:                types.StringUnknown(),
+		SigningAlg:          types.StringNull(),
+		SigningSecret:       types.StringUnknown(),
+		AllowOfflineAccess:  types.BoolUnknown(),
+		TokenLifetime:       types.Int64Unknown(),
+		TokenLifetimeForWeb: types.Int64Null(),
+		SkipConsent:         types.BoolUnknown(),
+		EnforcePolicies:     types.BoolNull(),
+		TokenDialect:        types.StringUnknown(),
+		Scopes:              types.SetNull(scopeType),
 	}
-	rs, d := m.toAPI(context.Background(), false)
+	rs, d := m.toCreate(context.Background())
 	if d.HasError() {
 		t.Fatal(d)
 	}
@@ -27,10 +36,113 @@ func TestServerModel_unknownAndNullAreNotSent(t *testing.T) {
 		rs.TokenLifetimeForWeb != nil || rs.SkipConsentForVerifiableFirstPartyClients != nil || rs.EnforcePolicies != nil || rs.TokenDialect != nil || rs.Scopes != nil {
 		t.Fatalf("unknown or null values sent: %+v", rs)
 	}
-	// On update a null scope set clears the scopes.
-	rs, _ = m.toAPI(context.Background(), true)
-	if rs.Scopes == nil || len(*rs.Scopes) != 0 {
-		t.Fatalf("update must send an empty list: %+v", rs.Scopes)
+}
+
+// base is the state of an API created with name and identifier only.
+func base() serverModel {
+	return serverModel{
+		ID:                  types.StringValue("0123456789abcdef01234567"),
+		Identifier:          types.StringValue("https://a"),
+		Name:                types.StringValue("A"),
+		Scopes:              types.SetNull(scopeType),
+		SigningAlg:          types.StringValue("RS256"),
+		SigningSecret:       types.StringNull(),
+		AllowOfflineAccess:  types.BoolValue(false),
+		TokenLifetime:       types.Int64Value(86400),
+		TokenLifetimeForWeb: types.Int64Value(7200),
+		SkipConsent:         types.BoolValue(false),
+		EnforcePolicies:     types.BoolNull(),
+		TokenDialect:        types.StringNull(),
+		AllowOnlineAccess:   types.BoolValue(false),
+		EphemeralSessions:   types.BoolValue(false),
+		SubjectTypeAuth:     subjectTypeAuthValue(DefaultUserPolicy, DefaultClientPolicy),
+		ConsentPolicy:       types.StringNull(),
+		AuthzDetails:        types.ListNull(detailType),
+		ProofOfPossession:   types.ObjectNull(popType.AttrTypes),
+		TokenEncryption:     types.ObjectNull(encryptionType.AttrTypes),
+		AuthzPolicy:         types.ObjectNull(authzPolicyType.AttrTypes),
+		ClientID:            types.StringNull(),
+		IsSystem:            types.BoolValue(false),
+	}
+}
+
+func updateJSON(t *testing.T, plan, state serverModel) string {
+	t.Helper()
+	u, d := plan.toUpdate(context.Background(), state)
+	if d.HasError() {
+		t.Fatal(d)
+	}
+	b, err := json.Marshal(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestServerModel_updateSendsOnlyWhatChanged(t *testing.T) {
+	state := base()
+	read := types.ObjectValueMust(scopeType.AttrTypes, map[string]attr.Value{"value": types.StringValue("read:a"), "description": types.StringValue("")})
+	withScopes := base()
+	withScopes.Scopes = types.SetValueMust(scopeType, []attr.Value{read})
+	for name, tc := range map[string]struct {
+		plan  func(*serverModel)
+		state serverModel
+		want  string
+	}{
+		"nothing changed": {func(*serverModel) {}, state, `{}`},
+		// The stale 7200 is not sent: the plan carries the lowered default.
+		"token_lifetime alone, web default follows": {func(m *serverModel) {
+			m.TokenLifetime, m.TokenLifetimeForWeb = types.Int64Value(3600), types.Int64Value(3600)
+		}, state, `{"token_lifetime":3600,"token_lifetime_for_web":3600}`},
+		"name changed, scopes left out stay untouched": {func(m *serverModel) { m.Name = types.StringValue("B") }, withScopes, `{"name":"B"}`},
+		"name removed":   {func(m *serverModel) { m.Name = types.StringNull() }, state, `{"name":null}`},
+		"scopes removed": {func(m *serverModel) { m.Scopes = types.SetNull(scopeType) }, withScopes, `{"scopes":[]}`},
+		"scopes set":     {func(m *serverModel) { m.Scopes = withScopes.Scopes }, state, `{"scopes":[{"value":"read:a"}]}`},
+		"dialect and policies removed": {func(m *serverModel) {
+			m.TokenDialect, m.EnforcePolicies = types.StringNull(), types.BoolNull()
+		}, func() serverModel {
+			s := base()
+			s.TokenDialect, s.EnforcePolicies = types.StringValue("access_token_authz"), types.BoolValue(true)
+			return s
+		}(), `{"enforce_policies":null,"token_dialect":null}`},
+		// HS256 to RS256: the secret goes with the algorithm, never as null.
+		"HS256 removed": {func(m *serverModel) {
+			m.SigningAlg, m.SigningSecret = types.StringValue("RS256"), types.StringNull()
+		}, func() serverModel {
+			s := base()
+			s.SigningAlg, s.SigningSecret = types.StringValue("HS256"), types.StringValue("0123456789abcdefXYZ")
+			return s
+		}(), `{"signing_alg":"RS256"}`},
+		"subject type authorization changed": {func(m *serverModel) {
+			m.SubjectTypeAuth = subjectTypeAuthValue("deny_all", DefaultClientPolicy)
+		}, state, `{"subject_type_authorization":{"user":{"policy":"deny_all"},"client":{"policy":"require_client_grant"}}}`},
+		"proof of possession set": {func(m *serverModel) {
+			m.ProofOfPossession = popFromAPI(&mgmt.ProofOfPossession{Mechanism: "dpop", Required: true})
+		}, state, `{"proof_of_possession":{"mechanism":"dpop","required":true}}`},
+		"nested settings removed": {func(m *serverModel) {
+			m.ProofOfPossession, m.AuthzDetails = types.ObjectNull(popType.AttrTypes), types.ListNull(detailType)
+			m.ConsentPolicy, m.AuthzPolicy = types.StringNull(), types.ObjectNull(authzPolicyType.AttrTypes)
+			m.AllowOnlineAccess = types.BoolValue(false)
+		}, func() serverModel {
+			s := base()
+			s.ProofOfPossession = popFromAPI(&mgmt.ProofOfPossession{Mechanism: "mtls", Required: false, RequiredFor: "all_clients"})
+			s.AuthzDetails = detailsFromAPI(&[]mgmt.AuthorizationDetail{{Type: "payment"}})
+			s.ConsentPolicy = types.StringValue("transactional-authorization-with-mfa")
+			s.AuthzPolicy = authzPolicyFromAPI(&mgmt.AuthorizationPolicy{PolicyID: "pol_1"})
+			s.AllowOnlineAccess = types.BoolValue(true)
+			return s
+		}(), `{"allow_online_access":false,"consent_policy":null,"authorization_details":null,"proof_of_possession":null,"authorization_policy":null}`},
+		"HS256 chosen, secret generated": {func(m *serverModel) {
+			m.SigningAlg, m.SigningSecret = types.StringValue("HS256"), types.StringUnknown()
+		}, state, `{"signing_alg":"HS256"}`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			plan := tc.state
+			tc.plan(&plan)
+			if got := updateJSON(t, plan, tc.state); got != tc.want {
+				t.Fatalf("PATCH body %s, want %s", got, tc.want)
+			}
+		})
 	}
 }
 
@@ -40,19 +152,19 @@ func TestServerModel_roundTrip(t *testing.T) {
 	in := &mgmt.ResourceServer{ID: "abc", Identifier: "https://a", Name: &name, SigningAlg: &alg, SigningSecret: &secret, TokenLifetime: &life,
 		TokenLifetimeForWeb: &life, AllowOfflineAccess: &yes, SkipConsentForVerifiableFirstPartyClients: &yes, EnforcePolicies: &yes, TokenDialect: &dialect, Scopes: &scopes}
 	var m serverModel
-	if d := m.fromAPI(in); d.HasError() {
+	if d := m.fromAPI(context.Background(), in); d.HasError() {
 		t.Fatal(d)
 	}
 	if m.ClientID.IsNull() != true || m.IsSystem.ValueBool() || len(m.Scopes.Elements()) != 2 {
 		t.Fatalf("%+v", m)
 	}
-	out, d := m.toAPI(context.Background(), false)
+	out, d := m.toCreate(context.Background())
 	if d.HasError() || *out.Name != "N" || *out.SigningSecret != secret || *out.TokenDialect != dialect || len(*out.Scopes) != 2 {
 		t.Fatalf("%+v %v", out, d)
 	}
 	// Absent fields and an empty scope list read back as null.
 	var empty serverModel
-	_ = empty.fromAPI(&mgmt.ResourceServer{ID: "x", Identifier: "y", Scopes: &[]mgmt.ResourceServerScope{}})
+	_ = empty.fromAPI(context.Background(), &mgmt.ResourceServer{ID: "x", Identifier: "y", Scopes: &[]mgmt.ResourceServerScope{}})
 	for n, v := range map[string]attr.Value{"name": empty.Name, "scopes": empty.Scopes, "token_dialect": empty.TokenDialect, "enforce_policies": empty.EnforcePolicies} {
 		if !v.IsNull() {
 			t.Errorf("%s = %v, want null", n, v)
@@ -106,5 +218,47 @@ func TestSameServer(t *testing.T) {
 	found.Scopes = &[]mgmt.ResourceServerScope{{Value: "a"}}
 	if sameServer(sent, &found) {
 		t.Fatal("different scopes must not match")
+	}
+}
+
+func TestEncryptionFromAPI_keepsPEMUntilTheThumbprintChanges(t *testing.T) {
+	ctx := context.Background()
+	api := &mgmt.TokenEncryption{Format: "compact-nested-jwe", EncryptionKey: mgmt.EncryptionKey{Alg: "RSA-OAEP-256", ThumbprintSHA256: "T1"}}
+	prior := func(pem string, thumb types.String) types.Object {
+		return types.ObjectValueMust(encryptionType.AttrTypes, map[string]attr.Value{
+			"format": types.StringValue("compact-nested-jwe"),
+			"encryption_key": types.ObjectValueMust(keyType.AttrTypes, map[string]attr.Value{
+				"name":              types.StringNull(),
+				"alg":               types.StringValue("RSA-OAEP-256"),
+				"kid":               types.StringNull(),
+				"pem":               types.StringValue(pem),
+				"thumbprint_sha256": thumb,
+			}),
+		})
+	}
+	pemOf := func(o types.Object) attr.Value {
+		return o.Attributes()["encryption_key"].(types.Object).Attributes()["pem"]
+	}
+	for name, tc := range map[string]struct {
+		prior types.Object
+		want  attr.Value
+	}{
+		"after a write (thumbprint unknown in the plan)": {prior("PEM", types.StringUnknown()), types.StringValue("PEM")},
+		"refresh, same key":            {prior("PEM", types.StringValue("T1")), types.StringValue("PEM")},
+		"refresh, key changed outside": {prior("PEM", types.StringValue("T0")), types.StringNull()},
+		"after an import":              {types.ObjectNull(encryptionType.AttrTypes), types.StringNull()},
+	} {
+		got, d := encryptionFromAPI(ctx, api, tc.prior)
+		if d.HasError() {
+			t.Fatal(d)
+		}
+		if !pemOf(got).Equal(tc.want) {
+			t.Errorf("%s: pem %v, want %v", name, pemOf(got), tc.want)
+		}
+	}
+	// What is sent never holds the thumbprint.
+	sent, _ := encryptionToAPI(ctx, prior("PEM", types.StringValue("T1")))
+	if b, _ := json.Marshal(sent); strings.Contains(string(b), "thumbprint") || !strings.Contains(string(b), `"pem":"PEM"`) {
+		t.Fatalf("sent %s", b)
 	}
 }

@@ -102,6 +102,11 @@ resource "tenant_resource_server" "test" {
 					sameID.AddStateValue(addr, tfjsonpath.New("id")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("scopes"), knownvalue.Null()),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("signing_secret"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("token_lifetime"), knownvalue.Int64Exact(86400)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("token_lifetime_for_web"), knownvalue.Int64Exact(7200)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_offline_access"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("enforce_policies"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("token_dialect"), knownvalue.Null()),
 				},
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
@@ -174,10 +179,13 @@ func TestAccResourceServer_drift(t *testing.T) {
 			{
 				Config: cfg,
 				Check: func(s *terraform.State) error {
-					life, name := int64(60), "changed outside"
-					scopes := []mgmt.ResourceServerScope{{Value: "read:x"}, {Value: "added:outside"}}
-					_, err := target.Client().UpdateResourceServer(context.Background(), s.RootModule().Resources[addr].Primary.ID,
-						mgmt.ResourceServer{Name: &name, TokenLifetime: &life, TokenLifetimeForWeb: &life, Scopes: &scopes})
+					_, err := target.Client().UpdateResourceServer(context.Background(), s.RootModule().Resources[addr].Primary.ID, mgmt.ResourceServerUpdate{
+						Name:                mgmt.Set("changed outside"),
+						TokenLifetime:       mgmt.Set[int64](60),
+						TokenLifetimeForWeb: mgmt.Set[int64](60),
+						TokenDialect:        mgmt.Null[string](),
+						Scopes:              mgmt.Set([]mgmt.ResourceServerScope{{Value: "read:x"}, {Value: "added:outside"}}),
+					})
 					return err
 				},
 				ExpectNonEmptyPlan: true,
@@ -185,6 +193,7 @@ func TestAccResourceServer_drift(t *testing.T) {
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
 					plancheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact("Drift")),
 					plancheck.ExpectKnownValue(addr, tfjsonpath.New("token_lifetime"), knownvalue.Int64Exact(3600)),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("token_dialect"), knownvalue.StringExact("access_token_authz")),
 					plancheck.ExpectKnownValue(addr, tfjsonpath.New("scopes"), knownvalue.SetSizeExact(1)),
 				}},
 			},
@@ -213,9 +222,16 @@ func TestAccResourceServer_validation(t *testing.T) {
 	target := acctest.NewTarget(t)
 	var cases []acctest.PlanError
 	for _, tc := range []struct{ body, want string }{
-		{`identifier = ""`, `Attribute identifier string length must be between 1 and 600, got: 0`},
-		{`identifier = "` + strings.Repeat("i", 601) + `"`, `Attribute identifier string length must be between 1 and 600, got: 601`},
-		{`identifier = "https://v"` + "\n  name = \"" + strings.Repeat("n", 201) + `"`, `Attribute name string length must be between 1 and 200, got: 201`},
+		{`identifier = ""`, `Attribute identifier UTF-8 character count must be between 1 and 600, got: 0`},
+		{`identifier = "` + strings.Repeat("i", 601) + `"`, `Attribute identifier UTF-8 character count must be between 1 and 600, got: 601`},
+		{`identifier = "` + strings.Repeat("é", 601) + `"`, `Attribute identifier UTF-8 character count must be between 1 and 600, got: 601`},
+		{`identifier = ".."`, `Attribute identifier must not be "." or ".."`},
+		{`identifier = "https://v"` + "\n  name = \"" + strings.Repeat("n", 201) + `"`, `Attribute name UTF-8 character count must be between 1 and 200, got: 201`},
+		{`identifier = "https://v"` + "\n  name = \"" + strings.Repeat("é", 201) + `"`, `Attribute name UTF-8 character count must be between 1 and 200, got: 201`},
+		{`identifier = "https://v"` + "\n  token_lifetime_for_web = 86401", `token_lifetime_for_web must be at most token_lifetime \(86400\), got: 86401.*not set, so it is the default`},
+		{`identifier = "https://v"` + "\n  scopes = [{ value = \"a\" }, { value = \"a\", description = \"x\" }]", `Attribute scopes holds the value "a" more than once`},
+		{`identifier = "https://v"` + "\n  scopes = [{ value = \"" + strings.Repeat("ü", 281) + `" }]`, `UTF-8 character count must be between 1 and 280, got: 281`},
+		{`identifier = "https://v"` + "\n  scopes = [{ value = \"a\", description = \"" + strings.Repeat("ü", 501) + `" }]`, `UTF-8 character count must be at most 500, got: 501`},
 		{`identifier = "https://v"` + "\n  name = \"a<b\"", `must not contain < or >`},
 		{`identifier = "https://v"` + "\n  signing_alg = \"HS512\"", `Attribute signing_alg value must be one of`},
 		{`identifier = "https://v"` + "\n  token_dialect = \"jwt\"", `Attribute token_dialect value must be one of`},
@@ -223,17 +239,18 @@ func TestAccResourceServer_validation(t *testing.T) {
 		{`identifier = "https://v"` + "\n  token_lifetime = 2592001", `Attribute token_lifetime value must be between 0 and 2592000, got: 2592001`},
 		{`identifier = "https://v"` + "\n  token_lifetime = 100\n  token_lifetime_for_web = 101", `token_lifetime_for_web must be at most token_lifetime \(100\), got: 101`},
 		{`identifier = "https://v"` + "\n  signing_secret = \"0123456789abcdef\"", `signing_secret is only used with signing_alg = "HS256"`},
-		{`identifier = "https://v"` + "\n  signing_alg = \"HS256\"\n  signing_secret = \"short\"", `Attribute signing_secret string length must be at least 16, got: 5`},
+		{`identifier = "https://v"` + "\n  signing_alg = \"HS256\"\n  signing_secret = \"short\"", `Attribute signing_secret UTF-8 character count must be at least 16, got: 5`},
 		{`identifier = "https://v"` + "\n  scopes = []", `Attribute scopes set must contain at least 1 elements, got: 0`},
-		{`identifier = "https://v"` + "\n  scopes = [{ value = \"\" }]", `string length must be between 1 and 280, got: 0`},
+		{`identifier = "https://v"` + "\n  scopes = [{ value = \"\" }]", `UTF-8 character count must be between 1 and 280, got: 0`},
 	} {
 		cases = append(cases, acctest.PlanError{Config: "resource \"tenant_resource_server\" \"test\" {\n  " + tc.body + "\n}", Want: tc.want})
 	}
 	target.ExpectPlanErrors(t, cases)
 }
 
-// TestAccResourceServer_conflict: an existing API with the configured
-// identifier is adopted only when it equals the configuration.
+// TestAccResourceServer_conflict: an API that exists before the apply is
+// never taken over, even when it equals the configuration; the error names
+// it and the import command, and importing it then works.
 func TestAccResourceServer_conflict(t *testing.T) {
 	target := acctest.NewTarget(t)
 	ident := "https://api.example.com/" + acctest.RandomName()
@@ -243,19 +260,24 @@ func TestAccResourceServer_conflict(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = target.Client().DeleteResourceServer(context.Background(), existing.ID) })
-	cfg := func(name string) string {
-		return target.Config(fmt.Sprintf("\nresource \"tenant_resource_server\" \"test\" {\n  identifier = %q\n  name = %q\n}\n", ident, name))
-	}
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy:             target.CheckGone(resourceserver.TypeName, getServer),
 		Steps: []resource.TestStep{
 			{
-				Config:      cfg("mine"),
-				ExpectError: acctest.ExpectError(`already exists \(id ` + existing.ID + `\) and differs from the configuration, so it was not adopted.*terraform import tenant_resource_server.<name> ` + regexp.QuoteMeta(ident)),
+				Config: target.Config(testAccServerConfig_named(ident, name)),
+				ExpectError: acctest.ExpectError(`already exists in the tenant \(id ` + existing.ID + `\).*terraform import tenant_resource_server.<name> ` +
+					existing.ID),
 			},
 			{
-				Config: cfg(name),
+				Config:             target.Config(testAccServerConfig_named(ident, name)),
+				ResourceName:       addr,
+				ImportState:        true,
+				ImportStateId:      existing.ID,
+				ImportStatePersist: true,
+			},
+			{
+				Config: target.Config(testAccServerConfig_named(ident, name)),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(existing.ID)),
 				},
@@ -265,10 +287,200 @@ func TestAccResourceServer_conflict(t *testing.T) {
 	})
 }
 
+// TestAccResourceServer_countSameIdentifier: two instances with one
+// identifier. One creates the API; the other must fail instead of adopting
+// it, so no two instances own one API and scaling down deletes nothing
+// another instance holds.
+func TestAccResourceServer_countSameIdentifier(t *testing.T) {
+	target := acctest.NewTarget(t)
+	ident := "https://api.example.com/" + acctest.RandomName()
+	countConfig := func(n int) string {
+		return target.Config(fmt.Sprintf(`
+resource "tenant_resource_server" "test" {
+  count      = %[2]d
+  identifier = %[1]q
+}
+`, ident, n))
+	}
+	apis := func() int {
+		n := 0
+		for _, s := range listServers(t, target) {
+			if s.Identifier == ident {
+				n++
+			}
+		}
+		return n
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             target.CheckGone(resourceserver.TypeName, getServer),
+		Steps: []resource.TestStep{
+			{
+				Config:      countConfig(2),
+				ExpectError: acctest.ExpectError(`already exists in the tenant \(id [0-9a-f]{24}\).*terraform import`),
+			},
+			{
+				PreConfig: func() {
+					if n := apis(); n != 1 {
+						t.Fatalf("%d APIs with the identifier after the failed apply, want 1", n)
+					}
+				},
+				Config: countConfig(0),
+			},
+			{
+				PreConfig: func() {
+					if n := apis(); n != 0 {
+						t.Fatalf("scaling to 0 left %d APIs behind", n)
+					}
+				},
+				Config:   countConfig(0),
+				PlanOnly: true,
+			},
+		},
+	})
+}
+
+// TestAccResourceServer_tokenLifetimeAlone: setting only token_lifetime
+// below the default web lifetime must not fail on the stale 7200, and the
+// plan shows the web lifetime it will have.
+func TestAccResourceServer_tokenLifetimeAlone(t *testing.T) {
+	target := acctest.NewTarget(t)
+	ident := "https://api.example.com/" + acctest.RandomName()
+	sameID := statecheck.CompareValue(compare.ValuesSame())
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             target.CheckGone(resourceserver.TypeName, getServer),
+		Steps: []resource.TestStep{
+			{
+				Config:            target.Config(testAccServerConfig_named(ident, "Lifetimes")),
+				ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(addr, tfjsonpath.New("id"))},
+			},
+			{
+				Config: target.Config(testAccServerConfig_lifetime(ident, 3600)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("token_lifetime_for_web"), knownvalue.Int64Exact(3600)),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameID.AddStateValue(addr, tfjsonpath.New("id")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("token_lifetime"), knownvalue.Int64Exact(3600)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("token_lifetime_for_web"), knownvalue.Int64Exact(3600)),
+				},
+			},
+			{
+				Config: target.Config(testAccServerConfig_lifetime(ident, 100000)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("token_lifetime_for_web"), knownvalue.Int64Exact(7200)),
+				}},
+			},
+			{
+				Config: target.Config(testAccServerConfig_named(ident, "Lifetimes")),
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameID.AddStateValue(addr, tfjsonpath.New("id")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("token_lifetime"), knownvalue.Int64Exact(86400)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("token_lifetime_for_web"), knownvalue.Int64Exact(7200)),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+		},
+	})
+}
+
+// TestAccResourceServer_removeArguments: deleting arguments from the
+// configuration returns the API, as the tenant holds it, to its defaults.
+func TestAccResourceServer_removeArguments(t *testing.T) {
+	target := acctest.NewTarget(t)
+	ident := "https://api.example.com/" + acctest.RandomName()
+	var id string
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             target.CheckGone(resourceserver.TypeName, getServer),
+		Steps: []resource.TestStep{
+			{
+				Config: target.Config(testAccServerConfig_nonDefault(ident)),
+				Check: func(s *terraform.State) error {
+					id = s.RootModule().Resources[addr].Primary.ID
+					return nil
+				},
+			},
+			{
+				Config: target.Config(fmt.Sprintf(`
+resource "tenant_resource_server" "test" {
+  identifier = %[1]q
+}
+`, ident)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: func(*terraform.State) error {
+					got, err := target.Client().GetResourceServer(context.Background(), id)
+					if err != nil {
+						return err
+					}
+					switch {
+					case got.Name != nil:
+						return fmt.Errorf("name = %q, want none", *got.Name)
+					case got.SigningAlg == nil || *got.SigningAlg != "RS256":
+						return fmt.Errorf("signing_alg = %v, want RS256", got.SigningAlg)
+					case got.SigningSecret != nil:
+						return fmt.Errorf("a signing secret is left")
+					case got.AllowOfflineAccess == nil || *got.AllowOfflineAccess:
+						return fmt.Errorf("allow_offline_access = %v, want false", got.AllowOfflineAccess)
+					case got.SkipConsentForVerifiableFirstPartyClients == nil || *got.SkipConsentForVerifiableFirstPartyClients:
+						return fmt.Errorf("skip_consent = %v, want false", got.SkipConsentForVerifiableFirstPartyClients)
+					case got.EnforcePolicies != nil:
+						return fmt.Errorf("enforce_policies = %v, want unset", *got.EnforcePolicies)
+					case got.TokenDialect != nil:
+						return fmt.Errorf("token_dialect = %q, want unset", *got.TokenDialect)
+					case *got.TokenLifetime != 86400 || *got.TokenLifetimeForWeb != 7200:
+						return fmt.Errorf("lifetimes %d/%d, want 86400/7200", *got.TokenLifetime, *got.TokenLifetimeForWeb)
+					case got.Scopes != nil && len(*got.Scopes) > 0:
+						return fmt.Errorf("scopes left: %v", *got.Scopes)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+// TestAccResourceServer_multiByteNames: lengths count characters, as the API does.
+func TestAccResourceServer_multiByteNames(t *testing.T) {
+	target := acctest.NewTarget(t)
+	ident := "https://api.example.com/" + acctest.RandomName() + "/" + strings.Repeat("é", 10)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             target.CheckGone(resourceserver.TypeName, getServer),
+		Steps: []resource.TestStep{{
+			Config: target.Config(fmt.Sprintf(`
+resource "tenant_resource_server" "test" {
+  identifier = %[1]q
+  name       = %[2]q
+  scopes     = [{ value = %[3]q, description = %[4]q }]
+}
+`, ident, strings.Repeat("é", 200), strings.Repeat("ü", 280), strings.Repeat("日", 500))),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(strings.Repeat("é", 200))),
+			},
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		}},
+	})
+}
+
+func listServers(t *testing.T, target *acctest.Target) []mgmt.ResourceServer {
+	t.Helper()
+	all, err := target.Client().AllResourceServers(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return all
+}
+
 func TestAccResourceServerDataSource_basic(t *testing.T) {
 	target := acctest.NewTarget(t)
 	ident := "https://api.example.com/" + acctest.RandomName()
-	config := testAccServerFull(ident, "Looked up", "RS256", 3600, `{ value = "read:a", description = "A" }, { value = "read:b" }`) + `
+	config := testAccServerConfig_allFields(ident, "deny_all", "dpop", "all_clients", "payment", publicKeyPEM(t), "pol_1") + `
 data "tenant_resource_server" "by_id" {
   id = tenant_resource_server.test.id
 }
@@ -280,9 +492,13 @@ data "tenant_resource_server" "by_identifier" {
 	var checks []statecheck.StateCheck
 	for _, ds := range []string{"data.tenant_resource_server.by_id", "data.tenant_resource_server.by_identifier"} {
 		for _, a := range []string{"id", "identifier", "name", "scopes", "signing_alg", "token_lifetime", "token_lifetime_for_web", "allow_offline_access",
-			"skip_consent_for_verifiable_first_party_clients", "enforce_policies", "token_dialect", "is_system"} {
+			"skip_consent_for_verifiable_first_party_clients", "enforce_policies", "token_dialect", "is_system", "allow_online_access",
+			"allow_online_access_with_ephemeral_sessions", "subject_type_authorization", "consent_policy", "authorization_details",
+			"proof_of_possession", "authorization_policy"} {
 			checks = append(checks, statecheck.CompareValuePairs(addr, tfjsonpath.New(a), ds, tfjsonpath.New(a), compare.ValuesSame()))
 		}
+		thumb := tfjsonpath.New("token_encryption").AtMapKey("encryption_key").AtMapKey("thumbprint_sha256")
+		checks = append(checks, statecheck.CompareValuePairs(addr, thumb, ds, thumb, compare.ValuesSame()))
 	}
 	system := fmt.Sprintf(`
 data "tenant_resource_server" "system" {
@@ -320,4 +536,53 @@ resource "tenant_resource_server" "test" {
   scopes                 = [%[5]s]
 }
 `, ident, name, alg, lifetime, scopes)
+}
+
+func testAccServerConfig_named(ident, name string) string {
+	return fmt.Sprintf(`
+resource "tenant_resource_server" "test" {
+  identifier = %[1]q
+  name       = %[2]q
+}
+`, ident, name)
+}
+
+func testAccServerConfig_lifetime(ident string, lifetime int) string {
+	return fmt.Sprintf(`
+resource "tenant_resource_server" "test" {
+  identifier     = %[1]q
+  name           = "Lifetimes"
+  token_lifetime = %[2]d
+}
+`, ident, lifetime)
+}
+
+func testAccServerConfig_nonDefault(ident string) string {
+	return fmt.Sprintf(`
+resource "tenant_resource_server" "test" {
+  identifier                                      = %[1]q
+  name                                            = "Not default"
+  signing_alg                                     = "HS256"
+  allow_offline_access                            = true
+  skip_consent_for_verifiable_first_party_clients = true
+  enforce_policies                                = true
+  token_dialect                                   = "access_token_authz"
+  token_lifetime                                  = 3600
+  token_lifetime_for_web                          = 600
+  scopes                                          = [{ value = "read:x" }]
+}
+`, ident)
+}
+
+func TestAccResourceServer_identity(t *testing.T) {
+	target := acctest.NewTarget(t)
+	ident := "https://api.example.com/" + acctest.RandomName()
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		TerraformVersionChecks:   acctest.NeedsIdentity,
+		CheckDestroy:             target.CheckGone(resourceserver.TypeName, getServer),
+		Steps: acctest.IdentitySteps(target.Config(testAccServerConfig_named(ident, "Identity")), addr, map[string]knownvalue.Check{
+			"id": knownvalue.StringRegexp(regexp.MustCompile(`^[0-9a-f]{24}$`)),
+		}),
+	})
 }
