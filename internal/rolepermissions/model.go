@@ -3,12 +3,14 @@ package rolepermissions
 import (
 	"context"
 	"sort"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/validate"
 )
 
 type permissionsModel struct {
@@ -39,10 +41,19 @@ func (m permissionsModel) pairs(ctx context.Context) ([]mgmt.Permission, diag.Di
 
 // fromAPI sets the permissions from what the API lists.
 func (m *permissionsModel) fromAPI(roleID string, perms []mgmt.RolePermission) diag.Diagnostics {
+	pairs := make([]mgmt.Permission, 0, len(perms))
+	for _, p := range perms {
+		pairs = append(pairs, p.Permission)
+	}
+	return m.fromPairs(roleID, pairs)
+}
+
+// fromPairs sets the role and its permissions.
+func (m *permissionsModel) fromPairs(roleID string, pairs []mgmt.Permission) diag.Diagnostics {
 	m.ID = types.StringValue(roleID)
 	m.RoleID = types.StringValue(roleID)
-	elems := make([]attr.Value, 0, len(perms))
-	for _, p := range perms {
+	elems := make([]attr.Value, 0, len(pairs))
+	for _, p := range pairs {
 		elems = append(elems, types.ObjectValueMust(pairType.AttrTypes, map[string]attr.Value{
 			"resource_server_identifier": types.StringValue(p.ResourceServerIdentifier),
 			"permission_name":            types.StringValue(p.PermissionName),
@@ -85,4 +96,117 @@ func sortPairs(p []mgmt.Permission) {
 		}
 		return p[i].PermissionName < p[j].PermissionName
 	})
+}
+
+// roleModel is a tenant_role resource or data source.
+type roleModel struct {
+	ID          types.String `tfsdk:"id"`
+	Name        types.String `tfsdk:"name"`
+	Description types.String `tfsdk:"description"`
+}
+
+// toCreate is the POST /roles body: every planned value. The default
+// description, "", is the API's "none" and is left out of the body (the
+// field is omitempty), as a role created without one (reference §3).
+func (m roleModel) toCreate() mgmt.Role {
+	return mgmt.Role{
+		Name:        m.Name.ValueString(),
+		Description: m.Description.ValueString(),
+	}
+}
+
+// toUpdate is the PATCH body: only what differs from the state. A removed
+// description is planned as "" (the schema default) and sent as "", which is
+// what GET shows for a role without one (reference §3). Assumption (the
+// reference is silent): the API accepts "" for description; the emulator
+// clears it with "" or null alike.
+func (m roleModel) toUpdate(state roleModel) mgmt.RoleUpdate {
+	var u mgmt.RoleUpdate
+	if !m.Name.IsUnknown() && !m.Name.Equal(state.Name) {
+		u.Name = mgmt.Set(m.Name.ValueString())
+	}
+	if !m.Description.IsUnknown() && !m.Description.Equal(state.Description) {
+		u.Description = mgmt.Set(m.Description.ValueString())
+	}
+	return u
+}
+
+// fromAPI sets the model from the API's role. A description the answer
+// omits (the POST reply does when none was sent, reference §3) is "", as a
+// later GET shows it.
+func (m *roleModel) fromAPI(r *mgmt.Role) {
+	m.ID = types.StringValue(r.ID)
+	m.Name = types.StringValue(r.Name)
+	m.Description = types.StringValue(r.Description)
+}
+
+// pairResourceModel is a tenant_role_permission.
+type pairResourceModel struct {
+	ID                       types.String `tfsdk:"id"`
+	RoleID                   types.String `tfsdk:"role_id"`
+	ResourceServerIdentifier types.String `tfsdk:"resource_server_identifier"`
+	PermissionName           types.String `tfsdk:"permission_name"`
+}
+
+// pair is the permission the model names.
+func (m pairResourceModel) pair() mgmt.Permission {
+	return mgmt.Permission{
+		ResourceServerIdentifier: m.ResourceServerIdentifier.ValueString(),
+		PermissionName:           m.PermissionName.ValueString(),
+	}
+}
+
+// fromAPI sets the model from the role's id and a pair the API holds.
+func (m *pairResourceModel) fromAPI(roleID string, p mgmt.Permission) {
+	m.ID = types.StringValue(pairID(roleID, p))
+	m.RoleID = types.StringValue(roleID)
+	m.ResourceServerIdentifier = types.StringValue(p.ResourceServerIdentifier)
+	m.PermissionName = types.StringValue(p.PermissionName)
+}
+
+// pairSep separates the parts of a tenant_role_permission id.
+const pairSep = "::"
+
+// pairID is a tenant_role_permission's id and import ID:
+// <role_id>::<resource_server_identifier>::<permission_name>.
+func pairID(roleID string, p mgmt.Permission) string {
+	return roleID + pairSep + p.ResourceServerIdentifier + pairSep + p.PermissionName
+}
+
+// parsePairID splits an id made by pairID. Identifiers are URIs that may
+// hold "::" themselves (urn:a::b, https://[::1]/), so the role id ends at
+// the first separator and the permission name starts after the last one; a
+// permission name holding "::" cannot be imported. problem says what is
+// wrong ("" when nothing is).
+func parsePairID(id string) (roleID string, p mgmt.Permission, problem string) {
+	first, last := strings.Index(id, pairSep), strings.LastIndex(id, pairSep)
+	if first < 0 || last < first+len(pairSep) {
+		return "", p, "does not have three parts separated by \"::\""
+	}
+	roleID = id[:first]
+	p = mgmt.Permission{
+		ResourceServerIdentifier: id[first+len(pairSep) : last],
+		PermissionName:           id[last+len(pairSep):],
+	}
+	switch {
+	case roleID == "":
+		return "", p, "has an empty role id"
+	case validate.IDProblem(roleID) != "":
+		return "", p, "has a role id that " + validate.IDProblem(roleID)
+	case p.ResourceServerIdentifier == "":
+		return "", p, "has an empty resource server identifier"
+	case p.PermissionName == "":
+		return "", p, "has an empty permission name"
+	}
+	return roleID, p, ""
+}
+
+// hasPair returns the pair as perms holds it, if it does.
+func hasPair(perms []mgmt.RolePermission, want mgmt.Permission) (mgmt.Permission, bool) {
+	for _, p := range perms {
+		if p.Permission == want {
+			return p.Permission, true
+		}
+	}
+	return mgmt.Permission{}, false
 }

@@ -2,11 +2,14 @@ package rolepermissions
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
@@ -38,14 +41,122 @@ func TestPermissionsModel_roundTrip(t *testing.T) {
 
 func TestSchema_validateImplementation(t *testing.T) {
 	ctx := context.Background()
-	var rs resource.SchemaResponse
-	NewResource().Schema(ctx, resource.SchemaRequest{}, &rs)
-	if d := rs.Schema.ValidateImplementation(ctx); d.HasError() {
-		t.Fatal(d)
+	for _, r := range []resource.Resource{NewResource(), NewRoleResource(), NewPermissionResource()} {
+		var rs resource.SchemaResponse
+		r.Schema(ctx, resource.SchemaRequest{}, &rs)
+		if d := rs.Schema.ValidateImplementation(ctx); d.HasError() {
+			t.Fatal(d)
+		}
+		for name, a := range rs.Schema.Attributes {
+			if d := a.GetMarkdownDescription(); d == "" || !strings.HasSuffix(d, ".") {
+				t.Errorf("%T %s: description %q is not a sentence", r, name, d)
+			}
+		}
 	}
 	var ds datasource.SchemaResponse
 	NewRoleDataSource().Schema(ctx, datasource.SchemaRequest{}, &ds)
 	if d := ds.Schema.ValidateImplementation(ctx); d.HasError() {
 		t.Fatal(d)
+	}
+}
+
+func TestRoleModel_toUpdateSendsOnlyWhatChanged(t *testing.T) {
+	state := roleModel{ID: types.StringValue("rol_1"), Name: types.StringValue("a"), Description: types.StringValue("d")}
+	for _, tc := range []struct {
+		name, description string
+		want              string
+	}{
+		{"a", "d", `{}`},
+		{"b", "d", `{"name":"b"}`},
+		{"a", "e", `{"description":"e"}`},
+		{"a", "", `{"description":""}`}, // removed: back to the default
+		{"b", "", `{"name":"b","description":""}`},
+	} {
+		plan := roleModel{ID: state.ID, Name: types.StringValue(tc.name), Description: types.StringValue(tc.description)}
+		b, err := json.Marshal(plan.toUpdate(state))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(b) != tc.want {
+			t.Errorf("%q/%q: got %s, want %s", tc.name, tc.description, b, tc.want)
+		}
+	}
+}
+
+func TestRoleModel_createAndFromAPI(t *testing.T) {
+	b, err := json.Marshal(roleModel{Name: types.StringValue("a"), Description: types.StringValue("")}.toCreate())
+	if err != nil || string(b) != `{"name":"a"}` {
+		t.Fatalf("create body without description: %s %v", b, err)
+	}
+	b, _ = json.Marshal(roleModel{Name: types.StringValue("a"), Description: types.StringValue("d")}.toCreate())
+	if string(b) != `{"name":"a","description":"d"}` {
+		t.Fatalf("create body: %s", b)
+	}
+	var m roleModel
+	m.fromAPI(&mgmt.Role{ID: "rol_1", Name: "a"}) // the POST reply omits a description never sent
+	if m.ID.ValueString() != "rol_1" || m.Name.ValueString() != "a" || m.Description.IsNull() || m.Description.ValueString() != "" {
+		t.Fatalf("%+v", m)
+	}
+}
+
+func TestParsePairID(t *testing.T) {
+	for _, tc := range []struct {
+		id, role, ident, name, problem string
+	}{
+		{"rol_1::https://api.example.com/orders/::read:orders", "rol_1", "https://api.example.com/orders/", "read:orders", ""},
+		{"rol_1::urn:acme::orders::read", "rol_1", "urn:acme::orders", "read", ""},
+		{"rol_1::https://[::1]/api::write:all", "rol_1", "https://[::1]/api", "write:all", ""},
+		{"rol_1::urn:x::::p", "rol_1", "urn:x::", "p", ""},
+		{"rol_1", "", "", "", "three parts"},
+		{"rol_1::https://a", "", "", "", "three parts"},
+		{":::", "", "", "", "three parts"},
+		{"::https://a::p", "", "", "", "empty role id"},
+		{"..::https://a::p", "", "", "", `"." or ".."`},
+		{"rol_1::::p", "", "", "", "empty resource server identifier"},
+		{"rol_1::https://a::", "", "", "", "empty permission name"},
+	} {
+		role, p, problem := parsePairID(tc.id)
+		if tc.problem != "" {
+			if !strings.Contains(problem, tc.problem) {
+				t.Errorf("%q: problem %q, want %q", tc.id, problem, tc.problem)
+			}
+			continue
+		}
+		if problem != "" || role != tc.role || p.ResourceServerIdentifier != tc.ident || p.PermissionName != tc.name {
+			t.Errorf("%q: got %q %+v %q", tc.id, role, p, problem)
+		}
+		if back := pairID(role, p); back != tc.id {
+			t.Errorf("%q: pairID gives %q", tc.id, back)
+		}
+	}
+}
+
+func FuzzParsePairID(f *testing.F) {
+	for _, s := range []string{"rol_1::https://a::p", "a::b", "::::", "rol::urn:a::b::c", "x::y::z::"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, id string) {
+		role, p, problem := parsePairID(id)
+		if problem != "" {
+			return
+		}
+		if role == "" || p.ResourceServerIdentifier == "" || p.PermissionName == "" || strings.Contains(role, pairSep) || strings.Contains(p.PermissionName, pairSep) {
+			t.Fatalf("%q parsed as %q %+v", id, role, p)
+		}
+		if pairID(role, p) != id {
+			t.Fatalf("%q does not round-trip: %q", id, pairID(role, p))
+		}
+	})
+}
+
+func TestPickRole(t *testing.T) {
+	if _, problem := pickRole("a", nil); !strings.Contains(problem, `No role is named exactly "a"`) {
+		t.Fatal(problem)
+	}
+	if r, problem := pickRole("a", []mgmt.Role{{ID: "rol_1", Name: "a"}}); problem != "" || r.ID != "rol_1" {
+		t.Fatal(problem)
+	}
+	if _, problem := pickRole("a", []mgmt.Role{{ID: "rol_1", Name: "a"}, {ID: "rol_2", Name: "a"}}); !strings.Contains(problem, "2 roles are named \"a\" (ids rol_1, rol_2)") {
+		t.Fatal(problem)
 	}
 }

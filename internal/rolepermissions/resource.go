@@ -1,4 +1,6 @@
-// Package rolepermissions is the tenant_role_permissions resource and the tenant_role data source.
+// Package rolepermissions is the roles family: the tenant_role resource and
+// data source, and a role's permissions, all of them (tenant_role_permissions,
+// authoritative) or one pair each (tenant_role_permission).
 package rolepermissions
 
 import (
@@ -8,15 +10,20 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/validate"
 )
 
 // TypeName is the resource type.
@@ -26,25 +33,45 @@ var (
 	_ resource.Resource                = (*permissionsResource)(nil)
 	_ resource.ResourceWithConfigure   = (*permissionsResource)(nil)
 	_ resource.ResourceWithImportState = (*permissionsResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*permissionsResource)(nil)
+	_ resource.ResourceWithIdentity    = (*permissionsResource)(nil)
 )
+
+// roleIdentity is the identity of the resources that belong to one role.
+type roleIdentity struct {
+	RoleID types.String `tfsdk:"role_id"`
+}
 
 // NewResource returns the tenant_role_permissions resource.
 func NewResource() resource.Resource { return &permissionsResource{} }
 
 type permissionsResource struct {
-	api *mgmt.Client
+	framework.WithClient
 }
 
 func (r *permissionsResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = TypeName
 }
 
+func (r *permissionsResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identityschema.Schema{
+		Attributes: map[string]identityschema.Attribute{
+			"role_id": identityschema.StringAttribute{
+				Description:       "The role's ID (rol_...).",
+				RequiredForImport: true,
+			},
+		},
+	}
+}
+
 func (r *permissionsResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	nonEmpty := []validator.String{stringvalidator.LengthAtLeast(1)}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "The complete set of permissions of one role. This resource is **authoritative**: permissions " +
-			"assigned to the role outside Terraform show as drift and are removed by the next apply. Use one " +
-			"`tenant_role_permissions` per role.",
+		MarkdownDescription: "The complete set of permissions of one role. This resource is **authoritative**: creating it " +
+			"removes every permission the role already held that is not in the configuration (the apply warns with the list), and " +
+			"permissions assigned outside Terraform show as drift and are removed by the next apply. Use one " +
+			"`tenant_role_permissions` per role, and do not combine it with `tenant_role_permission` on the same role: this " +
+			"resource would remove that one's pair on each apply and that one would assign it again, a permanent diff (the plan " +
+			"warns when one configuration does both).",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "The role's ID (the same as `role_id`).",
@@ -54,21 +81,24 @@ func (r *permissionsResource) Schema(_ context.Context, _ resource.SchemaRequest
 			"role_id": schema.StringAttribute{
 				MarkdownDescription: "ID of the role (`rol_...`). Changing it replaces the resource.",
 				Required:            true,
-				Validators:          nonEmpty,
+				Validators:          []validator.String{validate.ID()},
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"permissions": schema.SetNestedAttribute{
-				MarkdownDescription: "The role's permissions, at least one. Each pairs an API's identifier with a scope that API defines. Updated in place.",
-				Required:            true,
-				Validators:          []validator.Set{setvalidator.SizeAtLeast(1)},
+				MarkdownDescription: "The role's permissions, at least one. Each pairs an API's identifier with a scope that API " +
+					"defines. Updated in place; a pair removed from the set is removed from the role.",
+				Required:   true,
+				Validators: []validator.Set{setvalidator.SizeAtLeast(1)},
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"resource_server_identifier": schema.StringAttribute{
-						MarkdownDescription: "The identifier (audience) of the API that defines the permission, not its id.",
-						Required:            true, Validators: nonEmpty,
+						MarkdownDescription: "The identifier (audience) of the API that defines the permission, not its id (1 to 600 characters).",
+						Required:            true,
+						Validators:          []validator.String{stringvalidator.UTF8LengthBetween(1, 600)},
 					},
 					"permission_name": schema.StringAttribute{
-						MarkdownDescription: "The scope's value, e.g. `read:orders`.",
-						Required:            true, Validators: nonEmpty,
+						MarkdownDescription: "The scope's value, e.g. `read:orders` (1 to 280 characters).",
+						Required:            true,
+						Validators:          []validator.String{stringvalidator.UTF8LengthBetween(1, 280)},
 					},
 				}},
 			},
@@ -76,27 +106,118 @@ func (r *permissionsResource) Schema(_ context.Context, _ resource.SchemaRequest
 	}
 }
 
-func (r *permissionsResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.api = framework.Client(req.ProviderData, &resp.Diagnostics)
+// ModifyPlan says, at plan time, how many pairs an update or a destroy
+// removes from the role, so an authoritative removal never surprises, and
+// records the role for the check against tenant_role_permission on the same
+// role (see roleClaims).
+func (r *permissionsResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if !req.Plan.Raw.IsNull() {
+		var roleID types.String
+		if resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("role_id"), &roleID)...); resp.Diagnostics.HasError() {
+			return
+		}
+		if !roleID.IsUnknown() && !roleID.IsNull() {
+			claimRole(r.API, roleID.ValueString(), TypeName, &resp.Diagnostics)
+		}
+	}
+	if req.State.Raw.IsNull() {
+		return
+	}
+	var state permissionsModel
+	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
+		return
+	}
+	have, diags := state.pairs(ctx)
+	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
+		return
+	}
+	roleID := state.RoleID.ValueString()
+	if req.Plan.Raw.IsNull() {
+		sortPairs(have)
+		resp.Diagnostics.AddWarning("Role permissions will be removed", fmt.Sprintf(
+			"Destroying this resource removes its %d permission(s) from role %q: %s.", len(have), roleID, listPairs(have)))
+		return
+	}
+	var plan permissionsModel
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || plan.Permissions.IsUnknown() || !plan.RoleID.Equal(state.RoleID) {
+		return
+	}
+	want, diags := plan.pairs(ctx)
+	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
+		return
+	}
+	if _, removed := diff(want, have); len(removed) > 0 {
+		resp.Diagnostics.AddWarning("Role permissions will be removed", fmt.Sprintf(
+			"This apply removes %d permission(s) from role %q: %s.", len(removed), roleID, listPairs(removed)))
+	}
 }
 
+// Create makes the role hold exactly the configured pairs: it reads what the
+// role holds (one paged read; correctness is worth it), adds what is missing
+// and removes the rest, with a warning that lists what was removed.
 func (r *permissionsResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var m permissionsModel
 	if resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}
-	pairs, diags := m.pairs(ctx)
+	want, diags := m.pairs(ctx)
 	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
 		return
 	}
 	roleID := m.RoleID.ValueString()
-	if err := r.api.AddRolePermissions(ctx, roleID, pairs); err != nil {
-		resp.Diagnostics.AddError("Unable to assign role permissions", writeErrorDetail(roleID, err))
+	// The role id may have been unknown at plan time.
+	claimRole(r.API, roleID, TypeName, &resp.Diagnostics)
+	held, err := r.API.RolePermissions(ctx, roleID)
+	if err != nil {
+		detail := framework.APIErrorDetail(fmt.Sprintf("Reading the permissions role %q holds", roleID), err)
+		if mgmt.IsNotFound(err) {
+			detail = fmt.Sprintf("The role %q does not exist. Check role_id.\n\n%s", roleID, detail)
+		}
+		resp.Diagnostics.AddError("Unable to read role permissions", detail)
 		return
 	}
-	// The API answers the write with {}: the assigned set is what was sent.
-	m.ID = m.RoleID
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	have := make([]mgmt.Permission, 0, len(held))
+	for _, p := range held {
+		have = append(have, p.Permission)
+	}
+	if r.converge(ctx, roleID, want, have, &resp.Diagnostics, &resp.State) {
+		m.ID = m.RoleID
+		resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+		framework.SetIdentity(ctx, resp.Identity, roleIdentity{RoleID: m.RoleID}, &resp.Diagnostics)
+	}
+}
+
+// converge adds the pairs of want the role lacks, then removes the pairs of
+// have not in want: a pair kept in the configuration is never missing from
+// the role. It reports whether the role now holds exactly want; when a
+// removal failed, the state records what the role holds instead, so nothing
+// is lost.
+func (r *permissionsResource) converge(ctx context.Context, roleID string, want, have []mgmt.Permission, diags *diag.Diagnostics, state *tfsdk.State) bool {
+	added, removed := diff(want, have)
+	// Reads of this role under way in tenant_role_permission may predate these writes.
+	reads.forget(r.API, roleID)
+	defer reads.forget(r.API, roleID)
+	if len(added) > 0 {
+		if err := r.API.AddRolePermissions(ctx, roleID, added); err != nil {
+			diags.AddError("Unable to assign role permissions", writeErrorDetail(roleID, err))
+			return false
+		}
+	}
+	if len(removed) == 0 {
+		return true
+	}
+	if err := r.API.RemoveRolePermissions(ctx, roleID, removed); err != nil {
+		diags.AddError("Unable to remove role permissions",
+			framework.APIErrorDetail(fmt.Sprintf("Removing %d permissions from role %q", len(removed), roleID), err))
+		// added holds only pairs not in have, so the role now holds both.
+		var partial permissionsModel
+		diags.Append(partial.fromPairs(roleID, append(have, added...))...)
+		diags.Append(state.Set(ctx, &partial)...)
+		return false
+	}
+	diags.AddWarning("Role permissions removed", fmt.Sprintf(
+		"Role %q held %d permission(s) that are not in the configuration; they were removed: %s.", roleID, len(removed), listPairs(removed)))
+	return true
 }
 
 func (r *permissionsResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -104,8 +225,10 @@ func (r *permissionsResource) Read(ctx context.Context, req resource.ReadRequest
 	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}
+	// The identity comes from the state, so it holds even when the object is gone.
+	framework.SetIdentity(ctx, resp.Identity, roleIdentity{RoleID: m.RoleID}, &resp.Diagnostics)
 	roleID := m.RoleID.ValueString()
-	perms, err := r.api.RolePermissions(ctx, roleID)
+	perms, err := r.API.RolePermissions(ctx, roleID)
 	if mgmt.IsNotFound(err) {
 		resp.Diagnostics.AddWarning("Resource not found, removed from state", fmt.Sprintf(
 			"The role %q no longer exists (it was deleted outside Terraform), so its permissions were removed from the state.\n\n"+
@@ -134,30 +257,12 @@ func (r *permissionsResource) Update(ctx context.Context, req resource.UpdateReq
 	if resp.Diagnostics.Append(append(d1, d2...)...); resp.Diagnostics.HasError() {
 		return
 	}
-	roleID := plan.RoleID.ValueString()
-	added, removed := diff(want, have)
-	if len(added) > 0 {
-		if err := r.api.AddRolePermissions(ctx, roleID, added); err != nil {
-			resp.Diagnostics.AddError("Unable to assign role permissions", writeErrorDetail(roleID, err))
-			return
-		}
+	claimRole(r.API, plan.RoleID.ValueString(), TypeName, &resp.Diagnostics)
+	if r.converge(ctx, plan.RoleID.ValueString(), want, have, &resp.Diagnostics, &resp.State) {
+		plan.ID = plan.RoleID
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		framework.SetIdentity(ctx, resp.Identity, roleIdentity{RoleID: plan.RoleID}, &resp.Diagnostics)
 	}
-	if len(removed) > 0 {
-		if err := r.api.RemoveRolePermissions(ctx, roleID, removed); err != nil {
-			// The additions are in place; record them so nothing is lost.
-			resp.Diagnostics.AddError("Unable to remove role permissions", framework.APIErrorDetail(fmt.Sprintf("Removing %d permissions from role %q", len(removed), roleID), err))
-			// added holds only pairs not in have, so the role now holds both.
-			partial := make([]mgmt.RolePermission, 0, len(have)+len(added))
-			for _, p := range append(have, added...) {
-				partial = append(partial, mgmt.RolePermission{Permission: p})
-			}
-			resp.Diagnostics.Append(state.fromAPI(roleID, partial)...)
-			resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-			return
-		}
-	}
-	plan.ID = plan.RoleID
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
 func (r *permissionsResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -169,19 +274,27 @@ func (r *permissionsResource) Delete(ctx context.Context, req resource.DeleteReq
 	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() || len(pairs) == 0 {
 		return
 	}
-	if err := r.api.RemoveRolePermissions(ctx, m.RoleID.ValueString(), pairs); err != nil {
+	reads.forget(r.API, m.RoleID.ValueString())
+	defer reads.forget(r.API, m.RoleID.ValueString())
+	if err := r.API.RemoveRolePermissions(ctx, m.RoleID.ValueString(), pairs); err != nil {
 		resp.Diagnostics.AddError("Unable to remove role permissions", framework.APIErrorDetail(fmt.Sprintf("Removing the permissions of role %q", m.RoleID.ValueString()), err))
 	}
 }
 
-// ImportState takes the role id; Read lists its permissions.
+// ImportState takes the role id (or an identity's role_id); Read lists its
+// permissions.
 func (r *permissionsResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if req.ID == "" {
-		resp.Diagnostics.AddError("Unable to import role permissions", "The import ID is empty. Use the role's id (rol_...).")
+	id := req.ID
+	if id == "" && req.Identity != nil {
+		var ident roleIdentity
+		resp.Diagnostics.Append(req.Identity.Get(ctx, &ident)...)
+		id = ident.RoleID.ValueString()
+	}
+	if resp.Diagnostics.Append(framework.CheckImportID(TypeName, id, "the role's id (rol_...)")...); resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("role_id"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("role_id"), id)...)
 }
 
 func writeErrorDetail(roleID string, err error) string {
@@ -195,4 +308,21 @@ func writeErrorDetail(roleID string, err error) string {
 			"Check resource_server_identifier (the API's identifier, not its id) and permission_name against the API's scopes.\n\n" + detail
 	}
 	return detail
+}
+
+// listPairs writes pairs for a diagnostic, the first 20 of them.
+func listPairs(pairs []mgmt.Permission) string {
+	const shown = 20
+	parts := make([]string, 0, min(len(pairs), shown))
+	for i, p := range pairs {
+		if i == shown {
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s on %s", p.PermissionName, p.ResourceServerIdentifier))
+	}
+	out := strings.Join(parts, ", ")
+	if len(pairs) > shown {
+		out += fmt.Sprintf(" and %d more", len(pairs)-shown)
+	}
+	return out
 }

@@ -92,6 +92,30 @@ func TestAccRolePermissions_basic(t *testing.T) {
 	})
 }
 
+// TestAccRolePermissions_authoritativeCreate: a role that already holds
+// other pairs holds exactly the configured ones after create, and the next
+// plan is empty.
+func TestAccRolePermissions_authoritativeCreate(t *testing.T) {
+	target := acctest.NewTarget(t)
+	role, ident := target.Role(t), api(t, target, 4)
+	err := target.Client().AddRolePermissions(context.Background(), role.ID, []mgmt.Permission{
+		{ResourceServerIdentifier: ident, PermissionName: "p:001"},
+		{ResourceServerIdentifier: ident, PermissionName: "p:003"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             checkNoPermissions(target, role.ID),
+		Steps: []resource.TestStep{{
+			Config:           target.Config(testAccPermissions(role.ID, ident, "p:000", "p:001")),
+			Check:            checkAssigned(target, role.ID, ident, "p:000", "p:001"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		}},
+	})
+}
+
 func TestAccRolePermissions_update(t *testing.T) {
 	target := acctest.NewTarget(t)
 	role, ident := target.Role(t), api(t, target, 4)
@@ -199,6 +223,8 @@ func TestAccRolePermissions_import(t *testing.T) {
 		Steps: []resource.TestStep{
 			{Config: target.Config(testAccPermissions(role.ID, ident, "p:000", "p:001"))},
 			{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateId: role.ID},
+			{ResourceName: addr, ImportState: true, ImportStateId: "rol_doesnotexist0000", ExpectError: acctest.ExpectError(`Cannot import non-existent remote object`)},
+			{ResourceName: addr, ImportState: true, ImportStateId: "..", ExpectError: acctest.ExpectError(`The import ID ".." for tenant_role_permissions must not be "." or ".."`)},
 		},
 	})
 }
@@ -246,9 +272,12 @@ func TestAccRolePermissions_validation(t *testing.T) {
 	var cases []acctest.PlanError
 	for _, tc := range []struct{ body, want string }{
 		{`role_id = "rol_x"` + "\n  permissions = []", `Attribute permissions set must contain at least 1 elements, got: 0`},
-		{`role_id = ""` + "\n  permissions = [{ resource_server_identifier = \"https://a\", permission_name = \"p\" }]", `Attribute role_id string length must be at least 1, got: 0`},
-		{`role_id = "rol_x"` + "\n  permissions = [{ resource_server_identifier = \"\", permission_name = \"p\" }]", `resource_server_identifier string length must be at least 1, got: 0`},
-		{`role_id = "rol_x"` + "\n  permissions = [{ resource_server_identifier = \"https://a\", permission_name = \"\" }]", `permission_name string length must be at least 1, got: 0`},
+		{`role_id = ""` + "\n  permissions = [{ resource_server_identifier = \"https://a\", permission_name = \"p\" }]", `Attribute role_id must not be empty`},
+		{`role_id = ".."` + "\n  permissions = [{ resource_server_identifier = \"https://a\", permission_name = \"p\" }]", `Attribute role_id must not be "." or ".."`},
+		{`role_id = "."` + "\n  permissions = [{ resource_server_identifier = \"https://a\", permission_name = \"p\" }]", `Attribute role_id must not be "." or ".."`},
+		{`role_id = "rol_x"` + "\n  permissions = [{ resource_server_identifier = \"\", permission_name = \"p\" }]", `resource_server_identifier UTF-8 character count must be between 1 and 600, got: 0`},
+		{`role_id = "rol_x"` + "\n  permissions = [{ resource_server_identifier = \"https://a\", permission_name = \"\" }]", `permission_name UTF-8 character count must be between 1 and 280, got: 0`},
+		{`role_id = "rol_x"` + "\n  permissions = [{ resource_server_identifier = \"https://a\", permission_name = \"" + strings.Repeat("ü", 281) + "\" }]", `permission_name UTF-8 character count must be between 1 and 280, got: 281`},
 		{`role_id = "rol_x"`, `The argument "permissions" is required`},
 	} {
 		cases = append(cases, acctest.PlanError{Config: "resource \"tenant_role_permissions\" \"test\" {\n  " + tc.body + "\n}", Want: tc.want})
@@ -315,4 +344,17 @@ resource "tenant_role_permissions" "test" {
   ]
 }
 `, roleID, strings.Join(items, "\n"))
+}
+
+func TestAccRolePermissions_identity(t *testing.T) {
+	target := acctest.NewTarget(t)
+	role, ident := target.Role(t), api(t, target, 2)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		TerraformVersionChecks:   acctest.NeedsIdentity,
+		CheckDestroy:             checkNoPermissions(target, role.ID),
+		Steps: acctest.IdentitySteps(target.Config(testAccPermissions(role.ID, ident, "p:000", "p:001")), addr, map[string]knownvalue.Check{
+			"role_id": knownvalue.StringExact(role.ID),
+		}),
+	})
 }

@@ -8,9 +8,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/validate"
 )
 
 var (
@@ -23,7 +25,7 @@ var (
 func NewDataSource() datasource.DataSource { return &profileDataSource{} }
 
 type profileDataSource struct {
-	api *mgmt.Client
+	framework.DataSourceWithClient
 }
 
 func (d *profileDataSource) Metadata(_ context.Context, _ datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -34,7 +36,12 @@ func (d *profileDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Looks up a token exchange profile by `id` or by `subject_token_type` (exactly one). **Early Access.**",
 		Attributes: map[string]schema.Attribute{
-			"id":                 schema.StringAttribute{MarkdownDescription: "The profile's ID. Set this or `subject_token_type`.", Optional: true, Computed: true},
+			"id": schema.StringAttribute{
+				MarkdownDescription: "The profile's ID. Set this or `subject_token_type`.",
+				Optional:            true,
+				Computed:            true,
+				Validators:          []validator.String{validate.ID()},
+			},
 			"subject_token_type": schema.StringAttribute{MarkdownDescription: "The profile's subject token type URI. Set this or `id`.", Optional: true, Computed: true},
 			"name":               schema.StringAttribute{MarkdownDescription: "The profile's name.", Computed: true},
 			"action_id":          schema.StringAttribute{MarkdownDescription: "ID of the action that performs the exchange.", Computed: true},
@@ -49,10 +56,6 @@ func (d *profileDataSource) ConfigValidators(context.Context) []datasource.Confi
 	return []datasource.ConfigValidator{datasourcevalidator.ExactlyOneOf(path.MatchRoot("id"), path.MatchRoot("subject_token_type"))}
 }
 
-func (d *profileDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.api = framework.Client(req.ProviderData, &resp.Diagnostics)
-}
-
 func (d *profileDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m profileModel
 	if resp.Diagnostics.Append(req.Config.Get(ctx, &m)...); resp.Diagnostics.HasError() {
@@ -65,13 +68,13 @@ func (d *profileDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	)
 	if !m.ID.IsNull() {
 		what = fmt.Sprintf("id %q", m.ID.ValueString())
-		p, err = d.api.GetTokenExchangeProfile(ctx, m.ID.ValueString())
+		p, err = d.API.GetTokenExchangeProfile(ctx, m.ID.ValueString())
 		if mgmt.IsNotFound(err) {
 			p, err = nil, nil
 		}
 	} else {
 		what = fmt.Sprintf("subject_token_type %q", m.SubjectTokenType.ValueString())
-		p, err = d.api.FindTokenExchangeProfile(ctx, m.SubjectTokenType.ValueString())
+		p, err = d.API.FindTokenExchangeProfile(ctx, m.SubjectTokenType.ValueString())
 	}
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to read token exchange profile", framework.APIErrorDetail("Looking up the profile with "+what, err))

@@ -24,7 +24,9 @@ import (
 // TypeName is the resource and data source type.
 const TypeName = "tenant_token_exchange_profile"
 
-// DefaultName is the name the API gives a profile when none is set.
+// DefaultName is the name sent when the configuration sets none: the API
+// requires a name on create (reference §1), and removing the argument
+// returns the profile to this one.
 const DefaultName = "Token Exchange Profile 1"
 
 // ReservedPrefixes are subject token type prefixes the API refuses.
@@ -34,17 +36,23 @@ var (
 	_ resource.Resource                = (*profileResource)(nil)
 	_ resource.ResourceWithConfigure   = (*profileResource)(nil)
 	_ resource.ResourceWithImportState = (*profileResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*profileResource)(nil)
+	_ resource.ResourceWithIdentity    = (*profileResource)(nil)
 )
 
 // NewResource returns the tenant_token_exchange_profile resource.
 func NewResource() resource.Resource { return &profileResource{} }
 
 type profileResource struct {
-	api *mgmt.Client
+	framework.WithClient
 }
 
 func (r *profileResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = TypeName
+}
+
+func (r *profileResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = framework.IDIdentitySchema("The profile's ID (`tep_` followed by 16 characters).")
 }
 
 func (r *profileResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -59,11 +67,12 @@ func (r *profileResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"name": schema.StringAttribute{
-				MarkdownDescription: "A friendly name, 3 to 50 characters. Defaults to `" + DefaultName + "`. Updated in place.",
-				Optional:            true,
-				Computed:            true,
-				Default:             stringdefault.StaticString(DefaultName),
-				Validators:          []validator.String{stringvalidator.LengthBetween(3, 50)},
+				MarkdownDescription: "A friendly name, 3 to 50 characters. Defaults to `" + DefaultName + "`; removing it returns " +
+					"to that name. Updated in place.",
+				Optional:   true,
+				Computed:   true,
+				Default:    stringdefault.StaticString(DefaultName),
+				Validators: []validator.String{stringvalidator.UTF8LengthBetween(3, 50)},
 			},
 			"subject_token_type": schema.StringAttribute{
 				MarkdownDescription: "The type of token this profile exchanges: an absolute URI of 8 to 100 characters " +
@@ -71,15 +80,19 @@ func (r *profileResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 					"`http(s)://auth0.com`, `http(s)://okta.com`, `urn:ietf`, `urn:auth0` and `urn:okta` are reserved. Updated in place.",
 				Required: true,
 				Validators: []validator.String{
-					stringvalidator.LengthBetween(8, 100), validate.AbsoluteURI(),
+					stringvalidator.UTF8LengthBetween(8, 100),
+					validate.AbsoluteURI(),
 					validate.NoPrefix("reserved by the platform", ReservedPrefixes...),
 				},
 			},
 			"action_id": schema.StringAttribute{
 				MarkdownDescription: "ID of the deployed action (1 to 36 characters) that supports the `custom-token-exchange` trigger " +
 					"and validates the subject token. Changing it replaces the profile.",
-				Required:      true,
-				Validators:    []validator.String{stringvalidator.LengthBetween(1, 36)},
+				Required: true,
+				Validators: []validator.String{
+					stringvalidator.UTF8LengthBetween(1, 36),
+					validate.ID(),
+				},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"type": schema.StringAttribute{
@@ -87,7 +100,7 @@ func (r *profileResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 				Optional:            true,
 				Computed:            true,
 				Default:             stringdefault.StaticString("custom_authentication"),
-				Validators:          []validator.String{stringvalidator.LengthBetween(1, 21), stringvalidator.OneOf("custom_authentication")},
+				Validators:          []validator.String{stringvalidator.OneOf("custom_authentication")},
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"created_at": schema.StringAttribute{
@@ -103,8 +116,26 @@ func (r *profileResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 	}
 }
 
-func (r *profileResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.api = framework.Client(req.ProviderData, &resp.Diagnostics)
+// ModifyPlan warns before a replacement: the API allows one profile per
+// subject token type, so the old profile is deleted before the new one is
+// created, and token exchange for that type fails in between.
+func (r *profileResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
+		return
+	}
+	var plan, state profileModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
+		return
+	}
+	if plan.ActionID.Equal(state.ActionID) && plan.Type.Equal(state.Type) {
+		return
+	}
+	resp.Diagnostics.AddWarning("Token exchange profile will be replaced", fmt.Sprintf(
+		"Changing action_id or type replaces the token exchange profile %s. The tenant allows one profile per subject token type, so "+
+			"the profile is deleted before its replacement is created: until the apply finishes, token exchange for subject_token_type %s fails.\n\n"+
+			"To switch actions without that gap, deploy the new code to the same action instead of changing action_id.",
+		state.ID.ValueString(), state.SubjectTokenType))
 }
 
 func (r *profileResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -114,31 +145,35 @@ func (r *profileResource) Create(ctx context.Context, req resource.CreateRequest
 	}
 	sent := m.toAPI()
 	p, outcome, err := mgmt.SafeCreate(ctx, 3,
-		func() (*mgmt.TokenExchangeProfile, error) { return r.api.CreateTokenExchangeProfile(ctx, sent) },
+		func() (*mgmt.TokenExchangeProfile, error) { return r.API.CreateTokenExchangeProfile(ctx, sent) },
 		func() (*mgmt.TokenExchangeProfile, error) {
-			return r.api.FindTokenExchangeProfile(ctx, sent.SubjectTokenType)
+			return r.API.FindTokenExchangeProfile(ctx, sent.SubjectTokenType)
 		},
 		func(p *mgmt.TokenExchangeProfile) bool {
 			return p.Name == sent.Name && p.SubjectTokenType == sent.SubjectTokenType && p.ActionID == sent.ActionID && p.Type == sent.Type
 		})
-	if errors.Is(err, mgmt.ErrDifferent) {
-		resp.Diagnostics.AddError("Unable to create token exchange profile", fmt.Sprintf(
-			"A token exchange profile with subject_token_type %q already exists (id %s, name %q, action_id %q) and differs from the configuration, "+
-				"so it was not adopted. Subject token types are unique in the tenant.\n\n"+
-				"To manage it with Terraform, import it:\n  terraform import %s.<name> %s", sent.SubjectTokenType, p.ID, p.Name, p.ActionID, TypeName, p.ID))
+	switch {
+	case errors.Is(err, mgmt.ErrExists):
+		resp.Diagnostics.AddAttributeError(path.Root("subject_token_type"), "Unable to create token exchange profile", existsDetail(sent.SubjectTokenType, p))
 		return
-	}
-	if err != nil {
+	case errors.Is(err, mgmt.ErrDifferent):
+		resp.Diagnostics.AddError("Unable to create token exchange profile", fmt.Sprintf(
+			"The answer to creating the profile for subject_token_type %q was lost, and the profile now found under it (id %s, name %q, "+
+				"action_id %q) differs from the configuration, so it was not adopted: another writer may have created it. "+
+				"Subject token types are unique in the tenant.\n\nIf it is yours, import it:\n  terraform import %s.<name> %s",
+			sent.SubjectTokenType, p.ID, p.Name, p.ActionID, TypeName, p.ID))
+		return
+	case err != nil:
 		resp.Diagnostics.AddError("Unable to create token exchange profile", r.createErrorDetail(m, err))
 		return
-	}
-	if outcome == mgmt.Adopted {
-		resp.Diagnostics.AddWarning("Existing token exchange profile adopted", fmt.Sprintf(
-			"The answer to creating the profile for subject_token_type %q was lost (or the tenant reported that it exists), and the profile "+
-				"found under that subject_token_type (id %s) equals the configuration, so it was taken into the state instead of created twice.", sent.SubjectTokenType, p.ID))
+	case outcome == mgmt.Adopted:
+		resp.Diagnostics.AddWarning("Token exchange profile created after a lost answer", fmt.Sprintf(
+			"The answer to creating the profile for subject_token_type %q was lost, and the profile found under it (id %s) equals the "+
+				"configuration, so it is the one this apply created and was taken into the state instead of created twice.", sent.SubjectTokenType, p.ID))
 	}
 	m.fromAPI(p)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: m.ID}, &resp.Diagnostics)
 }
 
 func (r *profileResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -146,7 +181,9 @@ func (r *profileResource) Read(ctx context.Context, req resource.ReadRequest, re
 	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}
-	p, err := r.api.ReadTokenExchangeProfile(ctx, m.ID.ValueString())
+	// The identity comes from the state, so it holds even when the object is gone.
+	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: m.ID}, &resp.Diagnostics)
+	p, err := r.API.ReadTokenExchangeProfile(ctx, m.ID.ValueString())
 	if mgmt.IsNotFound(err) {
 		resp.Diagnostics.Append(framework.RemovedFromState(TypeName, m.ID.ValueString()))
 		resp.State.RemoveResource(ctx)
@@ -167,7 +204,7 @@ func (r *profileResource) Update(ctx context.Context, req resource.UpdateRequest
 	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
 		return
 	}
-	p, err := r.api.UpdateTokenExchangeProfile(ctx, state.ID.ValueString(), plan.toUpdate(state))
+	p, err := r.API.UpdateTokenExchangeProfile(ctx, state.ID.ValueString(), plan.toUpdate(state))
 	if err != nil {
 		detail := framework.APIErrorDetail(fmt.Sprintf("Updating token exchange profile %q", state.ID.ValueString()), err)
 		if mgmt.IsBadRequest(err) && strings.Contains(err.Error(), "already exists") {
@@ -179,6 +216,7 @@ func (r *profileResource) Update(ctx context.Context, req resource.UpdateRequest
 	}
 	plan.fromAPI(p)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: plan.ID}, &resp.Diagnostics)
 }
 
 func (r *profileResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -186,7 +224,7 @@ func (r *profileResource) Delete(ctx context.Context, req resource.DeleteRequest
 	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}
-	if err := r.api.DeleteTokenExchangeProfile(ctx, m.ID.ValueString()); err != nil {
+	if err := r.API.DeleteTokenExchangeProfile(ctx, m.ID.ValueString()); err != nil {
 		resp.Diagnostics.AddError("Unable to delete token exchange profile",
 			framework.APIErrorDetail(fmt.Sprintf("Deleting token exchange profile %q", m.ID.ValueString()), err))
 	}
@@ -195,14 +233,14 @@ func (r *profileResource) Delete(ctx context.Context, req resource.DeleteRequest
 // ImportState accepts the profile's id or its subject_token_type (a URI,
 // recognised by its colon; ids never hold one).
 func (r *profileResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	id := req.ID
+	id := framework.ImportID(ctx, req, &resp.Diagnostics)
 	switch ParseImportID(id) {
 	case ImportInvalid:
 		resp.Diagnostics.AddError("Unable to import token exchange profile", fmt.Sprintf(
-			"The import ID %q is neither a profile id (tep_...) nor a subject_token_type URI; it is empty or holds white space.", id))
+			"The import ID %q is neither a profile id (tep_...) nor a subject_token_type URI; it is empty, \".\" or \"..\", or holds white space.", id))
 		return
 	case ImportBySubjectTokenType:
-		p, err := r.api.FindTokenExchangeProfile(ctx, id)
+		p, err := r.API.FindTokenExchangeProfile(ctx, id)
 		if err != nil {
 			resp.Diagnostics.AddError("Unable to import token exchange profile",
 				framework.APIErrorDetail(fmt.Sprintf("Looking up the profile with subject_token_type %q", id), err))
@@ -230,7 +268,7 @@ const (
 // ParseImportID tells an id from a subject_token_type.
 func ParseImportID(s string) ImportKind {
 	switch {
-	case strings.TrimSpace(s) == "" || strings.ContainsAny(s, " \t\n"):
+	case strings.TrimSpace(s) == "" || strings.ContainsAny(s, " \t\n") || validate.IDProblem(s) != "":
 		return ImportInvalid
 	case strings.Contains(s, ":"):
 		return ImportBySubjectTokenType
@@ -249,13 +287,6 @@ func (r *profileResource) createErrorDetail(m profileModel, err error) string {
 	}
 	msg := strings.ToLower(e.Message)
 	switch {
-	case e.StatusCode == 409:
-		// SafeCreate already looked the profile up: it was not found (one
-		// found is adopted or reported as different), so it was just deleted
-		// or another writer holds the type.
-		return fmt.Sprintf("The tenant reports that a token exchange profile with subject_token_type %q already exists (409), "+
-			"but none was found under it; subject token types are unique in the tenant.\n\n"+
-			"Apply again, or import the profile:\n  terraform import %s.<name> %s", stt, TypeName, stt)
 	case e.StatusCode == 400 && strings.Contains(msg, "not been deployed"):
 		return fmt.Sprintf("The action %q exists but has not been deployed. Deploy the action, then apply again.\n\nThe API said: %s", action, e.Message)
 	case e.StatusCode == 400 && strings.Contains(msg, "trigger"):
@@ -268,4 +299,18 @@ func (r *profileResource) createErrorDetail(m profileModel, err error) string {
 			"Use the credentials of the tenant's global client (or a token issued to it).\n\nThe API said: %s", e.Message)
 	}
 	return framework.APIErrorDetail(tried, err)
+}
+
+// existsDetail explains a 409 on the first create: the profile was there
+// before this apply, so it is someone else's until it is imported.
+func existsDetail(stt string, found *mgmt.TokenExchangeProfile) string {
+	if found == nil {
+		return fmt.Sprintf("A token exchange profile with subject_token_type %q already exists (409); subject token types are unique "+
+			"in the tenant, so it was not created.\n\nTo manage it here, import it:\n  terraform import %s.<name> %s", stt, TypeName, stt)
+	}
+	return fmt.Sprintf("A token exchange profile with subject_token_type %q already exists in the tenant (id %s, name %q, action_id %q); "+
+		"subject token types are unique, so it was not created, and it is not taken over because it existed before this apply "+
+		"(another configuration, or another instance of this resource, may manage it).\n\n"+
+		"To manage it here, import it:\n  terraform import %s.<name> %s\nor choose another subject_token_type.",
+		stt, found.ID, found.Name, found.ActionID, TypeName, found.ID)
 }

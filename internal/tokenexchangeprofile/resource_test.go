@@ -72,6 +72,22 @@ func TestAccTokenExchangeProfile_update(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("subject_token_type"), knownvalue.StringExact(stt+"-2")),
 				},
 			},
+			{
+				// Lengths count characters: 50 two-byte characters fit.
+				Config: target.Config(testAccProfileConfig(strings.Repeat("ü", 50), stt+"-2", action)),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(strings.Repeat("ü", 50))),
+				},
+			},
+			{
+				// Removing name returns to the default name.
+				Config: target.Config(testAccProfileConfig("", stt+"-2", action)),
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameID.AddStateValue(addr, tfjsonpath.New("id")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(tokenexchangeprofile.DefaultName)),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
 		},
 	})
 }
@@ -110,8 +126,11 @@ func TestAccTokenExchangeProfile_import(t *testing.T) {
 			{Config: target.Config(testAccProfileConfig("imported", stt, action))},
 			{ResourceName: addr, ImportState: true, ImportStateVerify: true},
 			{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateId: stt},
+			{ResourceName: addr, ImportState: true, ImportStateId: "tep_0000000000000000", ExpectError: acctest.ExpectError(`Cannot import non-existent remote object`)},
 			{ResourceName: addr, ImportState: true, ImportStateId: "urn:acme:no-such-profile", ExpectError: acctest.ExpectError(`No token exchange profile has subject_token_type`)},
 			{ResourceName: addr, ImportState: true, ImportStateId: "tep one", ExpectError: acctest.ExpectError(`The import ID "tep one" is neither a profile id`)},
+			{ResourceName: addr, ImportState: true, ImportStateId: "..", ExpectError: acctest.ExpectError(`The import ID ".." is neither a profile id`)},
+			{ResourceName: addr, ImportState: true, ImportStateId: ".", ExpectError: acctest.ExpectError(`The import ID "." is neither a profile id`)},
 		},
 	})
 }
@@ -173,17 +192,20 @@ func TestAccTokenExchangeProfile_validation(t *testing.T) {
 	for _, tc := range []struct {
 		name, stt, action, typ, want string
 	}{
-		{name: "ab", want: `Attribute name string length must be between 3 and 50, got: 2`},
-		{name: strings.Repeat("n", 51), want: `Attribute name string length must be between 3 and 50, got: 51`},
-		{stt: "urn:a:b", want: `Attribute subject_token_type string length must be between 8 and 100, got: 7`},
-		{stt: "urn:a:" + strings.Repeat("b", 95), want: `Attribute subject_token_type string length must be between 8 and 100, got: 101`},
+		{name: "ab", want: `Attribute name UTF-8 character count must be between 3 and 50, got: 2`},
+		{name: strings.Repeat("n", 51), want: `Attribute name UTF-8 character count must be between 3 and 50, got: 51`},
+		{name: strings.Repeat("ü", 51), want: `Attribute name UTF-8 character count must be between 3 and 50, got: 51`},
+		{stt: "urn:a:b", want: `Attribute subject_token_type UTF-8 character count must be between 8 and 100, got: 7`},
+		{stt: "urn:a:" + strings.Repeat("b", 95), want: `Attribute subject_token_type UTF-8 character count must be between 8 and 100, got: 101`},
+		{stt: "urn:a:" + strings.Repeat("é", 95), want: `Attribute subject_token_type UTF-8 character count must be between 8 and 100, got: 101`},
+		{action: "..", want: `Attribute action_id must not be "." or ".."`},
 		{stt: "not-a-uri-at-all", want: `Attribute subject_token_type value must be an absolute URI`},
 		{stt: "urn:ietf:params:oauth:token-type:jwt", want: `reserved prefix "urn:ietf"`},
 		{stt: "https://auth0.com/token", want: `reserved prefix "https://auth0.com"`},
-		{action: "-", want: `Attribute action_id string length must be between 1 and 36, got: 0`},
-		{action: strings.Repeat("a", 37), want: `Attribute action_id string length must be between 1 and 36, got: 37`},
+		{action: "-", want: `Attribute action_id UTF-8 character count must be between 1 and 36, got: 0`},
+		{action: strings.Repeat("a", 37), want: `Attribute action_id UTF-8 character count must be between 1 and 36, got: 37`},
 		{typ: "custom", want: `Attribute type value must be one of: \["custom_authentication"\], got: "custom"`},
-		{typ: strings.Repeat("t", 22), want: `Attribute type string length must be between 1 and 21, got: 22`},
+		{typ: strings.Repeat("t", 22), want: `Attribute type value must be one of: \["custom_authentication"\]`},
 	} {
 		name, stt, act := "valid-name", "urn:acme:valid-token", action
 		if tc.name != "" {
@@ -231,7 +253,9 @@ func TestAccTokenExchangeProfile_apiErrors(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{
-			{Config: target.Config(cfg("urn:acme:taken", deployed)), ExpectError: acctest.ExpectError(`already exists \(id ` + existing.ID + `, name "existing", action_id "` + deployed + `"\) and differs from the configuration, so it was not adopted.*terraform import tenant_token_exchange_profile.<name> ` + existing.ID)},
+			{Config: target.Config(cfg("urn:acme:taken", deployed)), ExpectError: acctest.ExpectError(`already exists in the tenant \(id ` + existing.ID + `, name "existing", action_id "` + deployed + `"\).*it is not taken over.*terraform import tenant_token_exchange_profile.<name> ` + existing.ID)},
+			// Equal to the configuration, but there before: still not adopted.
+			{Config: target.Config(testAccProfileConfig("existing", "urn:acme:taken", deployed)), ExpectError: acctest.ExpectError(`already exists in the tenant \(id ` + existing.ID + `.*terraform import`)},
 			{Config: target.Config(cfg("urn:acme:e1", "00000000-0000-4000-8000-000000000000")), ExpectError: acctest.ExpectError(`does not exist in the tenant`)},
 			{Config: target.Config(cfg("urn:acme:e2", undeployed)), ExpectError: acctest.ExpectError(`has not been deployed. Deploy the action`)},
 			{Config: target.Config(cfg("urn:acme:e3", postLogin)), ExpectError: acctest.ExpectError(`does not support the custom-token-exchange trigger`)},
@@ -295,4 +319,17 @@ resource "tenant_token_exchange_profile" "test" {
   action_id          = %[3]q
 }
 `, nameLine, stt, action)
+}
+
+func TestAccTokenExchangeProfile_identity(t *testing.T) {
+	target := acctest.NewTarget(t)
+	action, stt := target.Action(t, mgmt.TriggerCustomTokenExchange, true), "urn:acme:"+acctest.RandomName()
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		TerraformVersionChecks:   acctest.NeedsIdentity,
+		CheckDestroy:             target.CheckGone(tokenexchangeprofile.TypeName, getProfile),
+		Steps: acctest.IdentitySteps(target.Config(testAccProfileConfig("identity", stt, action)), addr, map[string]knownvalue.Check{
+			"id": knownvalue.StringRegexp(regexp.MustCompile(`^tep_[A-Za-z0-9]{16}$`)),
+		}),
+	})
 }

@@ -78,6 +78,19 @@ func sweep(ctx context.Context, c *mgmt.Client, dry bool) (int, error) {
 			}
 		}
 	}
+	// Actions go after the profiles, which may name them; force deletes one
+	// that a profile outside the prefix still names.
+	actions, err := c.AllActions(ctx, "", "")
+	if err != nil {
+		return n, err
+	}
+	for _, a := range actions {
+		if ours(a.Name) {
+			if err := del("action", a.ID, func() error { return c.DeleteAction(ctx, a.ID, true) }); err != nil {
+				return n, err
+			}
+		}
+	}
 	roles, err := c.FindRolesByPrefix(ctx, acctest.Prefix)
 	if err != nil {
 		return n, err

@@ -1,0 +1,4 @@
+resource "tenant_role" "support" {
+  name        = "support"
+  description = "Answers customer tickets"
+}

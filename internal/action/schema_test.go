@@ -1,0 +1,24 @@
+package action_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/action"
+)
+
+func TestSchema_validateImplementation(t *testing.T) {
+	ctx := context.Background()
+	var rs resource.SchemaResponse
+	action.NewResource().Schema(ctx, resource.SchemaRequest{}, &rs)
+	if d := rs.Schema.ValidateImplementation(ctx); d.HasError() {
+		t.Fatal(d)
+	}
+	for name, a := range rs.Schema.Attributes {
+		if a.GetMarkdownDescription() == "" {
+			t.Errorf("%s has no description", name)
+		}
+	}
+}

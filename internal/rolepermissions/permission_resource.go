@@ -1,0 +1,261 @@
+package rolepermissions
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/validate"
+)
+
+// PermissionTypeName is the type of the one-pair resource.
+const PermissionTypeName = "tenant_role_permission"
+
+var (
+	_ resource.Resource                = (*permissionResource)(nil)
+	_ resource.ResourceWithConfigure   = (*permissionResource)(nil)
+	_ resource.ResourceWithImportState = (*permissionResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*permissionResource)(nil)
+	_ resource.ResourceWithIdentity    = (*permissionResource)(nil)
+)
+
+// NewPermissionResource returns the tenant_role_permission resource.
+func NewPermissionResource() resource.Resource { return &permissionResource{} }
+
+// permissionResource manages one (API identifier, scope) pair of a role and
+// leaves the role's other pairs alone.
+//
+// A pair has no identity beyond itself, and assigning a pair the role
+// already holds succeeds and changes nothing (the API answers 201 either
+// way), so this resource does not own its pair exclusively: when the pair
+// was assigned before (outside Terraform, or by another instance naming the
+// same pair), creating it changes nothing, and destroying either instance
+// removes the pair from the role. Another instance of the same pair then
+// finds it gone on its next refresh and assigns it again on the next apply.
+type permissionResource struct {
+	framework.WithClient
+}
+
+func (r *permissionResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = PermissionTypeName
+}
+
+// pairIdentity is a tenant_role_permission's identity: the pair itself.
+type pairIdentity struct {
+	RoleID                   types.String `tfsdk:"role_id"`
+	ResourceServerIdentifier types.String `tfsdk:"resource_server_identifier"`
+	PermissionName           types.String `tfsdk:"permission_name"`
+}
+
+func (m pairResourceModel) identity() pairIdentity {
+	return pairIdentity{RoleID: m.RoleID, ResourceServerIdentifier: m.ResourceServerIdentifier, PermissionName: m.PermissionName}
+}
+
+func (r *permissionResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	attr := func(description string) identityschema.StringAttribute {
+		return identityschema.StringAttribute{Description: description, RequiredForImport: true}
+	}
+	resp.IdentitySchema = identityschema.Schema{
+		Attributes: map[string]identityschema.Attribute{
+			"role_id":                    attr("The role's ID (rol_...)."),
+			"resource_server_identifier": attr("The identifier (audience) of the API that defines the permission."),
+			"permission_name":            attr("The scope's value."),
+		},
+	}
+}
+
+func (r *permissionResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "One permission of a role: an API's identifier paired with a scope that API defines. The role's " +
+			"other permissions are left alone, so several of these (and permissions assigned outside Terraform) can share a role.\n\n" +
+			"**Do not use it on a role that `tenant_role_permissions` manages.** That resource is authoritative: its next apply " +
+			"removes this pair, and the apply after assigns it again, a permanent diff. The plan warns when one configuration " +
+			"does both.\n\n" +
+			"The pair is not owned exclusively: if the role already holds it (assigned outside Terraform, or by another " +
+			"`tenant_role_permission` with the same pair), creating this resource changes nothing, and destroying it removes " +
+			"the pair from the role all the same. Declare each pair once.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				MarkdownDescription: "`<role_id>::<resource_server_identifier>::<permission_name>`, also the import ID.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"role_id": schema.StringAttribute{
+				MarkdownDescription: "ID of the role (`rol_...`). Changing it replaces the resource.",
+				Required:            true,
+				Validators:          []validator.String{validate.ID()},
+				PlanModifiers:       replace,
+			},
+			"resource_server_identifier": schema.StringAttribute{
+				MarkdownDescription: "The identifier (audience) of the API that defines the permission, not its id " +
+					"(1 to 600 characters). Changing it replaces the resource.",
+				Required:      true,
+				Validators:    []validator.String{stringvalidator.UTF8LengthBetween(1, 600)},
+				PlanModifiers: replace,
+			},
+			"permission_name": schema.StringAttribute{
+				MarkdownDescription: "The scope's value, e.g. `read:orders` (1 to 280 characters). Changing it replaces the resource.",
+				Required:            true,
+				Validators:          []validator.String{stringvalidator.UTF8LengthBetween(1, 280)},
+				PlanModifiers:       replace,
+			},
+		},
+	}
+}
+
+// ModifyPlan records the role for the check against tenant_role_permissions
+// on the same role (see roleClaims).
+func (r *permissionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	var roleID types.String
+	if resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("role_id"), &roleID)...); resp.Diagnostics.HasError() {
+		return
+	}
+	if !roleID.IsUnknown() && !roleID.IsNull() {
+		claimRole(r.API, roleID.ValueString(), PermissionTypeName, &resp.Diagnostics)
+	}
+}
+
+// Create assigns the pair: one POST, whose answer is `{}` (reference §3),
+// so the state is the pair the API accepted. Parallel creates on one role
+// are independent requests.
+func (r *permissionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var m pairResourceModel
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...); resp.Diagnostics.HasError() {
+		return
+	}
+	roleID, pair := m.RoleID.ValueString(), m.pair()
+	claimRole(r.API, roleID, PermissionTypeName, &resp.Diagnostics)
+	reads.forget(r.API, roleID)
+	err := r.API.AddRolePermissions(ctx, roleID, []mgmt.Permission{pair})
+	reads.forget(r.API, roleID)
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to assign role permission", writeErrorDetail(roleID, err))
+		return
+	}
+	m.fromAPI(roleID, pair)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	framework.SetIdentity(ctx, resp.Identity, m.identity(), &resp.Diagnostics)
+}
+
+func (r *permissionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var m pairResourceModel
+	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
+		return
+	}
+	// The identity comes from the state, so it holds even when the object is gone.
+	framework.SetIdentity(ctx, resp.Identity, m.identity(), &resp.Diagnostics)
+	roleID, want := m.RoleID.ValueString(), m.pair()
+	perms, err := reads.get(ctx, r.API, roleID)
+	if mgmt.IsNotFound(err) {
+		resp.Diagnostics.AddWarning("Resource not found, removed from state", fmt.Sprintf(
+			"The role %q no longer exists (it was deleted outside Terraform), so its permission %s on %s was removed from the state.\n\n"+
+				"Create the role again (or point role_id at another role) before the next apply.", roleID, want.PermissionName, want.ResourceServerIdentifier))
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to read role permission",
+			framework.APIErrorDetail(fmt.Sprintf("Reading the permissions of role %q", roleID), err))
+		return
+	}
+	got, ok := hasPair(perms, want)
+	if !ok {
+		resp.Diagnostics.Append(framework.RemovedFromState(PermissionTypeName, pairID(roleID, want)))
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	m.fromAPI(roleID, got)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// Update is never called: every argument replaces the resource.
+func (r *permissionResource) Update(_ context.Context, _ resource.UpdateRequest, resp *resource.UpdateResponse) {
+	resp.Diagnostics.AddError("Unable to update role permission",
+		"Every argument of tenant_role_permission replaces it, so an in-place update cannot happen. This is a bug in the provider; please report it.")
+}
+
+// Delete removes this one pair; the role's other pairs stay. A role already
+// gone is success.
+func (r *permissionResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var m pairResourceModel
+	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
+		return
+	}
+	roleID, pair := m.RoleID.ValueString(), m.pair()
+	reads.forget(r.API, roleID)
+	err := r.API.RemoveRolePermissions(ctx, roleID, []mgmt.Permission{pair})
+	reads.forget(r.API, roleID)
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to remove role permission", framework.APIErrorDetail(
+			fmt.Sprintf("Removing the permission %s on %s from role %q", pair.PermissionName, pair.ResourceServerIdentifier, roleID), err))
+	}
+}
+
+// ImportState takes <role_id>::<resource_server_identifier>::<permission_name>
+// and checks that the role holds the pair.
+func (r *permissionResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	const accepted = "<role_id>::<resource_server_identifier>::<permission_name>, " +
+		"e.g. rol_k1SD22gLpZCOvGjd::https://api.example.com/orders/::read:orders"
+	id := req.ID
+	if id == "" && req.Identity != nil {
+		var ident pairIdentity
+		resp.Diagnostics.Append(req.Identity.Get(ctx, &ident)...)
+		id = pairID(ident.RoleID.ValueString(), mgmt.Permission{
+			ResourceServerIdentifier: ident.ResourceServerIdentifier.ValueString(),
+			PermissionName:           ident.PermissionName.ValueString(),
+		})
+	}
+	if resp.Diagnostics.Append(framework.CheckImportID(PermissionTypeName, id, accepted)...); resp.Diagnostics.HasError() {
+		return
+	}
+	roleID, pair, problem := parsePairID(id)
+	if problem != "" {
+		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("The import ID %q for %s %s. Use %s.", id, PermissionTypeName, problem, accepted))
+		return
+	}
+	perms, err := reads.get(ctx, r.API, roleID)
+	switch {
+	case mgmt.IsNotFound(err):
+		resp.Diagnostics.AddError("Unable to import role permission",
+			fmt.Sprintf("No role has the id %q in the tenant. Check the role id in the import ID.", roleID))
+		return
+	case err != nil:
+		resp.Diagnostics.AddError("Unable to import role permission",
+			framework.APIErrorDetail(fmt.Sprintf("Reading the permissions of role %q", roleID), err))
+		return
+	}
+	got, ok := hasPair(perms, pair)
+	if !ok {
+		held := make([]mgmt.Permission, len(perms))
+		for i, p := range perms {
+			held[i] = p.Permission
+		}
+		detail := "it holds none"
+		if len(held) > 0 {
+			detail = fmt.Sprintf("it holds %d: %s", len(held), listPairs(held))
+		}
+		resp.Diagnostics.AddError("Unable to import role permission", fmt.Sprintf(
+			"The role %q does not hold the permission %q on %q (%s). Names and identifiers are matched exactly; assign the "+
+				"permission first, or correct the import ID.", roleID, pair.PermissionName, pair.ResourceServerIdentifier, detail))
+		return
+	}
+	var m pairResourceModel
+	m.fromAPI(roleID, got)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	framework.SetIdentity(ctx, resp.Identity, m.identity(), &resp.Diagnostics)
+}

@@ -1,0 +1,86 @@
+package rolepermissions
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
+)
+
+func pairsModel(t *testing.T, names ...string) permissionsModel {
+	t.Helper()
+	var m permissionsModel
+	pairs := make([]mgmt.Permission, len(names))
+	for i, n := range names {
+		pairs[i] = mgmt.Permission{ResourceServerIdentifier: "https://a", PermissionName: n}
+	}
+	if d := m.fromPairs("rol_1", pairs); d.HasError() {
+		t.Fatal(d)
+	}
+	return m
+}
+
+func modifyPlan(t *testing.T, state, plan *permissionsModel) string {
+	t.Helper()
+	ctx := context.Background()
+	var sr resource.SchemaResponse
+	NewResource().Schema(ctx, resource.SchemaRequest{}, &sr)
+	typ := sr.Schema.Type().TerraformType(ctx)
+	req := resource.ModifyPlanRequest{
+		State: tfsdk.State{Schema: sr.Schema, Raw: tftypes.NewValue(typ, nil)},
+		Plan:  tfsdk.Plan{Schema: sr.Schema, Raw: tftypes.NewValue(typ, nil)},
+	}
+	if state != nil {
+		if d := req.State.Set(ctx, state); d.HasError() {
+			t.Fatal(d)
+		}
+	}
+	if plan != nil {
+		if d := req.Plan.Set(ctx, plan); d.HasError() {
+			t.Fatal(d)
+		}
+	}
+	resp := resource.ModifyPlanResponse{Plan: req.Plan}
+	NewResource().(resource.ResourceWithModifyPlan).ModifyPlan(ctx, req, &resp)
+	if resp.Diagnostics.HasError() {
+		t.Fatal(resp.Diagnostics)
+	}
+	var out []string
+	for _, d := range resp.Diagnostics.Warnings() {
+		out = append(out, d.Summary()+": "+d.Detail())
+	}
+	return strings.Join(out, "\n")
+}
+
+func TestModifyPlan_warnsWhatItRemoves(t *testing.T) {
+	state := pairsModel(t, "a", "b", "c")
+	keep := pairsModel(t, "a", "d")
+	if got := modifyPlan(t, &state, &keep); !strings.Contains(got, "removes 2 permission(s) from role \"rol_1\": b on https://a, c on https://a.") {
+		t.Fatalf("update: %q", got)
+	}
+	if got := modifyPlan(t, &state, nil); !strings.Contains(got, "removes its 3 permission(s)") {
+		t.Fatalf("destroy: %q", got)
+	}
+	more := pairsModel(t, "a", "b", "c", "d")
+	if got := modifyPlan(t, &state, &more); got != "" {
+		t.Fatalf("only additions warn: %q", got)
+	}
+	if got := modifyPlan(t, nil, &more); got != "" {
+		t.Fatalf("create warns at plan time: %q", got)
+	}
+}
+
+func TestListPairs_showsTwentyAndCounts(t *testing.T) {
+	pairs := make([]mgmt.Permission, 25)
+	for i := range pairs {
+		pairs[i] = mgmt.Permission{ResourceServerIdentifier: "https://a", PermissionName: "p"}
+	}
+	if got := listPairs(pairs); strings.Count(got, "p on https://a") != 20 || !strings.HasSuffix(got, " and 5 more") {
+		t.Fatalf("%q", got)
+	}
+}
