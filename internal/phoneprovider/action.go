@@ -13,6 +13,7 @@ import (
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/validate"
 )
 
 // ActionTypeName is the action type.
@@ -27,7 +28,7 @@ var (
 func NewAction() action.Action { return &testAction{} }
 
 type testAction struct {
-	api *mgmt.Client
+	framework.ActionWithClient
 }
 
 type testModel struct {
@@ -49,12 +50,15 @@ func (a *testAction) Schema(_ context.Context, _ action.SchemaRequest, resp *act
 			"provider_id": schema.StringAttribute{
 				MarkdownDescription: "ID of the phone provider (`pro_...`, 1 to 255 characters), e.g. `data.tenant_phone_provider.current.id`.",
 				Required:            true,
-				Validators:          []validator.String{stringvalidator.LengthBetween(1, 255)},
+				Validators: []validator.String{
+					stringvalidator.UTF8LengthBetween(1, 255),
+					validate.ID(),
+				},
 			},
 			"to": schema.StringAttribute{
 				MarkdownDescription: "The phone number that receives the notification, 1 to 16 characters, e.g. an E.164 number such as `+15551234567`.",
 				Required:            true,
-				Validators:          []validator.String{stringvalidator.LengthBetween(1, 16)},
+				Validators:          []validator.String{stringvalidator.UTF8LengthBetween(1, 16)},
 			},
 			"delivery_method": schema.StringAttribute{
 				MarkdownDescription: "How the notification is delivered: `text` or `voice`. The tenant uses `text` when unset.",
@@ -65,10 +69,6 @@ func (a *testAction) Schema(_ context.Context, _ action.SchemaRequest, resp *act
 	}
 }
 
-func (a *testAction) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
-	a.api = framework.Client(req.ProviderData, &resp.Diagnostics)
-}
-
 func (a *testAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var m testModel
 	if resp.Diagnostics.Append(req.Config.Get(ctx, &m)...); resp.Diagnostics.HasError() {
@@ -76,7 +76,7 @@ func (a *testAction) Invoke(ctx context.Context, req action.InvokeRequest, resp 
 	}
 	id, to := m.ProviderID.ValueString(), m.To.ValueString()
 	progress(resp, fmt.Sprintf("Sending a test notification through phone provider %s to %s", id, to))
-	res, err := a.api.TryPhoneProvider(ctx, id, mgmt.PhoneTest{To: to, DeliveryMethod: m.DeliveryMethod.ValueString()})
+	res, err := a.API.TryPhoneProvider(ctx, id, mgmt.PhoneTest{To: to, DeliveryMethod: m.DeliveryMethod.ValueString()})
 	if err != nil {
 		detail := framework.APIErrorDetail(fmt.Sprintf("Sending a test notification through phone provider %q", id), err)
 		if mgmt.IsNotFound(err) {

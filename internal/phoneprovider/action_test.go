@@ -120,10 +120,12 @@ func TestAction_validateConfig(t *testing.T) {
 		method any
 		want   string
 	}{
-		{"", "+15551234567", nil, "Attribute provider_id string length must be between 1 and 255, got: 0"},
-		{strings.Repeat("p", 256), "+15551234567", nil, "Attribute provider_id string length must be between 1 and 255, got: 256"},
-		{"pro_x", "", nil, "Attribute to string length must be between 1 and 16, got: 0"},
-		{"pro_x", "+123456789012345678", nil, "Attribute to string length must be between 1 and 16, got: 19"},
+		{"", "+15551234567", nil, "Attribute provider_id UTF-8 character count must be between 1 and 255, got: 0"},
+		{strings.Repeat("p", 256), "+15551234567", nil, "Attribute provider_id UTF-8 character count must be between 1 and 255, got: 256"},
+		{strings.Repeat("é", 256), "+15551234567", nil, "Attribute provider_id UTF-8 character count must be between 1 and 255, got: 256"},
+		{"..", "+15551234567", nil, `Attribute provider_id must not be "." or ".."`},
+		{"pro_x", "", nil, "Attribute to UTF-8 character count must be between 1 and 16, got: 0"},
+		{"pro_x", "+123456789012345678", nil, "Attribute to UTF-8 character count must be between 1 and 16, got: 19"},
 		{"pro_x", "+15551234567", "email", `Attribute delivery_method value must be one of: ["text" "voice"], got: "email"`},
 		{"pro_x", "+15551234567", "voice", ""},
 	} {

@@ -8,7 +8,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
-	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
 // DataSourceTypeName is the data source type.
@@ -23,7 +22,7 @@ var (
 func NewDataSource() datasource.DataSource { return &providerDataSource{} }
 
 type providerDataSource struct {
-	api *mgmt.Client
+	framework.DataSourceWithClient
 }
 
 type providerModel struct {
@@ -51,12 +50,8 @@ func (d *providerDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 	}
 }
 
-func (d *providerDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.api = framework.Client(req.ProviderData, &resp.Diagnostics)
-}
-
 func (d *providerDataSource) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {
-	providers, err := d.api.ListPhoneProviders(ctx)
+	providers, err := d.API.ListPhoneProviders(ctx)
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to read phone provider", framework.APIErrorDetail("Listing the tenant's phone providers", err))
 		return

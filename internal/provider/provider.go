@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -19,6 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	tenantaction "github.com/tenant-iac/terraform-provider-tenant/internal/action"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/phoneprovider"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/resourceserver"
@@ -28,8 +30,9 @@ import (
 )
 
 var (
-	_ provider.Provider            = (*tenantProvider)(nil)
-	_ provider.ProviderWithActions = (*tenantProvider)(nil)
+	_ provider.Provider                  = (*tenantProvider)(nil)
+	_ provider.ProviderWithActions       = (*tenantProvider)(nil)
+	_ provider.ProviderWithListResources = (*tenantProvider)(nil)
 )
 
 // New returns the provider factory for this version.
@@ -60,7 +63,8 @@ func (p *tenantProvider) Metadata(_ context.Context, _ provider.MetadataRequest,
 func (p *tenantProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Manages the configuration of an identity tenant through its Management API v2: " +
-			"token exchange profiles, APIs (resource servers), role permissions, and test notifications through the phone provider.",
+			"token exchange profiles and the actions they run, APIs (resource servers), roles and their permissions, " +
+			"and test notifications through the phone provider; list resources let `terraform query` adopt an existing tenant.",
 		Attributes: map[string]schema.Attribute{
 			"domain": schema.StringAttribute{
 				MarkdownDescription: "The tenant's domain: a host (`acme.eu.example.com`), `host:port`, or an `https://` URL. " +
@@ -146,6 +150,7 @@ func (p *tenantProvider) Configure(ctx context.Context, req provider.ConfigureRe
 	resp.ResourceData = client
 	resp.DataSourceData = client
 	resp.ActionData = client
+	resp.ListResourceData = client
 }
 
 // checkConfig names what is missing or conflicting, and the variable that
@@ -197,6 +202,9 @@ func (p *tenantProvider) Resources(context.Context) []func() resource.Resource {
 		tokenexchangeprofile.NewResource,
 		resourceserver.NewResource,
 		rolepermissions.NewResource,
+		rolepermissions.NewRoleResource,
+		rolepermissions.NewPermissionResource,
+		tenantaction.NewResource,
 	}
 }
 
@@ -212,5 +220,15 @@ func (p *tenantProvider) DataSources(context.Context) []func() datasource.DataSo
 func (p *tenantProvider) Actions(context.Context) []func() action.Action {
 	return []func() action.Action{
 		phoneprovider.NewAction,
+	}
+}
+
+func (p *tenantProvider) ListResources(context.Context) []func() list.ListResource {
+	return []func() list.ListResource{
+		tokenexchangeprofile.NewListResource,
+		resourceserver.NewListResource,
+		rolepermissions.NewListResource,
+		rolepermissions.NewRoleListResource,
+		tenantaction.NewListResource,
 	}
 }
