@@ -2,10 +2,13 @@
 # Checks every folder under examples/: terraform fmt, then terraform init
 # (offline, from a filesystem mirror holding the locally built provider) and
 # terraform validate. Action examples need Terraform 1.14 or newer and are
-# skipped, with a message, below it.
+# skipped, with a message, below it. A with-actions/ folder extends its
+# parent (its files refer to the parent's): it is validated together with
+# the parent when Terraform runs actions, never alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
+shopt -s nullglob
 
 version=0.0.1
 work=$(mktemp -d "${TMPDIR:-/tmp}/tenant-examples.XXXXXX")
@@ -19,24 +22,44 @@ terraform_knows_actions && has_actions=1
 
 checked=0 skipped=0
 while IFS= read -r dir; do
-  if grep -qs '^action ' "$dir"/*.tf && [[ $has_actions == 0 ]]; then
+  [[ $(basename "$dir") == with-actions ]] && continue
+  files=("$dir"/*.tf)
+  validate_args=()
+  if [[ -d $dir/with-actions ]]; then
+    if [[ $has_actions == 1 ]]; then
+      files+=("$dir"/with-actions/*.tf)
+    else
+      echo "skip  $dir/with-actions: Terraform $tf_version cannot validate actions (they need 1.14 or newer)"
+      skipped=$((skipped + 1))
+    fi
+  fi
+  if compgen -G "$dir/*.tfquery.hcl" >/dev/null; then
+    if [[ $has_actions == 0 ]]; then
+      echo "skip  $dir: Terraform $tf_version cannot validate queries (they need 1.14 or newer)"
+      skipped=$((skipped + 1))
+      continue
+    fi
+    files+=("$dir"/*.tfquery.hcl)
+    validate_args=(-query)
+  fi
+  if grep -qs '^action ' "${files[@]}" /dev/null && [[ $has_actions == 0 ]]; then
     echo "skip  $dir: Terraform $tf_version cannot validate actions (they need 1.14 or newer)"
     skipped=$((skipped + 1))
     continue
   fi
   tmp="$work/config-$checked"
   mkdir -p "$tmp"
-  cp "$dir"/*.tf "$tmp/"
-  if ! grep -qs 'required_providers' "$tmp"/*.tf; then
+  cp "${files[@]}" "$tmp/"
+  if ! grep -qs 'required_providers' "$tmp"/*.tf /dev/null; then
     printf 'terraform {\n  required_providers {\n    tenant = { source = "tenant-iac/tenant", version = "%s" }\n  }\n}\n' "$version" >"$tmp/versions_check.tf"
   fi
   terraform -chdir="$tmp" init -input=false -no-color -backend=false >"$tmp/init.log" 2>&1 || { cat "$tmp/init.log" >&2; echo "FAIL  $dir: init" >&2; exit 1; }
-  if ! out=$(terraform -chdir="$tmp" validate -no-color 2>&1); then
+  if ! out=$(terraform -chdir="$tmp" validate -no-color "${validate_args[@]}" 2>&1); then
     echo "$out" >&2
     echo "FAIL  $dir: validate" >&2
     exit 1
   fi
   echo "ok    $dir"
   checked=$((checked + 1))
-done < <(find examples -name '*.tf' -exec dirname {} \; | sort -u)
+done < <(find examples \( -name '*.tf' -o -name '*.tfquery.hcl' \) -exec dirname {} \; | sort -u)
 echo "examples: $checked validated, $skipped skipped"

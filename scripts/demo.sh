@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# make demo: build the provider, start the local emulator with demo objects,
+# make demo: build the provider, start a fresh local emulator (nothing seeded),
 # install the provider into a filesystem mirror so `terraform init` works
-# offline, apply examples/demo, and stop the emulator again.
+# offline, apply examples/token-exchange (an action built and deployed, an
+# API, a role with its permissions and a token exchange profile on that
+# action), show that a second plan is empty, invoke the phone test action on
+# Terraform 1.14 or newer, destroy, and stop the emulator.
 # DEMO_KEEP=1 leaves the emulator and the working folder for inspection.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,8 +27,8 @@ echo "==> Building the provider and the emulator"
 install_mirror "$work" "$version"
 go build -o "$work/tenant-emulator" ./internal/emulator/cmd/tenant-emulator
 
-echo "==> Starting the emulator on a free loopback port"
-"$work/tenant-emulator" --listen 127.0.0.1:0 --demo >"$work/emulator.json" 2>"$work/emulator.log" &
+echo "==> Starting a fresh emulator on a free loopback port"
+"$work/tenant-emulator" --listen 127.0.0.1:0 >"$work/emulator.json" 2>"$work/emulator.log" &
 emulator_pid=$!
 for _ in $(seq 1 100); do
   [[ -s "$work/emulator.json" ]] && break
@@ -38,29 +41,46 @@ domain=$(field domain)
 echo "    emulator at $domain"
 
 export TF_VAR_domain="$domain" TF_VAR_client_id="$(field client_id)" TF_VAR_client_secret="$(field client_secret)"
-export TF_VAR_action_id="$(field demo_action_id)"
+export TF_VAR_legacy_signing_key="demo-signing-key-$(date +%s)"
 
 config="$work/config"
 mkdir -p "$config"
-cp examples/demo/main.tf "$config/"
+cp examples/token-exchange/main.tf "$config/"
 tf_version=$(terraform_version)
 actions=0
 if terraform_knows_actions; then
-  cp examples/demo/notify/phone_test.tf "$config/"
+  cp examples/token-exchange/with-actions/*.tf "$config/"
   actions=1
+  # A tenant's phone provider is set up outside this provider (in the
+  # dashboard); the demo does it through the Management API.
+  python3 - "$domain" "$TF_VAR_client_id" "$TF_VAR_client_secret" <<'PY'
+import json, sys, urllib.request
+domain, cid, secret = sys.argv[1:4]
+def post(url, body, token=None):
+    req = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
+    if token:
+        req.add_header("Authorization", "Bearer " + token)
+    return json.load(urllib.request.urlopen(req))
+audience = "https://" + domain.split("://", 1)[1] + "/api/v2/"
+token = post(domain + "/oauth/token", {"grant_type": "client_credentials", "client_id": cid,
+                                        "client_secret": secret, "audience": audience})["access_token"]
+p = post(domain + "/api/v2/branding/phone/providers",
+         {"name": "custom", "configuration": {"delivery_methods": ["text", "voice"]}, "credentials": {}}, token)
+print("    phone provider " + p["id"] + " configured in the tenant")
+PY
 fi
 
 echo "==> terraform init (offline, from the filesystem mirror)"
 terraform -chdir="$config" init -input=false -no-color >/dev/null
 echo "==> terraform apply"
-terraform -chdir="$config" apply -auto-approve -input=false -no-color | tail -n 12
+terraform -chdir="$config" apply -auto-approve -input=false -no-color | sed -n -e '/^tenant_.*complete/p' -e '/^Apply complete/,$p'
 echo "==> terraform plan (must show no changes)"
 terraform -chdir="$config" plan -detailed-exitcode -input=false -no-color >/dev/null && echo "    no changes"
 
 if [[ $actions == 1 ]]; then
   echo "==> terraform apply -invoke=action.tenant_phone_provider_test.demo"
-  terraform -chdir="$config" apply -auto-approve -input=false -no-color -invoke=action.tenant_phone_provider_test.demo | tail -n 3
-  echo "    emulator outbox: $(curl -s "$domain/__emulator/outbox")"
+  terraform -chdir="$config" apply -auto-approve -input=false -no-color -invoke=action.tenant_phone_provider_test.demo | grep -E '^Action|Apply complete'
+  echo "    emulator outbox: $(python3 -c 'import json,sys,urllib.request; print(json.dumps(json.load(urllib.request.urlopen(sys.argv[1] + "/__emulator/outbox"))))' "$domain")"
 else
   echo "==> Skipping the phone test action: Terraform $tf_version cannot run actions (they need 1.14 or newer)"
 fi

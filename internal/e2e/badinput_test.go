@@ -34,14 +34,14 @@ func TestBadInput_catalogue(t *testing.T) {
 		return profile(strings.Join(lines, "\n"))
 	}
 	cases := []struct{ name, config, want string }{
-		{"profile name 2", with("name", `"ab"`), `Attribute name string length must be between 3 and 50, got: 2`},
-		{"profile name 51", with("name", `"`+strings.Repeat("n", 51)+`"`), `Attribute name string length must be between 3 and 50, got: 51`},
-		{"subject_token_type 7", with("subject_token_type", `"urn:a:b"`), `Attribute subject_token_type string length must be between 8 and 100, got: 7`},
-		{"subject_token_type 101", with("subject_token_type", `"urn:a:`+strings.Repeat("b", 95)+`"`), `Attribute subject_token_type string length must be between 8 and 100, got: 101`},
+		{"profile name 2", with("name", `"ab"`), `Attribute name UTF-8 character count must be between 3 and 50, got: 2`},
+		{"profile name 51", with("name", `"`+strings.Repeat("n", 51)+`"`), `Attribute name UTF-8 character count must be between 3 and 50, got: 51`},
+		{"subject_token_type 7", with("subject_token_type", `"urn:a:b"`), `Attribute subject_token_type UTF-8 character count must be between 8 and 100, got: 7`},
+		{"subject_token_type 101", with("subject_token_type", `"urn:a:`+strings.Repeat("b", 95)+`"`), `Attribute subject_token_type UTF-8 character count must be between 8 and 100, got: 101`},
 		{"subject_token_type not a URI", with("subject_token_type", `"just-some-text"`), `Attribute subject_token_type value must be an absolute URI`},
 		{"subject_token_type reserved", with("subject_token_type", `"urn:okta:token"`), `Attribute subject_token_type must not start with the reserved prefix "urn:okta"`},
-		{"action_id empty", with("action_id", `""`), `Attribute action_id string length must be between 1 and 36, got: 0`},
-		{"action_id 37", with("action_id", `"`+strings.Repeat("a", 37)+`"`), `Attribute action_id string length must be between 1 and 36, got: 37`},
+		{"action_id empty", with("action_id", `""`), `Attribute action_id UTF-8 character count must be between 1 and 36, got: 0`},
+		{"action_id 37", with("action_id", `"`+strings.Repeat("a", 37)+`"`), `Attribute action_id UTF-8 character count must be between 1 and 36, got: 37`},
 		{"type custom", with("type", `"custom"`), `Attribute type value must be one of: \["custom_authentication"\], got: "custom"`},
 		{"profile unknown attribute", profile(`  name = "valid-name"
   subject_token_type = "urn:acme:valid"
@@ -55,7 +55,7 @@ func TestBadInput_catalogue(t *testing.T) {
 		{"permission name empty", `resource "tenant_role_permissions" "x" {
   role_id     = "rol_x"
   permissions = [{ resource_server_identifier = "https://a", permission_name = "" }]
-}`, `Attribute permissions\[.*\].permission_name string length must be at least 1, got: 0`},
+}`, `Attribute permissions\[.*\].permission_name UTF-8 character count must be between 1 and 280, got: 0`},
 		{"permissions wrong type", `resource "tenant_role_permissions" "x" {
   role_id     = "rol_x"
   permissions = "read:all"
@@ -78,7 +78,7 @@ func TestBadInput_catalogue(t *testing.T) {
 }`, `Attribute token_lifetime value must be between 0 and 2592000, got: 2592001`},
 		{"identifier 601", `resource "tenant_resource_server" "x" {
   identifier = "` + strings.Repeat("i", 601) + `"
-}`, `Attribute identifier string length must be between 1 and 600, got: 601`},
+}`, `Attribute identifier UTF-8 character count must be between 1 and 600, got: 601`},
 		{"signing_alg enum", `resource "tenant_resource_server" "x" {
   identifier  = "https://a"
   signing_alg = "none"
@@ -88,6 +88,26 @@ func TestBadInput_catalogue(t *testing.T) {
   name = "x"
 }`, `Invalid Attribute Combination`},
 		{"data source no key", `data "tenant_resource_server" "x" {}`, `Missing Attribute Configuration`},
+		{"resource server data source id .", `data "tenant_resource_server" "x" {
+  id = "."
+}`, `Attribute id must not be "." or ".."`},
+		{"resource server data source identifier ..", `data "tenant_resource_server" "x" {
+  identifier = ".."
+}`, `Attribute identifier must not be "." or ".."`},
+		{"role data source id ..", `data "tenant_role" "x" {
+  id = ".."
+}`, `Attribute id must not be "." or ".."`},
+		{"profile data source id .", `data "tenant_token_exchange_profile" "x" {
+  id = "."
+}`, `Attribute id must not be "." or ".."`},
+		{"role_permissions role_id ..", `resource "tenant_role_permissions" "x" {
+  role_id     = ".."
+  permissions = [{ resource_server_identifier = "https://a", permission_name = "p" }]
+}`, `Attribute role_id must not be "." or ".."`},
+		{"resource server name 201 two-byte characters", `resource "tenant_resource_server" "x" {
+  identifier = "https://a"
+  name       = "` + strings.Repeat("é", 201) + `"
+}`, `Attribute name UTF-8 character count must be between 1 and 200, got: 201`},
 	}
 	planErrors := make([]acctest.PlanError, 0, len(cases))
 	for _, tc := range cases {

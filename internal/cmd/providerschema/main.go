@@ -43,7 +43,11 @@ func run(address string) error {
 		}
 	}
 	ps := map[string]any{"provider": schema(resp.Provider)}
-	for key, kinds := range map[string]map[string]*tfprotov6.Schema{"resource_schemas": resp.ResourceSchemas, "data_source_schemas": resp.DataSourceSchemas} {
+	for key, kinds := range map[string]map[string]*tfprotov6.Schema{
+		"resource_schemas":      resp.ResourceSchemas,
+		"data_source_schemas":   resp.DataSourceSchemas,
+		"list_resource_schemas": resp.ListResourceSchemas,
+	} {
 		m := map[string]any{}
 		for name, s := range kinds {
 			m[name] = schema(s)

@@ -1,0 +1,4 @@
+list "tenant_token_exchange_profile" "all" {
+  provider         = tenant
+  include_resource = true
+}

@@ -1,0 +1,28 @@
+# Lists everything the provider can adopt. With main.tf beside it:
+#   terraform query -generate-config-out=generated.tf
+#   terraform apply      # imports only: 0 to add, 0 to change, 0 to destroy
+#   terraform plan       # no changes
+list "tenant_resource_server" "all" {
+  provider         = tenant
+  include_resource = true
+}
+
+list "tenant_token_exchange_profile" "all" {
+  provider         = tenant
+  include_resource = true
+}
+
+list "tenant_role" "all" {
+  provider         = tenant
+  include_resource = true
+}
+
+list "tenant_role_permissions" "all" {
+  provider         = tenant
+  include_resource = true
+}
+
+list "tenant_action" "all" {
+  provider         = tenant
+  include_resource = true
+}

@@ -1,0 +1,137 @@
+# The whole token exchange chain in one configuration, the one `make demo`
+# applies against the local emulator: the action's code, built and
+# deployed; the API the exchanged tokens are for; a role with its
+# permissions; and the profile that sends a subject token type to the action.
+terraform {
+  required_version = ">= 1.11"
+  required_providers {
+    tenant = {
+      source = "tenant-iac/tenant"
+    }
+  }
+}
+
+variable "domain" {
+  description = "The tenant's domain (the emulator's, in the demo)."
+  type        = string
+}
+
+variable "client_id" {
+  type = string
+}
+
+variable "client_secret" {
+  type      = string
+  sensitive = true
+}
+
+variable "legacy_signing_key" {
+  description = "The key the legacy identity provider signs its tokens with (HS256)."
+  type        = string
+  sensitive   = true
+  ephemeral   = true
+}
+
+provider "tenant" {
+  domain        = var.domain
+  client_id     = var.client_id
+  client_secret = var.client_secret
+}
+
+# Checks the subject token (a JWT the legacy identity provider signs) and
+# sets the user the tenant issues tokens for.
+resource "tenant_action" "exchange" {
+  name = "Legacy IdP token exchange"
+
+  supported_triggers = {
+    id      = "custom-token-exchange"
+    version = "v1"
+  }
+
+  dependencies = [
+    { name = "jose", version = "5.9.6" },
+  ]
+
+  code = <<-EOT
+    const { jwtVerify } = require("jose");
+
+    const ISSUER = "https://legacy-idp.example.com/";
+
+    exports.onExecuteCustomTokenExchange = async (event, api) => {
+      const key = new TextEncoder().encode(event.secrets.LEGACY_SIGNING_KEY);
+      let payload;
+      try {
+        ({ payload } = await jwtVerify(event.transaction.subject_token, key, {
+          issuer: ISSUER,
+          algorithms: ["HS256"],
+        }));
+      } catch (err) {
+        api.access.rejectInvalidSubjectToken("The subject token is not a valid legacy IdP token.");
+        return;
+      }
+      api.authentication.setUserById(payload.sub);
+    };
+  EOT
+
+  # Write-only: the key is in neither the plan nor the state.
+  secrets_wo = [
+    { name = "LEGACY_SIGNING_KEY", value = var.legacy_signing_key },
+  ]
+  secrets_wo_version = 1
+}
+
+resource "tenant_resource_server" "orders" {
+  identifier       = "https://api.example.com/orders/"
+  name             = "Orders API"
+  token_lifetime   = 3600
+  token_dialect    = "access_token_authz"
+  enforce_policies = true
+
+  scopes = [
+    { value = "read:orders", description = "Read orders" },
+    { value = "create:orders", description = "Place orders" },
+    { value = "cancel:orders", description = "Cancel orders" },
+  ]
+}
+
+resource "tenant_role" "support" {
+  name        = "support"
+  description = "Support staff of the legacy IdP's users"
+}
+
+resource "tenant_role_permissions" "support" {
+  role_id = tenant_role.support.id
+  permissions = [
+    for scope in tenant_resource_server.orders.scopes : {
+      resource_server_identifier = tenant_resource_server.orders.identifier
+      permission_name            = scope.value
+    }
+  ]
+}
+
+# Created once the action is built and deployed.
+resource "tenant_token_exchange_profile" "legacy" {
+  name               = "Legacy IdP tokens"
+  subject_token_type = "urn:acme:legacy-idp-token"
+  action_id          = tenant_action.exchange.id
+}
+
+output "action_id" {
+  value = tenant_action.exchange.id
+}
+
+output "deployed_version" {
+  value = tenant_action.exchange.deployed_version
+}
+
+output "resource_server_id" {
+  value = tenant_resource_server.orders.id
+}
+
+output "role_permissions" {
+  value = sort([for p in tenant_role_permissions.support.permissions : p.permission_name])
+}
+
+output "token_exchange_profile_id" {
+  value = tenant_token_exchange_profile.legacy.id
+}

@@ -1,0 +1,164 @@
+package e2e_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/acctest"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
+)
+
+// seedTenant makes objects outside Terraform, of every kind the provider
+// lists and with the settings users give them: n APIs, a deployed action and
+// n profiles using it, n roles and the permissions of n/2 of them. It
+// returns how many objects it made.
+func seedTenant(t *testing.T, emu *emulator.Server, n int) int {
+	t.Helper()
+	ctx := context.Background()
+	c, err := mgmt.New(mgmt.Config{Domain: emu.Domain(), ClientID: emu.ClientID(), ClientSecret: emu.ClientSecret()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	str := func(s string) *string { return &s }
+	made := 0
+	var idents []string
+	for i := range n {
+		ident := fmt.Sprintf("https://api.example.com/adopt/%d", i)
+		scopes := []mgmt.ResourceServerScope{{Value: "read:x", Description: "Read"}, {Value: "write:x"}}
+		rs := mgmt.ResourceServer{Identifier: ident, Scopes: &scopes}
+		switch i % 4 {
+		case 0:
+			rs.Name = str(fmt.Sprintf("API %d", i))
+		case 1:
+			rs.SigningAlg, rs.TokenDialect, rs.EnforcePolicies = str("HS256"), str("access_token_authz"), ptr(true)
+		case 2:
+			rs.TokenLifetime = ptr[int64](3600)
+			rs.ProofOfPossession = &mgmt.ProofOfPossession{Mechanism: "dpop", Required: true}
+		case 3:
+			rs.SubjectTypeAuthorization = &mgmt.SubjectTypeAuth{User: &mgmt.SubjectTypePolicy{Policy: "deny_all"}}
+			rs.AuthorizationDetails = &[]mgmt.AuthorizationDetail{{Type: "payment"}}
+		}
+		if _, err := c.CreateResourceServer(ctx, rs); err != nil {
+			t.Fatal(err)
+		}
+		idents = append(idents, ident)
+		made++
+	}
+	a, err := c.CreateAction(ctx, mgmt.ActionCreate{
+		Name:              "adopt-exchange",
+		SupportedTriggers: []mgmt.ActionTrigger{{ID: mgmt.TriggerCustomTokenExchange, Version: "v1"}},
+		Code:              "exports.onExecuteCustomTokenExchange = async (event, api) => {};",
+		Deploy:            true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.WaitForAction(ctx, a.ID, mgmt.IsDeployed); err != nil {
+		t.Fatal(err)
+	}
+	action := a.ID
+	made++
+	for i := range n {
+		if _, err := c.CreateTokenExchangeProfile(ctx, mgmt.TokenExchangeProfileCreate{
+			Name: fmt.Sprintf("profile %d", i), SubjectTokenType: fmt.Sprintf("urn:adopt:%d", i), ActionID: action, Type: "custom_authentication",
+		}); err != nil {
+			t.Fatal(err)
+		}
+		made++
+	}
+	for i := range n {
+		role := mgmt.Role{Name: fmt.Sprintf("adopt-role-%d", i)}
+		if i%3 == 0 {
+			role.Description = "Adopted role"
+		}
+		r, err := c.CreateRole(ctx, role)
+		if err != nil {
+			t.Fatal(err)
+		}
+		made++
+		if i%2 == 0 {
+			perms := []mgmt.Permission{{ResourceServerIdentifier: idents[i], PermissionName: "read:x"}, {ResourceServerIdentifier: idents[(i+1)%n], PermissionName: "write:x"}}
+			if err := c.AddRolePermissions(ctx, r.ID, perms); err != nil {
+				t.Fatal(err)
+			}
+			made++
+		}
+	}
+	return made
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// TestAdoptWithQuery adopts a tenant holding objects made outside Terraform
+// in three commands: terraform query -generate-config-out, terraform apply
+// (imports only: nothing added, changed or destroyed), and a plan that is
+// empty.
+func TestAdoptWithQuery(t *testing.T) {
+	requireAcc(t)
+	acctest.RequireTerraform(t, "1.14.0", "terraform query and list resources")
+	emu, err := emulator.Start(emulator.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emu.Close()
+	made := seedTenant(t, emu, 58)
+	// The query of the adoption guide (docs/guides/adopt.md), as it is.
+	query, err := os.ReadFile("../../examples/query/adopt.tfquery.hcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cli := acctest.NewCLI(t, map[string]string{
+		"main.tf":           acctest.ProviderHCL(emu.Domain(), emu.ClientID(), emu.ClientSecret()),
+		"adopt.tfquery.hcl": string(query),
+	})
+
+	emu.ResetStats()
+	start := time.Now()
+	out, err := cli.Run("query", "-generate-config-out=generated.tf", "-no-color")
+	if err != nil {
+		t.Fatalf("terraform query: %v\n%s", err, out)
+	}
+	queryTime, queryStats := time.Since(start), emu.Stats()
+	generated, err := os.ReadFile(filepath.Join(cli.Dir, "generated.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	imports := strings.Count(string(generated), "\nimport {")
+	if imports != made {
+		t.Fatalf("the generated configuration imports %d objects, want the %d made outside Terraform", imports, made)
+	}
+
+	emu.ResetStats()
+	start = time.Now()
+	out, err = cli.Run("apply", "-auto-approve", "-input=false", "-no-color")
+	if err != nil {
+		t.Fatalf("terraform apply: %v\n%s", err, out)
+	}
+	applyTime, applyStats := time.Since(start), emu.Stats()
+	want := fmt.Sprintf("Apply complete! Resources: %d imported, 0 added, 0 changed, 0 destroyed.", made)
+	if !strings.Contains(out, want) {
+		t.Fatalf("the apply did more than import; want %q in:\n%s", want, tail(out, 60))
+	}
+
+	emu.ResetStats()
+	start = time.Now()
+	out, err = cli.Run("plan", "-detailed-exitcode", "-input=false", "-no-color")
+	if err != nil {
+		t.Fatalf("the plan after adoption is not empty (%v):\n%s", err, tail(out, 60))
+	}
+	planTime, planStats := time.Since(start), emu.Stats()
+	t.Logf("adopted %d objects: query %d requests in %s, apply (imports) %d requests in %s, plan %d requests in %s",
+		made, queryStats.Total, queryTime.Round(time.Millisecond), applyStats.Total, applyTime.Round(time.Millisecond),
+		planStats.Total, planTime.Round(time.Millisecond))
+}
+
+func tail(s string, lines int) string {
+	all := strings.Split(s, "\n")
+	return strings.Join(all[max(0, len(all)-lines):], "\n")
+}
