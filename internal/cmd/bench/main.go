@@ -1,7 +1,7 @@
 // Command bench measures what the provider costs the tenant: it starts the
 // emulator with a rate limit, applies, re-plans and destroys generated
-// configurations of N objects through the terraform CLI and the locally
-// built provider, and writes BENCHMARKS.md and bench.png.
+// configurations through the terraform CLI and the locally built provider,
+// and writes BENCHMARKS.md and bench.png.
 package main
 
 import (
@@ -27,9 +27,10 @@ const (
 
 // result is one phase of one run.
 type result struct {
+	Scenario string
 	N        int
 	Phase    string
-	Requests int64 // API requests, the token request excluded
+	Requests int64 // API requests, the token requests excluded
 	Tokens   int64
 	TooMany  int64
 	Wall     time.Duration
@@ -37,11 +38,22 @@ type result struct {
 	Failed   bool
 }
 
+// limitRatio is the wall time over the time the tenant's limit needs for
+// the requests (all of them, the token's included, at rps).
+func (r result) limitRatio() float64 {
+	return r.Wall.Seconds() / (float64(r.Requests+r.Tokens) / rps)
+}
+
+func (r result) share429() float64 {
+	return float64(r.TooMany) / float64(max(1, r.Requests+r.Tokens))
+}
+
 func main() {
 	out := flag.String("out", ".", "folder for BENCHMARKS.md and bench.png")
-	sizes := flag.String("n", "10,100,500", "object counts")
+	sizes := flag.String("n", "10,100,500", "object counts of the mixed runs")
+	plans := flag.Int("plans", 5, "no-change plans of the 1,000-object run")
 	flag.Parse()
-	var results []result
+	var mixedRuns []result
 	for _, s := range strings.Split(*sizes, ",") {
 		var n int
 		if _, err := fmt.Sscan(s, &n); err != nil || n < 5 {
@@ -51,13 +63,21 @@ func main() {
 		if err != nil {
 			fail(err)
 		}
-		results = append(results, rs...)
+		mixedRuns = append(mixedRuns, rs...)
 	}
-	plan, err := runPlan1000()
+	scale, err := runScale(*plans)
 	if err != nil {
 		fail(err)
 	}
-	if err := report(*out, results, plan); err != nil {
+	shared, err := runTwoProcesses()
+	if err != nil {
+		fail(err)
+	}
+	robust, err := runTenants()
+	if err != nil {
+		fail(err)
+	}
+	if err := report(*out, mixedRuns, scale, shared, robust); err != nil {
 		fail(err)
 	}
 }
@@ -67,11 +87,10 @@ func fail(err error) {
 	os.Exit(1)
 }
 
-func start(rateLimited bool) (*emulator.Server, *mgmt.Client, error) {
-	o := emulator.Options{Demo: true}
-	if rateLimited {
-		o.RateLimitRPS, o.RateLimitBurst = rps, burst
-	}
+// start starts an emulator with a demo action (the profiles' action), the
+// rate limit off while a scenario is set up.
+func start(o emulator.Options) (*emulator.Server, *mgmt.Client, error) {
+	o.Demo = true
 	emu, err := emulator.Start(o)
 	if err != nil {
 		return nil, nil, err
@@ -80,27 +99,46 @@ func start(rateLimited bool) (*emulator.Server, *mgmt.Client, error) {
 	return emu, c, err
 }
 
-// mixed is 2N/5 APIs with scopes, 2N/5 token exchange profiles and the
-// permissions of N/5 roles.
-func mixed(emu *emulator.Server, roles []string) string {
-	n := len(roles) * 5
-	return acctest.ProviderHCL(emu.Domain(), emu.ClientID(), emu.ClientSecret()) + fmt.Sprintf(`
-locals {
-  roles = [%s]
+// workdir is a terraform working folder with cfg as main.tf, initialised.
+func workdir(cfg string) (*acctest.CLI, func(), error) {
+	dir, err := os.MkdirTemp("", "tenant-bench-")
+	if err != nil {
+		return nil, nil, err
+	}
+	cli, err := acctest.NewCLIIn(dir, map[string]string{"main.tf": cfg})
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, nil, err
+	}
+	return cli, func() { os.RemoveAll(dir) }, nil
 }
 
+// apisAndProfiles is n APIs with two scopes and n token exchange profiles.
+func apisAndProfiles(emu *emulator.Server, n int, prefix string) string {
+	return acctest.ProviderHCL(emu.Domain(), emu.ClientID(), emu.ClientSecret()) + fmt.Sprintf(`
 resource "tenant_resource_server" "api" {
-  count      = %d
-  identifier = "https://api.example.com/bench/${count.index}"
-  name       = "bench ${count.index}"
+  count      = %[1]d
+  identifier = "https://api.example.com/%[2]s/${count.index}"
+  name       = "%[2]s ${count.index}"
   scopes     = [{ value = "read:x", description = "Read" }, { value = "write:x", description = "Write" }]
 }
 
 resource "tenant_token_exchange_profile" "p" {
-  count              = %d
-  name               = "bench profile ${count.index}"
-  subject_token_type = "urn:acme:bench:${count.index}"
-  action_id          = %q
+  count              = %[1]d
+  name               = "%[2]s profile ${count.index}"
+  subject_token_type = "urn:acme:%[2]s:${count.index}"
+  action_id          = %[3]q
+}
+`, n, prefix, emu.Demo().ActionID)
+}
+
+// mixed is 2N/5 APIs with scopes, 2N/5 token exchange profiles and the
+// permissions of N/5 roles.
+func mixed(emu *emulator.Server, roles []string) string {
+	n := len(roles) * 5
+	return apisAndProfiles(emu, 2*n/5, "mixed") + fmt.Sprintf(`
+locals {
+  roles = [%s]
 }
 
 resource "tenant_role_permissions" "r" {
@@ -111,7 +149,7 @@ resource "tenant_role_permissions" "r" {
     { resource_server_identifier = tenant_resource_server.api[count.index].identifier, permission_name = "write:x" },
   ]
 }
-`, quoteAll(roles), 2*n/5, 2*n/5, emu.Demo().ActionID)
+`, quoteAll(roles))
 }
 
 func quoteAll(list []string) string {
@@ -122,13 +160,19 @@ func quoteAll(list []string) string {
 	return strings.Join(q, ", ")
 }
 
+var (
+	applyArgs   = []string{"apply", "-auto-approve", "-input=false", "-no-color"}
+	planArgs    = []string{"plan", "-detailed-exitcode", "-input=false", "-no-color"}
+	destroyArgs = []string{"destroy", "-auto-approve", "-input=false", "-no-color"}
+)
+
+// runMixed applies, re-plans and destroys N mixed objects at the limit.
 func runMixed(n int) ([]result, error) {
-	emu, c, err := start(true)
+	emu, c, err := start(emulator.Options{})
 	if err != nil {
 		return nil, err
 	}
 	defer emu.Close()
-	emu.SetRateLimit(0, 0) // set-up is not measured
 	var roles []string
 	for i := range n / 5 {
 		r, err := c.CreateRole(context.Background(), mgmt.Role{Name: fmt.Sprintf("bench-role-%d", i)})
@@ -137,77 +181,128 @@ func runMixed(n int) ([]result, error) {
 		}
 		roles = append(roles, r.ID)
 	}
+	cli, done, err := workdir(mixed(emu, roles))
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	emu.SetRateLimit(rps, burst)
-	dir, err := os.MkdirTemp("", "tenant-bench-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	cli, err := acctest.NewCLIIn(dir, map[string]string{"main.tf": mixed(emu, roles)})
-	if err != nil {
-		return nil, err
-	}
 	var out []result
 	for _, ph := range []struct {
 		name string
 		args []string
-	}{
-		{"apply", []string{"apply", "-auto-approve", "-input=false", "-no-color"}},
-		{"plan", []string{"plan", "-detailed-exitcode", "-input=false", "-no-color"}},
-		{"destroy", []string{"destroy", "-auto-approve", "-input=false", "-no-color"}},
-	} {
-		r := measure(emu, cli, n, ph.name, ph.args...)
-		fmt.Printf("N=%-4d %-8s %5d requests (+%d token) %4d x429 %7.1fs peak RSS %5.1f MiB failed=%v\n",
-			n, ph.name, r.Requests, r.Tokens, r.TooMany, r.Wall.Seconds(), float64(r.PeakRSS)/(1<<20), r.Failed)
+	}{{"apply", applyArgs}, {"plan", planArgs}, {"destroy", destroyArgs}} {
+		r := measure(emu, "mixed", n, ph.name, func() (string, error) { return cli.Run(ph.args...) })
 		out = append(out, r)
 	}
 	return out, nil
 }
 
-// runPlan1000 measures a no-change plan over 500 APIs and 500 profiles.
-func runPlan1000() (result, error) {
-	emu, _, err := start(false)
+// runScale applies 500 APIs and 500 profiles at the limit, plans with no
+// change plans times, and destroys them.
+func runScale(plans int) ([]result, error) {
+	emu, _, err := start(emulator.Options{})
 	if err != nil {
-		return result{}, err
+		return nil, err
 	}
 	defer emu.Close()
-	dir, err := os.MkdirTemp("", "tenant-bench-")
+	cli, done, err := workdir(apisAndProfiles(emu, 500, "scale"))
 	if err != nil {
-		return result{}, err
+		return nil, err
 	}
-	defer os.RemoveAll(dir)
-	cfg := acctest.ProviderHCL(emu.Domain(), emu.ClientID(), emu.ClientSecret()) + fmt.Sprintf(`
-resource "tenant_resource_server" "api" {
-  count      = 500
-  identifier = "https://api.example.com/plan/${count.index}"
-  scopes     = [{ value = "read:x" }]
+	defer done()
+	emu.SetRateLimit(rps, burst)
+	out := []result{measure(emu, "1000", 1000, "apply", func() (string, error) { return cli.Run(applyArgs...) })}
+	for i := range plans {
+		out = append(out, measure(emu, "1000", 1000, fmt.Sprintf("plan %d", i+1), func() (string, error) { return cli.Run(planArgs...) }))
+	}
+	out = append(out, measure(emu, "1000", 1000, "destroy", func() (string, error) { return cli.Run(destroyArgs...) }))
+	return out, nil
 }
 
-resource "tenant_token_exchange_profile" "p" {
-  count              = 500
-  name               = "plan profile ${count.index}"
-  subject_token_type = "urn:acme:plan:${count.index}"
-  action_id          = %q
-}
-`, emu.Demo().ActionID)
-	cli, err := acctest.NewCLIIn(dir, map[string]string{"main.tf": cfg})
+// runTwoProcesses applies, then destroys, two configurations of 250 APIs
+// and 250 profiles each at once, as two terraform processes sharing one
+// tenant's limit.
+func runTwoProcesses() ([]result, error) {
+	emu, _, err := start(emulator.Options{})
 	if err != nil {
-		return result{}, err
+		return nil, err
 	}
-	if out, err := cli.Run("apply", "-auto-approve", "-input=false", "-no-color", "-parallelism=20"); err != nil {
-		return result{}, fmt.Errorf("set-up apply: %v\n%s", err, tail(out))
+	defer emu.Close()
+	var clis []*acctest.CLI
+	for _, prefix := range []string{"left", "right"} {
+		cli, done, err := workdir(apisAndProfiles(emu, 250, prefix))
+		if err != nil {
+			return nil, err
+		}
+		defer done()
+		clis = append(clis, cli)
 	}
 	emu.SetRateLimit(rps, burst)
-	r := measure(emu, cli, 1000, "plan", "plan", "-detailed-exitcode", "-input=false", "-no-color")
-	fmt.Printf("500 APIs + 500 profiles, no-change plan: %d requests (+%d token), %.1fs\n", r.Requests, r.Tokens, r.Wall.Seconds())
-	emu.SetRateLimit(0, 0)
-	if out, err := cli.Run("destroy", "-auto-approve", "-input=false", "-no-color", "-parallelism=20"); err != nil {
-		return r, fmt.Errorf("destroy: %v\n%s", err, tail(out))
+	both := func(args []string) func() (string, error) {
+		return func() (string, error) {
+			var wg sync.WaitGroup
+			outs, errs := make([]string, 2), make([]error, 2)
+			for i, cli := range clis {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					outs[i], errs[i] = cli.Run(args...)
+				}()
+			}
+			wg.Wait()
+			for i, err := range errs {
+				if err != nil {
+					return outs[i], err
+				}
+			}
+			return "", nil
+		}
 	}
-	return r, nil
+	return []result{
+		measure(emu, "2×500", 1000, "apply", both(applyArgs)),
+		measure(emu, "2×500", 1000, "destroy", both(destroyArgs)),
+	}, nil
 }
 
-func measure(emu *emulator.Server, cli *acctest.CLI, n int, phase string, args ...string) result {
+// runTenants applies and destroys 50 APIs and 50 profiles against tenants
+// whose limits behave differently, at the same 20 requests/s.
+func runTenants() ([]result, error) {
+	var out []result
+	for _, t := range []struct {
+		name string
+		opts emulator.Options
+	}{
+		{"fixed window of 20 per second", emulator.Options{RateLimitWindow: time.Second}},
+		{"clock an hour ahead", emulator.Options{ClockSkew: time.Hour}},
+		{"clock an hour behind", emulator.Options{ClockSkew: -time.Hour}},
+		{"no X-RateLimit-Limit", emulator.Options{OmitRateLimitHeaders: []string{"X-RateLimit-Limit"}}},
+		{"no X-RateLimit-Reset", emulator.Options{OmitRateLimitHeaders: []string{"X-RateLimit-Reset"}}},
+		{"no rate-limit headers", emulator.Options{OmitRateLimitHeaders: []string{"all"}}},
+	} {
+		opts := t.opts
+		opts.RateLimitRPS, opts.RateLimitBurst = rps, burst
+		emu, _, err := start(opts)
+		if err != nil {
+			return nil, err
+		}
+		cli, done, err := workdir(apisAndProfiles(emu, 50, "tenant"))
+		if err != nil {
+			emu.Close()
+			return nil, err
+		}
+		out = append(out,
+			measure(emu, t.name, 100, "apply", func() (string, error) { return cli.Run(applyArgs...) }),
+			measure(emu, t.name, 100, "destroy", func() (string, error) { return cli.Run(destroyArgs...) }))
+		done()
+		emu.Close()
+	}
+	return out, nil
+}
+
+// measure runs one phase, counting the emulator's requests and sampling the
+// provider processes' peak RSS.
+func measure(emu *emulator.Server, scenario string, n int, phase string, run func() (string, error)) result {
 	emu.ResetStats()
 	var peak atomic.Int64
 	stop := make(chan struct{})
@@ -218,16 +313,20 @@ func measure(emu *emulator.Server, cli *acctest.CLI, n int, phase string, args .
 		watchRSS(stop, &peak)
 	}()
 	begin := time.Now()
-	out, err := cli.Run(args...)
+	out, err := run()
 	wall := time.Since(begin)
 	close(stop)
 	wg.Wait()
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "N=%d %s failed: %v\n%s\n", n, phase, err, tail(out))
+		fmt.Fprintf(os.Stderr, "%s %s failed: %v\n%s\n", scenario, phase, err, tail(out))
 	}
 	st := emu.Stats()
 	tokens := st.ByRoute["POST /oauth/token"]
-	return result{N: n, Phase: phase, Requests: st.Total - tokens, Tokens: tokens, TooMany: st.ByStatus["429"], Wall: wall, PeakRSS: peak.Load(), Failed: err != nil}
+	r := result{Scenario: scenario, N: n, Phase: phase, Requests: st.Total - tokens, Tokens: tokens, TooMany: st.ByStatus["429"],
+		Wall: wall, PeakRSS: peak.Load(), Failed: err != nil}
+	fmt.Printf("%-30s %-9s %5d requests (+%d token) %4d x429 %7.1fs (%.3f × the limit) peak RSS %5.1f MiB failed=%v\n",
+		scenario, phase, r.Requests, r.Tokens, r.TooMany, r.Wall.Seconds(), r.limitRatio(), float64(r.PeakRSS)/(1<<20), r.Failed)
+	return r
 }
 
 func tail(s string) string {
