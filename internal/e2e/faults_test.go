@@ -16,10 +16,13 @@ import (
 
 func requireAcc(t *testing.T) {
 	t.Helper()
-	if os.Getenv("TF_ACC") == "" {
+	if !acc() {
 		t.Skip("runs the terraform CLI; set TF_ACC=1 (make test does)")
 	}
 }
+
+// acc reports whether the tests that run the terraform CLI are enabled.
+func acc() bool { return os.Getenv("TF_ACC") != "" }
 
 // mixedConfig is 25 APIs with two scopes each, 25 token exchange profiles and
 // the permissions of 10 roles: 60 objects.

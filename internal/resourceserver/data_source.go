@@ -55,6 +55,7 @@ func (d *serverDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 			"scopes": schema.SetNestedAttribute{
 				MarkdownDescription: "The permissions the API defines.",
 				Computed:            true,
+				CustomType:          framework.NewLinearSetType(scopeType),
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"value":       computed("The permission's name."),
 					"description": computed("What the permission allows."),

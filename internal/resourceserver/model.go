@@ -8,32 +8,33 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
 type serverModel struct {
-	ID                  types.String `tfsdk:"id"`
-	Name                types.String `tfsdk:"name"`
-	Identifier          types.String `tfsdk:"identifier"`
-	Scopes              types.Set    `tfsdk:"scopes"`
-	SigningAlg          types.String `tfsdk:"signing_alg"`
-	SigningSecret       types.String `tfsdk:"signing_secret"`
-	AllowOfflineAccess  types.Bool   `tfsdk:"allow_offline_access"`
-	TokenLifetime       types.Int64  `tfsdk:"token_lifetime"`
-	TokenLifetimeForWeb types.Int64  `tfsdk:"token_lifetime_for_web"`
-	SkipConsent         types.Bool   `tfsdk:"skip_consent_for_verifiable_first_party_clients"`
-	EnforcePolicies     types.Bool   `tfsdk:"enforce_policies"`
-	TokenDialect        types.String `tfsdk:"token_dialect"`
-	AllowOnlineAccess   types.Bool   `tfsdk:"allow_online_access"`
-	EphemeralSessions   types.Bool   `tfsdk:"allow_online_access_with_ephemeral_sessions"`
-	SubjectTypeAuth     types.Object `tfsdk:"subject_type_authorization"`
-	ConsentPolicy       types.String `tfsdk:"consent_policy"`
-	AuthzDetails        types.List   `tfsdk:"authorization_details"`
-	ProofOfPossession   types.Object `tfsdk:"proof_of_possession"`
-	TokenEncryption     types.Object `tfsdk:"token_encryption"`
-	AuthzPolicy         types.Object `tfsdk:"authorization_policy"`
-	ClientID            types.String `tfsdk:"client_id"`
-	IsSystem            types.Bool   `tfsdk:"is_system"`
+	ID                  types.String        `tfsdk:"id"`
+	Name                types.String        `tfsdk:"name"`
+	Identifier          types.String        `tfsdk:"identifier"`
+	Scopes              framework.LinearSet `tfsdk:"scopes"`
+	SigningAlg          types.String        `tfsdk:"signing_alg"`
+	SigningSecret       types.String        `tfsdk:"signing_secret"`
+	AllowOfflineAccess  types.Bool          `tfsdk:"allow_offline_access"`
+	TokenLifetime       types.Int64         `tfsdk:"token_lifetime"`
+	TokenLifetimeForWeb types.Int64         `tfsdk:"token_lifetime_for_web"`
+	SkipConsent         types.Bool          `tfsdk:"skip_consent_for_verifiable_first_party_clients"`
+	EnforcePolicies     types.Bool          `tfsdk:"enforce_policies"`
+	TokenDialect        types.String        `tfsdk:"token_dialect"`
+	AllowOnlineAccess   types.Bool          `tfsdk:"allow_online_access"`
+	EphemeralSessions   types.Bool          `tfsdk:"allow_online_access_with_ephemeral_sessions"`
+	SubjectTypeAuth     types.Object        `tfsdk:"subject_type_authorization"`
+	ConsentPolicy       types.String        `tfsdk:"consent_policy"`
+	AuthzDetails        types.List          `tfsdk:"authorization_details"`
+	ProofOfPossession   types.Object        `tfsdk:"proof_of_possession"`
+	TokenEncryption     types.Object        `tfsdk:"token_encryption"`
+	AuthzPolicy         types.Object        `tfsdk:"authorization_policy"`
+	ClientID            types.String        `tfsdk:"client_id"`
+	IsSystem            types.Bool          `tfsdk:"is_system"`
 }
 
 type scopeModel struct {
@@ -179,7 +180,7 @@ func (m *serverModel) fromAPI(ctx context.Context, s *mgmt.ResourceServer) diag.
 	}
 	m.IsSystem = types.BoolValue(s.IsSystem)
 	if s.Scopes == nil || len(*s.Scopes) == 0 {
-		m.Scopes = types.SetNull(scopeType)
+		m.Scopes = framework.LinearSetNull(scopeType)
 		return diags
 	}
 	elems := make([]attr.Value, 0, len(*s.Scopes))
@@ -190,7 +191,7 @@ func (m *serverModel) fromAPI(ctx context.Context, s *mgmt.ResourceServer) diag.
 		}))
 	}
 	set, d := types.SetValue(scopeType, elems)
-	m.Scopes = set
+	m.Scopes = framework.LinearSetOf(set)
 	return append(diags, d...)
 }
 

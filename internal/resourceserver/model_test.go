@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
@@ -26,7 +27,7 @@ func TestServerModel_unknownAndNullAreNotSentOnCreate(t *testing.T) {
 		SkipConsent:         types.BoolUnknown(),
 		EnforcePolicies:     types.BoolNull(),
 		TokenDialect:        types.StringUnknown(),
-		Scopes:              types.SetNull(scopeType),
+		Scopes:              framework.LinearSetNull(scopeType),
 	}
 	rs, d := m.toCreate(context.Background())
 	if d.HasError() {
@@ -44,7 +45,7 @@ func base() serverModel {
 		ID:                  types.StringValue("0123456789abcdef01234567"),
 		Identifier:          types.StringValue("https://a"),
 		Name:                types.StringValue("A"),
-		Scopes:              types.SetNull(scopeType),
+		Scopes:              framework.LinearSetNull(scopeType),
 		SigningAlg:          types.StringValue("RS256"),
 		SigningSecret:       types.StringNull(),
 		AllowOfflineAccess:  types.BoolValue(false),
@@ -83,7 +84,7 @@ func TestServerModel_updateSendsOnlyWhatChanged(t *testing.T) {
 	state := base()
 	read := types.ObjectValueMust(scopeType.AttrTypes, map[string]attr.Value{"value": types.StringValue("read:a"), "description": types.StringValue("")})
 	withScopes := base()
-	withScopes.Scopes = types.SetValueMust(scopeType, []attr.Value{read})
+	withScopes.Scopes = framework.LinearSetOf(types.SetValueMust(scopeType, []attr.Value{read}))
 	for name, tc := range map[string]struct {
 		plan  func(*serverModel)
 		state serverModel
@@ -96,7 +97,7 @@ func TestServerModel_updateSendsOnlyWhatChanged(t *testing.T) {
 		}, state, `{"token_lifetime":3600,"token_lifetime_for_web":3600}`},
 		"name changed, scopes left out stay untouched": {func(m *serverModel) { m.Name = types.StringValue("B") }, withScopes, `{"name":"B"}`},
 		"name removed":   {func(m *serverModel) { m.Name = types.StringNull() }, state, `{"name":null}`},
-		"scopes removed": {func(m *serverModel) { m.Scopes = types.SetNull(scopeType) }, withScopes, `{"scopes":[]}`},
+		"scopes removed": {func(m *serverModel) { m.Scopes = framework.LinearSetNull(scopeType) }, withScopes, `{"scopes":[]}`},
 		"scopes set":     {func(m *serverModel) { m.Scopes = withScopes.Scopes }, state, `{"scopes":[{"value":"read:a"}]}`},
 		"dialect and policies removed": {func(m *serverModel) {
 			m.TokenDialect, m.EnforcePolicies = types.StringNull(), types.BoolNull()

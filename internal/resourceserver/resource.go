@@ -116,6 +116,7 @@ func (r *serverResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 				MarkdownDescription: "The permissions the API defines, at least one when set, each `value` once. The whole set is " +
 					"replaced on change. Removing the argument removes every scope from the API, including scopes added outside Terraform.",
 				Optional:   true,
+				CustomType: framework.NewLinearSetType(scopeType),
 				Validators: []validator.Set{setvalidator.SizeAtLeast(1)},
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"value": schema.StringAttribute{

@@ -9,14 +9,15 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/validate"
 )
 
 type permissionsModel struct {
-	ID          types.String `tfsdk:"id"`
-	RoleID      types.String `tfsdk:"role_id"`
-	Permissions types.Set    `tfsdk:"permissions"`
+	ID          types.String        `tfsdk:"id"`
+	RoleID      types.String        `tfsdk:"role_id"`
+	Permissions framework.LinearSet `tfsdk:"permissions"`
 }
 
 type pairModel struct {
@@ -60,7 +61,7 @@ func (m *permissionsModel) fromPairs(roleID string, pairs []mgmt.Permission) dia
 		}))
 	}
 	set, diags := types.SetValue(pairType, elems)
-	m.Permissions = set
+	m.Permissions = framework.LinearSetOf(set)
 	return diags
 }
 

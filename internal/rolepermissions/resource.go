@@ -88,6 +88,7 @@ func (r *permissionsResource) Schema(_ context.Context, _ resource.SchemaRequest
 				MarkdownDescription: "The role's permissions, at least one. Each pairs an API's identifier with a scope that API " +
 					"defines. Updated in place; a pair removed from the set is removed from the role.",
 				Required:   true,
+				CustomType: framework.NewLinearSetType(pairType),
 				Validators: []validator.Set{setvalidator.SizeAtLeast(1)},
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"resource_server_identifier": schema.StringAttribute{
