@@ -55,8 +55,10 @@ func report(dir string, mixedRuns, scale, shared, tenants []result) error {
 		counts[i] = fmt.Sprint(p.Requests)
 		worst, peak = max(worst, p.Requests), max(peak, p.PeakRSS)
 	}
-	const bound = 2 * (500/100 + 2)
-	fmt.Fprintf(&b, "| no-change plan of 500 APIs + 500 profiles: ≤ ⌈N/100⌉ + 2 requests per type (%d) in every run | %s | %v |\n",
+	// N is what the tenant lists of each type: its own system API (the
+	// Management API) is a resource server too, so 501 APIs and 500 profiles.
+	const bound = (501+99)/100 + 2 + (500+99)/100 + 2
+	fmt.Fprintf(&b, "| no-change plan of 500 APIs + 500 profiles: ≤ ⌈N/100⌉ + 2 requests per type, N as the tenant lists them (501 APIs with its system API, 500 profiles: %d) in every run | %s | %v |\n",
 		bound, strings.Join(counts, ", "), worst <= bound)
 	fmt.Fprintf(&b, "| peak provider RSS of the no-change plan of 1,000 objects < 100 MiB | %.1f MiB | %v |\n", float64(peak)/(1<<20), peak < 100<<20)
 	for _, r := range shared {
