@@ -107,7 +107,9 @@ func walk(t *testing.T, newWalker func(t *testing.T, target *acctest.Target) wal
 				ImportState:             true,
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: cc.ImportIgnore(),
-				Check: func(*terraform.State) error {
+				// Terraform runs no Check on an import step; ImportStateCheck
+				// runs once the import is read back.
+				ImportStateCheck: func([]*terraform.InstanceState) error {
 					imported.Add(1)
 					return nil
 				},
