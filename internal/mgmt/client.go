@@ -386,21 +386,27 @@ func escape(s string) string { return strings.ReplaceAll(url.PathEscape(s), "/",
 // "/roles/../permissions" is "/permissions". escape leaves "." alone, so a
 // value such as ".." would otherwise choose the route.
 func checkPath(p string) error {
-	segs := strings.Split(strings.TrimPrefix(p, "/"), "/")
-	for _, seg := range segs {
-		v := seg
-		for range 3 {
-			if v == "" || v == "." || v == ".." {
-				return &PathError{Path: p, Segment: seg}
-			}
-			u, err := url.PathUnescape(v)
-			if err != nil || u == v {
-				break
-			}
-			v = u
+	for _, seg := range strings.Split(strings.TrimPrefix(p, "/"), "/") {
+		if seg == "" || dotSegment(seg, 3) {
+			return &PathError{Path: p, Segment: seg}
 		}
 	}
 	return nil
+}
+
+// dotSegment reports whether v is "." or "..", or decodes (up to depth
+// times) into a value with such a segment: "..%2Froles" is "../roles" once
+// the server decodes it.
+func dotSegment(v string, depth int) bool {
+	for _, piece := range strings.Split(v, "/") {
+		if piece == "." || piece == ".." {
+			return true
+		}
+		if u, err := url.PathUnescape(piece); depth > 0 && err == nil && u != piece && dotSegment(u, depth-1) {
+			return true
+		}
+	}
+	return false
 }
 
 // PathError is a request refused before it was sent because a value would

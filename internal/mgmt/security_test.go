@@ -103,7 +103,7 @@ func TestClient_dotAndEmptySegmentsRefused(t *testing.T) {
 	})
 	c := f.client(t)
 	ctx := context.Background()
-	for _, id := range []string{".", "..", "", "%2e", "%2E%2E"} {
+	for _, id := range []string{".", "..", "", "%2e", "%2E%2E", "../roles", "x/../../roles", "%2E%2E%2Froles", "%252E%252E"} {
 		calls := map[string]error{}
 		_, calls["GetRole"] = c.GetRole(ctx, id)
 		_, calls["RolePermissions"] = c.RolePermissions(ctx, id)
@@ -128,6 +128,13 @@ func TestClient_dotAndEmptySegmentsRefused(t *testing.T) {
 	// Values with dots that are not dot segments are fine.
 	f.handler = func(w http.ResponseWriter, r *http.Request) { jsonReply(w, 200, `{"id":"x.y","name":"n"}`) }
 	if _, err := c.GetRole(ctx, "x.y"); err != nil {
+		t.Fatal(err)
+	}
+	// An identifier is a URL: its slashes, even doubled, are not segments.
+	f.handler = func(w http.ResponseWriter, r *http.Request) {
+		jsonReply(w, 200, `{"id":"abc","identifier":"https://api.example.com/v1/"}`)
+	}
+	if _, err := c.GetResourceServer(ctx, "https://api.example.com/v1/"); err != nil {
 		t.Fatal(err)
 	}
 }
