@@ -462,7 +462,6 @@ func (r *actionResource) Update(ctx context.Context, req resource.UpdateRequest,
 		plan.SecretsWO = types.ListNull(secretType)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 		framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: plan.ID}, &resp.Diagnostics)
-		framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: plan.ID}, &resp.Diagnostics)
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
@@ -501,19 +500,25 @@ func (r *actionResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	}
 	id, force := m.ID.ValueString(), m.ForceDestroy.ValueBool()
 	if !force {
-		// The API refuses too (a 409), but this names every profile. When
-		// the profiles cannot be listed, the unforced delete is still safe.
-		if profiles, err := r.API.AllTokenExchangeProfiles(ctx); err == nil {
-			var users []string
-			for _, p := range profiles {
-				if p.ActionID == id {
-					users = append(users, fmt.Sprintf("%s (subject_token_type %s)", p.ID, p.SubjectTokenType))
-				}
+		// The reference does not say that the API refuses to delete an
+		// action a profile uses, so the check is ours: when the profiles
+		// cannot be listed, nothing is deleted.
+		profiles, err := r.API.AllTokenExchangeProfiles(ctx)
+		if err != nil {
+			resp.Diagnostics.AddError("Unable to delete action", framework.APIErrorDetail(
+				fmt.Sprintf("Listing the token exchange profiles, to check that none uses the action %q", id), err)+
+				"\n\nThe action was not deleted. Grant read:token_exchange_profiles, or set force_destroy = true to delete it without the check.")
+			return
+		}
+		var users []string
+		for _, p := range profiles {
+			if p.ActionID == id {
+				users = append(users, fmt.Sprintf("%s (subject_token_type %s)", p.ID, p.SubjectTokenType))
 			}
-			if len(users) > 0 {
-				resp.Diagnostics.AddError("Unable to delete action", inUseDetail(id, m.Name.ValueString(), strings.Join(users, ", ")))
-				return
-			}
+		}
+		if len(users) > 0 {
+			resp.Diagnostics.AddError("Unable to delete action", inUseDetail(id, m.Name.ValueString(), strings.Join(users, ", ")))
+			return
 		}
 	}
 	err := r.API.DeleteAction(ctx, id, force)

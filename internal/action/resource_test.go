@@ -909,28 +909,41 @@ func TestAccAction_forceDestroy(t *testing.T) {
 	})
 }
 
-// TestAccAction_deleteRefusedByAPI: when the profiles cannot be listed, the
-// delete is sent without force and the API's 409 is the second line.
-func TestAccAction_deleteRefusedByAPI(t *testing.T) {
+// TestAccAction_deleteWhenProfilesCannotBeListed: the reference does not say
+// the API refuses to delete an action in use, so when the profiles cannot be
+// listed nothing is deleted; once they can, the error names the profile.
+func TestAccAction_deleteWhenProfilesCannotBeListed(t *testing.T) {
 	target, name := acctest.NewTarget(t), acctest.RandomName()
 	emu := target.RequireEmulator(t)
 	stt := "urn:acme:" + name
-	var profile string
+	var profile, id string
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy:             target.CheckGone(action.TypeName, getAction),
 		Steps: []resource.TestStep{
 			{
 				Config: target.Config(testAccActionConfig_basic(name, codeV1)),
-				Check:  profileOutside(t, target, stt, &profile),
+				Check: resource.ComposeTestCheckFunc(
+					profileOutside(t, target, stt, &profile),
+					func(s *terraform.State) error { id = s.RootModule().Resources[addr].Primary.ID; return nil },
+				),
 			},
 			{
 				PreConfig: func() {
 					emu.SetFaults(emulator.Faults{Routes: map[string]int{"GET /api/v2/token-exchange-profiles": 403}})
 				},
-				Config: target.Config(""),
-				ExpectError: acctest.ExpectError(`Unable to delete action.*is used by token exchange profiles: the API said: The action is used by token exchange profile tep_[A-Za-z0-9]{16}` +
-					`.*set force_destroy = true`),
+				Config:      target.Config(""),
+				ExpectError: acctest.ExpectError(`Unable to delete action.*Listing the token exchange profiles.*The action was not deleted.*force_destroy = true`),
+			},
+			{
+				PreConfig: func() {
+					emu.SetFaults(emulator.Faults{})
+					if err := getAction(context.Background(), target.Client(), id); err != nil {
+						t.Fatalf("the action was deleted although its profiles could not be listed: %v", err)
+					}
+				},
+				Config:      target.Config(""),
+				ExpectError: acctest.ExpectError(`Unable to delete action.*` + regexp.QuoteMeta(stt) + `.*set force_destroy = true`),
 			},
 			{
 				PreConfig: func() {
