@@ -84,7 +84,7 @@ func hint(e *mgmt.APIError) string {
 }
 
 // CheckImportID refuses an import ID that cannot name an object (empty, a dot
-// segment, white space) before any request, with what to use instead.
+// segment) before any request, with what to use instead.
 func CheckImportID(typeName, id, accepted string) diag.Diagnostics {
 	var diags diag.Diagnostics
 	if msg := validate.IDProblem(id); msg != "" {

@@ -25,7 +25,6 @@ type LinearSetType struct {
 
 var (
 	_ basetypes.SetTypable                    = LinearSetType{}
-	_ xattr.TypeWithValidate                  = LinearSetType{} //nolint:staticcheck // the hook the framework calls for a type's own checks
 	_ basetypes.SetValuableWithSemanticEquals = LinearSet{}
 )
 
@@ -68,7 +67,8 @@ func (t LinearSetType) ValueFromTerraform(ctx context.Context, in tftypes.Value)
 }
 
 // Validate refuses a set that holds one element twice, as the framework's
-// set type does, and validates each element whose type has checks of its own.
+// set type does (the framework calls it through xattr.TypeWithValidate),
+// and validates each element whose type has checks of its own.
 func (t LinearSetType) Validate(ctx context.Context, in tftypes.Value, p path.Path) diag.Diagnostics {
 	var diags diag.Diagnostics
 	if in.Type() == nil || !in.IsKnown() || in.IsNull() {
@@ -79,7 +79,8 @@ func (t LinearSetType) Validate(ctx context.Context, in tftypes.Value, p path.Pa
 		diags.AddAttributeError(p, "Set Type Validation Error", "The set could not be read: "+err.Error())
 		return diags
 	}
-	validatable, _ := t.ElementType().(xattr.TypeWithValidate) //nolint:staticcheck // as above
+	//lint:ignore SA1019 elements are validated the way the framework's set type does
+	validatable, _ := t.ElementType().(xattr.TypeWithValidate)
 	seen := make(map[string]struct{}, len(elems))
 	for _, elem := range elems {
 		if !elem.IsFullyKnown() {

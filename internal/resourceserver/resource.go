@@ -282,7 +282,7 @@ func (r *serverResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			"token_encryption": schema.SingleNestedAttribute{
 				MarkdownDescription: "Encryption of the API's access tokens (nested JWE). The tenant never returns the key's PEM: it " +
 					"is kept from the configuration, and a key changed outside Terraform is detected through `thumbprint_sha256`. " +
-					"After an import the PEM is unknown, so the first apply sends the configured key again. Unset by default; " +
+					"After an import the PEM is null, so the first apply sends the configured key again. Unset by default; " +
 					"removing it turns encryption off.",
 				Optional: true,
 				Attributes: map[string]schema.Attribute{

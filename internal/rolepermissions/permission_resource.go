@@ -85,7 +85,10 @@ func (r *permissionResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			"does both.\n\n" +
 			"The pair is not owned exclusively: if the role already holds it (assigned outside Terraform, or by another " +
 			"`tenant_role_permission` with the same pair), creating this resource changes nothing, and destroying it removes " +
-			"the pair from the role all the same. Declare each pair once.",
+			"the pair from the role all the same. Declare each pair once.\n\n" +
+			"Switching a role from one resource to the other takes two applies: first remove the old resources (or `removed` blocks " +
+			"with `destroy = false`), then add the new ones. In one apply, the destroy of the old and the create of the new run " +
+			"in no set order, and the destroy can remove pairs the create has just assigned.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "`<role_id>::<resource_server_identifier>::<permission_name>`, also the import ID.",

@@ -71,7 +71,10 @@ func (r *permissionsResource) Schema(_ context.Context, _ resource.SchemaRequest
 			"permissions assigned outside Terraform show as drift and are removed by the next apply. Use one " +
 			"`tenant_role_permissions` per role, and do not combine it with `tenant_role_permission` on the same role: this " +
 			"resource would remove that one's pair on each apply and that one would assign it again, a permanent diff (the plan " +
-			"warns when one configuration does both).",
+			"warns when one configuration does both).\n\n" +
+			"Switching a role from one resource to the other takes two applies: first remove the old resources (or `removed` blocks " +
+			"with `destroy = false`), then add the new ones. In one apply, the destroy of the old and the create of the new run " +
+			"in no set order, and the destroy can remove pairs the create has just assigned.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "The role's ID (the same as `role_id`).",
