@@ -404,7 +404,6 @@ func (r *actionResource) Create(ctx context.Context, req resource.CreateRequest,
 	last, err := r.converge(wait, a, m.Deploy.ValueBool())
 	resp.Diagnostics.Append(m.fromAPI(ctx, last)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: m.ID}, &resp.Diagnostics)
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to create action", waitDetail(last, err, "create", timeout, m.Deploy.ValueBool()))
 	}

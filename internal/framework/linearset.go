@@ -135,16 +135,12 @@ func (v LinearSet) Equal(o attr.Value) bool {
 	if !ok {
 		return false
 	}
-	if v.IsNull() != other.IsNull() || v.IsUnknown() != other.IsUnknown() ||
-		v.ElementType(context.Background()) == nil || other.ElementType(context.Background()) == nil ||
-		!v.ElementType(context.Background()).Equal(other.ElementType(context.Background())) {
+	if v.IsNull() || v.IsUnknown() || other.IsNull() || other.IsUnknown() {
 		return v.SetValue.Equal(other.SetValue)
 	}
-	if v.IsNull() || v.IsUnknown() {
-		return true
-	}
+	ctx := context.Background()
 	a, b := v.Elements(), other.Elements()
-	if len(a) != len(b) {
+	if len(a) != len(b) || !v.ElementType(ctx).Equal(other.ElementType(ctx)) {
 		return false
 	}
 	if same, err := sameKeys(a, b); err == nil && same {
