@@ -1,13 +1,12 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"log"
 	"os"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/provider"
 )
@@ -21,12 +20,11 @@ func main() {
 	flag.Parse()
 	quietSDKLogs()
 
-	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
-		Address:         "registry.terraform.io/tenant-iac/tenant",
-		Debug:           debug,
-		ProtocolVersion: 6,
-	})
-	if err != nil {
+	var opts []tf6server.ServeOpt
+	if debug {
+		opts = append(opts, tf6server.WithManagedDebug())
+	}
+	if err := tf6server.Serve("registry.terraform.io/tenant-iac/tenant", provider.NewServer(version), opts...); err != nil {
 		log.Fatal(err)
 	}
 }

@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
@@ -30,7 +29,7 @@ const Prefix = "tf-acc-"
 
 // ProviderFactories serve the provider in-process to the terraform CLI.
 var ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"tenant": providerserver.NewProtocol6WithError(provider.New("acctest")()),
+	"tenant": func() (tfprotov6.ProviderServer, error) { return provider.NewServer("acctest")(), nil },
 }
 
 // RandomName is a unique, prefixed name.

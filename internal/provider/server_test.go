@@ -1,0 +1,133 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+type payloadKey struct{}
+
+// validateRole sends one ValidateResourceConfig for a tenant_role through srv
+// with a context that holds a payload, and returns a channel closed once the
+// payload is garbage collected.
+func validateRole(t testing.TB, srv tfprotov6.ProviderServer) <-chan struct{} {
+	t.Helper()
+	collected := make(chan struct{})
+	payload := make([]byte, 1<<20)
+	runtime.AddCleanup(&payload[0], func(ch chan struct{}) { close(ch) }, collected)
+	ctx := context.WithValue(context.Background(), payloadKey{}, payload)
+	typ := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"id": tftypes.String, "name": tftypes.String, "description": tftypes.String}}
+	cfg, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, map[string]tftypes.Value{
+		"id":          tftypes.NewValue(tftypes.String, nil),
+		"name":        tftypes.NewValue(tftypes.String, "support"),
+		"description": tftypes.NewValue(tftypes.String, nil),
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := srv.ValidateResourceConfig(ctx, &tfprotov6.ValidateResourceConfigRequest{TypeName: "tenant_role", Config: &cfg})
+	if err != nil || len(resp.Diagnostics) > 0 {
+		t.Fatalf("validate: %v %v", err, resp.Diagnostics)
+	}
+	return collected
+}
+
+// collectedSoon reports whether ch closes within a few garbage collections.
+func collectedSoon(ch <-chan struct{}) bool {
+	for range 20 {
+		runtime.GC()
+		select {
+		case <-ch:
+			return true
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	return false
+}
+
+func newServers(t testing.TB) (framework, ours tfprotov6.ProviderServer) {
+	t.Helper()
+	framework = providerserver.NewProtocol6(New("test")())()
+	ours = NewServer("test")()
+	for _, s := range []tfprotov6.ProviderServer{framework, ours} {
+		if _, err := s.GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return framework, ours
+}
+
+// TestNewServer_releasesCallContext: once a call returns, nothing keeps its
+// context reachable, where the framework's own server keeps every one. When
+// a framework release stops keeping them, the second half fails, and
+// NewServer's wrapper can go.
+func TestNewServer_releasesCallContext(t *testing.T) {
+	framework, ours := newServers(t)
+	if !collectedSoon(validateRole(t, ours)) {
+		t.Fatal("a call's context is still reachable after the call returned")
+	}
+	if collectedSoon(validateRole(t, framework)) {
+		t.Fatal("the framework's server no longer keeps call contexts: NewServer's wrapper is not needed any more")
+	}
+	// Both servers live on, as they do in the provider's process.
+	runtime.KeepAlive(framework)
+	runtime.KeepAlive(ours)
+}
+
+func TestCallContext_forwardsDuringTheCall(t *testing.T) {
+	parent, cancel := context.WithCancel(context.WithValue(context.Background(), payloadKey{}, "v"))
+	var inner context.Context
+	_, err := call(parent, "req", func(ctx context.Context, _ string) (string, error) {
+		inner = ctx
+		if ctx.Value(payloadKey{}) != "v" || ctx.Err() != nil {
+			t.Error("the call's context does not forward to its parent")
+		}
+		cancel()
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Second):
+			t.Error("cancelling the parent does not end the call's context")
+		}
+		if !errors.Is(ctx.Err(), context.Canceled) {
+			t.Errorf("Err = %v", ctx.Err())
+		}
+		return "", nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inner.Value(payloadKey{}) != nil || inner.Err() == nil {
+		t.Error("after the call, its context still holds values or is not done")
+	}
+	select {
+	case <-inner.Done():
+	default:
+		t.Error("after the call, its context is not done")
+	}
+}
+
+// BenchmarkServer_retained reports the heap a call leaves reachable after it
+// returned, through the framework's server and through NewServer's.
+func BenchmarkServer_retained(b *testing.B) {
+	framework, ours := newServers(b)
+	for name, srv := range map[string]tfprotov6.ProviderServer{"framework": framework, "NewServer": ours} {
+		b.Run(name, func(b *testing.B) {
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			for b.Loop() {
+				validateRole(b, srv)
+			}
+			runtime.GC()
+			runtime.ReadMemStats(&after)
+			b.ReportMetric(float64(after.HeapAlloc-min(after.HeapAlloc, before.HeapAlloc))/float64(b.N), "retained-B/op")
+		})
+	}
+}
