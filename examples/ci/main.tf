@@ -18,10 +18,10 @@ resource "tenant_resource_server" "orders" {
   identifier     = "https://api.example.com/orders/"
   name           = "Orders API"
   token_lifetime = 3600
-  scopes = [
-    { value = "read:orders", description = "Read orders" },
-    { value = "create:orders", description = "Place orders" },
-  ]
+  scopes = {
+    "read:orders"   = "Read orders"
+    "create:orders" = "Place orders"
+  }
 }
 
 resource "tenant_role" "support" {
@@ -31,8 +31,7 @@ resource "tenant_role" "support" {
 
 resource "tenant_role_permissions" "support" {
   role_id = tenant_role.support.id
-  permissions = [for s in tenant_resource_server.orders.scopes : {
-    resource_server_identifier = tenant_resource_server.orders.identifier
-    permission_name            = s.value
-  }]
+  permissions = {
+    (tenant_resource_server.orders.identifier) = keys(tenant_resource_server.orders.scopes)
+  }
 }

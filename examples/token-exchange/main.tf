@@ -48,9 +48,10 @@ resource "tenant_action" "exchange" {
     version = "v1"
   }
 
-  dependencies = [
-    { name = "jose", version = "5.9.6" },
-  ]
+  # npm packages, keyed by name.
+  dependencies = {
+    jose = { version = "5.9.6" }
+  }
 
   code = <<-EOT
     const { jwtVerify } = require("jose");
@@ -87,11 +88,11 @@ resource "tenant_resource_server" "orders" {
   token_dialect    = "access_token_authz"
   enforce_policies = true
 
-  scopes = [
-    { value = "read:orders", description = "Read orders" },
-    { value = "create:orders", description = "Place orders" },
-    { value = "cancel:orders", description = "Cancel orders" },
-  ]
+  scopes = {
+    "read:orders"   = "Read orders"
+    "create:orders" = "Place orders"
+    "cancel:orders" = "Cancel orders"
+  }
 }
 
 resource "tenant_role" "support" {
@@ -101,12 +102,9 @@ resource "tenant_role" "support" {
 
 resource "tenant_role_permissions" "support" {
   role_id = tenant_role.support.id
-  permissions = [
-    for scope in tenant_resource_server.orders.scopes : {
-      resource_server_identifier = tenant_resource_server.orders.identifier
-      permission_name            = scope.value
-    }
-  ]
+  permissions = {
+    (tenant_resource_server.orders.identifier) = keys(tenant_resource_server.orders.scopes)
+  }
 }
 
 # Created once the action is built and deployed.
@@ -129,7 +127,7 @@ output "resource_server_id" {
 }
 
 output "role_permissions" {
-  value = sort([for p in tenant_role_permissions.support.permissions : p.permission_name])
+  value = sort(flatten(values(tenant_role_permissions.support.permissions)))
 }
 
 output "token_exchange_profile_id" {

@@ -2,6 +2,8 @@ package action
 
 import (
 	"context"
+	"maps"
+	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -17,7 +19,7 @@ type actionModel struct {
 	Name               types.String   `tfsdk:"name"`
 	Code               types.String   `tfsdk:"code"`
 	Runtime            types.String   `tfsdk:"runtime"`
-	Dependencies       types.Set      `tfsdk:"dependencies"`
+	Dependencies       types.Map      `tfsdk:"dependencies"`
 	SupportedTriggers  types.Object   `tfsdk:"supported_triggers"`
 	Secrets            types.List     `tfsdk:"secrets"`
 	SecretsWO          types.List     `tfsdk:"secrets_wo"`
@@ -39,7 +41,6 @@ type triggerModel struct {
 }
 
 type dependencyModel struct {
-	Name        types.String `tfsdk:"name"`
 	Version     types.String `tfsdk:"version"`
 	RegistryURL types.String `tfsdk:"registry_url"`
 }
@@ -55,7 +56,6 @@ var (
 		"version": types.StringType,
 	}}
 	dependencyType = types.ObjectType{AttrTypes: map[string]attr.Type{
-		"name":         types.StringType,
 		"version":      types.StringType,
 		"registry_url": types.StringType,
 	}}
@@ -162,16 +162,18 @@ func (m actionModel) triggers(ctx context.Context) ([]mgmt.ActionTrigger, diag.D
 	return []mgmt.ActionTrigger{{ID: t.ID.ValueString(), Version: t.Version.ValueString()}}, diags
 }
 
-// dependencies is never nil: an empty list is what clears them.
+// dependencies is never nil: an empty list is what clears them. They go in
+// the order of their names (a map has none).
 func (m actionModel) dependencies(ctx context.Context) ([]mgmt.ActionDependency, diag.Diagnostics) {
 	out := []mgmt.ActionDependency{}
 	if m.Dependencies.IsNull() || m.Dependencies.IsUnknown() {
 		return out, nil
 	}
-	var items []dependencyModel
+	items := map[string]dependencyModel{}
 	diags := m.Dependencies.ElementsAs(ctx, &items, false)
-	for _, d := range items {
-		out = append(out, mgmt.ActionDependency{Name: d.Name.ValueString(), Version: d.Version.ValueString(), RegistryURL: d.RegistryURL.ValueString()})
+	for _, name := range slices.Sorted(maps.Keys(items)) {
+		d := items[name]
+		out = append(out, mgmt.ActionDependency{Name: name, Version: d.Version.ValueString(), RegistryURL: d.RegistryURL.ValueString()})
 	}
 	return out, diags
 }
@@ -273,23 +275,22 @@ func (m *actionModel) fromAPI(ctx context.Context, a *mgmt.Action) diag.Diagnost
 			"version": types.StringValue(t.Version),
 		})
 	}
-	m.Dependencies = types.SetNull(dependencyType)
+	m.Dependencies = types.MapNull(dependencyType)
 	if len(a.Dependencies) > 0 {
-		elems := make([]attr.Value, 0, len(a.Dependencies))
+		elems := make(map[string]attr.Value, len(a.Dependencies))
 		for _, d := range a.Dependencies {
 			registry := types.StringNull()
 			if d.RegistryURL != "" {
 				registry = types.StringValue(d.RegistryURL)
 			}
-			elems = append(elems, types.ObjectValueMust(dependencyType.AttrTypes, map[string]attr.Value{
-				"name":         types.StringValue(d.Name),
+			elems[d.Name] = types.ObjectValueMust(dependencyType.AttrTypes, map[string]attr.Value{
 				"version":      types.StringValue(d.Version),
 				"registry_url": registry,
-			}))
+			})
 		}
-		set, d := types.SetValue(dependencyType, elems)
+		deps, d := types.MapValue(dependencyType, elems)
 		diags.Append(d...)
-		m.Dependencies = set
+		m.Dependencies = deps
 	}
 	m.Secrets = m.secretsFrom(ctx, a.Secrets, &diags)
 	// Write-only values are never stored.

@@ -16,17 +16,17 @@ func trigger(id, version string) types.Object {
 	return types.ObjectValueMust(triggerType.AttrTypes, map[string]attr.Value{"id": types.StringValue(id), "version": types.StringValue(version)})
 }
 
-func deps(pairs ...string) types.Set {
+func deps(pairs ...string) types.Map {
 	if len(pairs) == 0 {
-		return types.SetNull(dependencyType)
+		return types.MapNull(dependencyType)
 	}
-	var elems []attr.Value
+	elems := map[string]attr.Value{}
 	for i := 0; i < len(pairs); i += 2 {
-		elems = append(elems, types.ObjectValueMust(dependencyType.AttrTypes, map[string]attr.Value{
-			"name": types.StringValue(pairs[i]), "version": types.StringValue(pairs[i+1]), "registry_url": types.StringNull(),
-		}))
+		elems[pairs[i]] = types.ObjectValueMust(dependencyType.AttrTypes, map[string]attr.Value{
+			"version": types.StringValue(pairs[i+1]), "registry_url": types.StringNull(),
+		})
 	}
-	return types.SetValueMust(dependencyType, elems)
+	return types.MapValueMust(dependencyType, elems)
 }
 
 // secrets builds a secrets list from name, value pairs; the value "<null>" is a null value.

@@ -14,7 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -135,21 +135,21 @@ func (r *actionResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 				Default:    stringdefault.StaticString(DefaultRuntime),
 				Validators: []validator.String{stringvalidator.OneOf(Runtimes...)},
 			},
-			"dependencies": schema.SetNestedAttribute{
-				MarkdownDescription: "npm packages the code requires, each package once; at least one when set. A dependency " +
-					"that cannot be installed makes the build fail. Removing the argument removes every dependency.",
-				Optional:   true,
-				Validators: []validator.Set{setvalidator.SizeAtLeast(1)},
+			"dependencies": schema.MapNestedAttribute{
+				MarkdownDescription: "npm packages the code requires, keyed by the package's npm name (e.g. `jose` or " +
+					"`@scope/name`: lower case, at most 214 characters); at least one when set. A dependency that cannot be " +
+					"installed makes the build fail. Removing the argument removes every dependency. (In a map written out in HCL, " +
+					"Terraform keeps the last of a key written twice.)",
+				Optional: true,
+				Validators: []validator.Map{
+					mapvalidator.SizeAtLeast(1),
+					mapvalidator.KeysAre(
+						stringvalidator.UTF8LengthBetween(1, 214),
+						stringvalidator.RegexMatches(npmName, "must be an npm package name: lower case letters, digits, "+
+							"'-', '.', '_' and '~', optionally scoped as @scope/name, not starting with '.' or '_'"),
+					),
+				},
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"name": schema.StringAttribute{
-						MarkdownDescription: "The package's npm name (e.g. `jose` or `@scope/name`), at most 214 characters.",
-						Required:            true,
-						Validators: []validator.String{
-							stringvalidator.UTF8LengthBetween(1, 214),
-							stringvalidator.RegexMatches(npmName, "must be an npm package name: lower case letters, digits, "+
-								"'-', '.', '_' and '~', optionally scoped as @scope/name, not starting with '.' or '_'"),
-						},
-					},
 					"version": schema.StringAttribute{
 						MarkdownDescription: "The version to install (e.g. `5.9.6`, or `latest`).",
 						Required:            true,
@@ -301,23 +301,11 @@ func timeoutsAttribute(ctx context.Context) schema.Attribute {
 }
 
 // ValidateConfig refuses, before any request, what each attribute's own
-// validators cannot see: a dependency or a secret named twice.
+// validators cannot see: a secret named twice.
 func (r *actionResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m actionModel
 	if resp.Diagnostics.Append(req.Config.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
-	}
-	if !m.Dependencies.IsNull() && !m.Dependencies.IsUnknown() {
-		var deps []dependencyModel
-		resp.Diagnostics.Append(m.Dependencies.ElementsAs(ctx, &deps, false)...)
-		names := make([]types.String, 0, len(deps))
-		for _, d := range deps {
-			names = append(names, d.Name)
-		}
-		if dup := duplicate(names); dup != "" {
-			resp.Diagnostics.AddAttributeError(path.Root("dependencies"), "Duplicate dependency", fmt.Sprintf(
-				"Attribute dependencies names the package %q more than once; an action installs one version of each package. Keep one of them.", dup))
-		}
 	}
 	for attr, v := range map[string]interface {
 		IsNull() bool

@@ -282,12 +282,11 @@ func TestAccAction_dependencies(t *testing.T) {
 		CheckDestroy:             target.CheckGone(action.TypeName, getAction),
 		Steps: []resource.TestStep{
 			{
-				Config: target.Config(testAccActionConfig_dependencies(name, `{ name = "jose", version = "5.9.6" }`)),
+				Config: target.Config(testAccActionConfig_dependencies(name, `"jose" = { version = "5.9.6" }`)),
 				Check:  deps("jose@5.9.6"),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("dependencies"), knownvalue.SetExact([]knownvalue.Check{
-						knownvalue.ObjectExact(map[string]knownvalue.Check{
-							"name":         knownvalue.StringExact("jose"),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("dependencies"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"jose": knownvalue.ObjectExact(map[string]knownvalue.Check{
 							"version":      knownvalue.StringExact("5.9.6"),
 							"registry_url": knownvalue.Null(),
 						}),
@@ -297,8 +296,8 @@ func TestAccAction_dependencies(t *testing.T) {
 			},
 			{
 				Config: target.Config(testAccActionConfig_dependencies(name,
-					`{ name = "jose", version = "4.15.9" }`,
-					`{ name = "uuid", version = "9.0.1", registry_url = "https://registry.npmjs.org" }`)),
+					`"jose" = { version = "4.15.9" }`,
+					`"uuid" = { version = "9.0.1", registry_url = "https://registry.npmjs.org" }`)),
 				Check: deps("jose@4.15.9, uuid@9.0.1 (from https://registry.npmjs.org)"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
@@ -567,9 +566,9 @@ func TestAccAction_import(t *testing.T) {
 	target, name := acctest.NewTarget(t), acctest.RandomName()
 	config := testAccActionConfig(name, codeV1, `
   runtime = "node18"
-  dependencies = [
-    { name = "jose", version = "5.9.6" },
-  ]
+  dependencies = {
+    jose = { version = "5.9.6" }
+  }
   secrets = [
     { name = "API_KEY", value = "imported-secret" },
   ]
@@ -694,7 +693,7 @@ func TestAccAction_buildFailedOnCreate(t *testing.T) {
 		CheckDestroy:             target.CheckGone(action.TypeName, getAction),
 		Steps: []resource.TestStep{
 			{
-				Config: target.Config(testAccActionConfig_dependencies(name, `{ name = "jose", version = "99.0.0" }`)),
+				Config: target.Config(testAccActionConfig_dependencies(name, `"jose" = { version = "99.0.0" }`)),
 				ExpectError: acctest.ExpectError(`Unable to create action.*could not build the action [0-9a-f-]+ \("` + name + `"\): its status is "failed".*` +
 					`Its dependencies: jose@99.0.0.*The API gives no reason for a failed build.*saved in the state.*terraform untaint tenant_action.<name>`),
 			},
@@ -702,7 +701,7 @@ func TestAccAction_buildFailedOnCreate(t *testing.T) {
 				// The failed action is in the state: the next apply replaces it
 				// instead of leaving it behind, and converges.
 				PreConfig: func() { actionsNamed(t, target, name, 1, "failed") },
-				Config:    target.Config(testAccActionConfig_dependencies(name, `{ name = "jose", version = "5.9.6" }`)),
+				Config:    target.Config(testAccActionConfig_dependencies(name, `"jose" = { version = "5.9.6" }`)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionReplace)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
@@ -724,11 +723,11 @@ func TestAccAction_buildFailedOnUpdate(t *testing.T) {
 		CheckDestroy:             target.CheckGone(action.TypeName, getAction),
 		Steps: []resource.TestStep{
 			{
-				Config:            target.Config(testAccActionConfig_dependencies(name, `{ name = "jose", version = "5.9.6" }`)),
+				Config:            target.Config(testAccActionConfig_dependencies(name, `"jose" = { version = "5.9.6" }`)),
 				ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(addr, tfjsonpath.New("id"))},
 			},
 			{
-				Config: target.Config(testAccActionConfig_dependencies(name, `{ name = "jose", version = "5.9.6" }`, `{ name = "left-pad", version = "1.3.0" }`)),
+				Config: target.Config(testAccActionConfig_dependencies(name, `"jose" = { version = "5.9.6" }`, `"left-pad" = { version = "1.3.0" }`)),
 				ExpectError: acctest.ExpectError(`Unable to update action.*its status is "failed".*jose@5.9.6, left-pad@1.3.0.*` +
 					`The version deployed before \(number 1\) is still the one that runs.*the next apply sends the corrected configuration`),
 			},
@@ -736,12 +735,12 @@ func TestAccAction_buildFailedOnUpdate(t *testing.T) {
 				// Still failed, and the state knows it: the plan shows an update
 				// that reports the failure again rather than an empty plan.
 				PreConfig:          func() { actionsNamed(t, target, name, 1, "failed") },
-				Config:             target.Config(testAccActionConfig_dependencies(name, `{ name = "jose", version = "5.9.6" }`, `{ name = "left-pad", version = "1.3.0" }`)),
+				Config:             target.Config(testAccActionConfig_dependencies(name, `"jose" = { version = "5.9.6" }`, `"left-pad" = { version = "1.3.0" }`)),
 				PlanOnly:           true,
 				ExpectNonEmptyPlan: true,
 			},
 			{
-				Config: target.Config(testAccActionConfig_dependencies(name, `{ name = "jose", version = "5.9.6" }`, `{ name = "uuid", version = "10.0.0" }`)),
+				Config: target.Config(testAccActionConfig_dependencies(name, `"jose" = { version = "5.9.6" }`, `"uuid" = { version = "10.0.0" }`)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
@@ -969,7 +968,7 @@ func TestAccAction_faults(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				PreConfig: count.start,
-				Config:    target.Config(testAccActionConfig_dependencies(name, `{ name = "jose", version = "5.9.6" }`)),
+				Config:    target.Config(testAccActionConfig_dependencies(name, `"jose" = { version = "5.9.6" }`)),
 				Check: resource.ComposeTestCheckFunc(
 					count.expect(t, "create under faults", map[string]int64{}),
 					func(*terraform.State) error { actionsNamed(t, target, name, 1, "built"); return nil },
@@ -1006,13 +1005,12 @@ func TestAccAction_validation(t *testing.T) {
 		{Config: body(`  runtime = "node16"`), Want: `Attribute runtime value must be one of: \["node18" "node22"\], got: "node16"`},
 		{Config: testAccActionConfig("valid-name", codeV1, trig("pre-login", "v1")), Want: `Attribute supported_triggers.id value must be one of`},
 		{Config: testAccActionConfig("valid-name", codeV1, trig("custom-token-exchange", "")), Want: `Attribute supported_triggers.version UTF-8 character count must be at least 1`},
-		{Config: testAccActionConfig_dependencies("valid-name", `{ name = "Jose", version = "5.9.6" }`), Want: `must be an npm package name`},
-		{Config: testAccActionConfig_dependencies("valid-name", `{ name = "_private", version = "1.0.0" }`), Want: `must be an npm package name`},
-		{Config: testAccActionConfig_dependencies("valid-name", `{ name = "`+strings.Repeat("a", 215)+`", version = "1.0.0" }`), Want: `character count must be between 1 and 214, got: 215`},
-		{Config: testAccActionConfig_dependencies("valid-name", `{ name = "jose", version = "" }`), Want: `version UTF-8 character count must be at least 1`},
-		{Config: testAccActionConfig_dependencies("valid-name", `{ name = "jose", version = "5.9.6", registry_url = "ftp://npm.example.com" }`), Want: `must be an http:// or https:// URL`},
-		{Config: testAccActionConfig_dependencies("valid-name", `{ name = "jose", version = "5.9.6" }`, `{ name = "jose", version = "4.15.9" }`), Want: `Duplicate dependency.*names the package "jose" more than once`},
-		{Config: body(`  dependencies = []`), Want: `Attribute dependencies set must contain at least 1 elements`},
+		{Config: testAccActionConfig_dependencies("valid-name", `"Jose" = { version = "5.9.6" }`), Want: `must be an npm package name`},
+		{Config: testAccActionConfig_dependencies("valid-name", `"_private" = { version = "1.0.0" }`), Want: `must be an npm package name`},
+		{Config: testAccActionConfig_dependencies("valid-name", `"`+strings.Repeat("a", 215)+`" = { version = "1.0.0" }`), Want: `character count must be between 1 and 214, got: 215`},
+		{Config: testAccActionConfig_dependencies("valid-name", `"jose" = { version = "" }`), Want: `version UTF-8 character count must be at least 1`},
+		{Config: testAccActionConfig_dependencies("valid-name", `"jose" = { version = "5.9.6", registry_url = "ftp://npm.example.com" }`), Want: `must be an http:// or https:// URL`},
+		{Config: body(`  dependencies = {}`), Want: `Attribute dependencies map must contain at least 1 elements`},
 		{Config: body(`  secrets = []`), Want: `Attribute secrets list must contain at least 1 elements`},
 		{Config: body(`  secrets = [{ name = "", value = "x" }]`), Want: `name UTF-8 character count must be at least 1`},
 		{Config: testAccActionConfig_secretsWO("valid-name", codeV1, 1, "K", "a", "K", "b"), Want: `Duplicate secret name.*secrets_wo names the secret "K" more than once`},
@@ -1048,7 +1046,7 @@ resource "tenant_action" "test" {
 }
 
 func testAccActionConfig_dependencies(name string, deps ...string) string {
-	return testAccActionConfig(name, codeV1, fmt.Sprintf("  dependencies = [\n    %s,\n  ]\n", strings.Join(deps, ",\n    ")))
+	return testAccActionConfig(name, codeV1, fmt.Sprintf("  dependencies = {\n    %s\n  }\n", strings.Join(deps, "\n    ")))
 }
 
 // testAccActionConfig_secrets sets secrets from name, value pairs.

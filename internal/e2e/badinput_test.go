@@ -50,12 +50,12 @@ func TestBadInput_catalogue(t *testing.T) {
 		{"profile wrong type", with("name", `["a", "b"]`), `Inappropriate value for attribute "name": string required`},
 		{"permissions empty", `resource "tenant_role_permissions" "x" {
   role_id     = "rol_x"
-  permissions = []
-}`, `Attribute permissions set must contain at least 1 elements, got: 0`},
+  permissions = {}
+}`, `Attribute permissions map must contain at least 1 elements, got: 0`},
 		{"permission name empty", `resource "tenant_role_permissions" "x" {
   role_id     = "rol_x"
-  permissions = [{ resource_server_identifier = "https://a", permission_name = "" }]
-}`, `Attribute permissions\[.*\].permission_name UTF-8 character count must be between 1 and 280, got: 0`},
+  permissions = { "https://a" = [""] }
+}`, `Attribute permissions\["https://a"\]\[.*\] UTF-8 character count must be between 1 and 280, got: 0`},
 		{"permissions wrong type", `resource "tenant_role_permissions" "x" {
   role_id     = "rol_x"
   permissions = "read:all"
@@ -66,8 +66,8 @@ func TestBadInput_catalogue(t *testing.T) {
 }`, `An argument named "audience" is not expected here`},
 		{"permission missing key", `resource "tenant_role_permissions" "x" {
   role_id     = "rol_x"
-  permissions = [{ resource_server_identifier = "https://a" }]
-}`, `Inappropriate value for attribute "permissions".*attribute "permission_name" is required`},
+  permissions = [{ resource_server_identifier = "https://a", permission_name = "p" }]
+}`, `Inappropriate value for attribute "permissions": map of set of string required`},
 		{"token_lifetime wrong type", `resource "tenant_resource_server" "x" {
   identifier     = "https://a"
   token_lifetime = "a day"
@@ -102,7 +102,7 @@ func TestBadInput_catalogue(t *testing.T) {
 }`, `Attribute id must not be "." or ".."`},
 		{"role_permissions role_id ..", `resource "tenant_role_permissions" "x" {
   role_id     = ".."
-  permissions = [{ resource_server_identifier = "https://a", permission_name = "p" }]
+  permissions = { "https://a" = ["p"] }
 }`, `Attribute role_id must not be "." or ".."`},
 		{"resource server name 201 two-byte characters", `resource "tenant_resource_server" "x" {
   identifier = "https://a"

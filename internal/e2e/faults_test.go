@@ -40,10 +40,10 @@ resource "tenant_resource_server" "api" {
   count      = 25
   identifier = "https://api.example.com/fault/${count.index}"
   name       = "fault api ${count.index}"
-  scopes = [
-    { value = "read:thing", description = "Read" },
-    { value = "write:thing", description = "Write" },
-  ]
+  scopes = {
+    "read:thing"  = "Read"
+    "write:thing" = "Write"
+  }
 }
 
 resource "tenant_token_exchange_profile" "p" {
@@ -56,10 +56,10 @@ resource "tenant_token_exchange_profile" "p" {
 resource "tenant_role_permissions" "r" {
   count   = 10
   role_id = local.roles[count.index]
-  permissions = [
-    { resource_server_identifier = tenant_resource_server.api[count.index].identifier, permission_name = "read:thing" },
-    { resource_server_identifier = tenant_resource_server.api[count.index + 10].identifier, permission_name = "write:thing" },
-  ]
+  permissions = {
+    (tenant_resource_server.api[count.index].identifier)      = ["read:thing"]
+    (tenant_resource_server.api[count.index + 10].identifier) = ["write:thing"]
+  }
 }
 `, emu.Demo().ActionID, strings.Join(quoted, ", "))
 }
@@ -99,9 +99,10 @@ func fromTerraform(t *testing.T, cli *acctest.CLI) snapshot {
 		case "tenant_resource_server":
 			s.Servers = append(s.Servers, r.Values["id"].(string))
 		case "tenant_role_permissions":
-			for _, p := range r.Values["permissions"].([]any) {
-				m := p.(map[string]any)
-				s.Permissions = append(s.Permissions, fmt.Sprintf("%s|%s|%s", r.Values["role_id"], m["resource_server_identifier"], m["permission_name"]))
+			for ident, names := range r.Values["permissions"].(map[string]any) {
+				for _, name := range names.([]any) {
+					s.Permissions = append(s.Permissions, fmt.Sprintf("%s|%s|%s", r.Values["role_id"], ident, name))
+				}
 			}
 		}
 	}

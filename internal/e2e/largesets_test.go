@@ -11,83 +11,61 @@ import (
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
-const largeSet = 1000
+// large is the size of the large collections: the platform's limit of
+// scopes per API and of permissions per role.
+const large = mgmt.MaxPermissionsPerRole
 
-// largeSetCase is one resource with largeSet elements in its set: an API's
-// scopes, or a role's permissions on an API made outside Terraform.
-type largeSetCase struct {
+// largeCase is one resource whose collection holds n elements: an API's
+// scopes, or a role's permissions on one API.
+type largeCase struct {
 	name   string
-	config func(emu *emulator.Server, desc string) string
+	config func(n int, edited bool) string
 }
 
-func largeSetCases(tb testing.TB, emu *emulator.Server) []largeSetCase {
+func largeCases(tb testing.TB, emu *emulator.Server) []largeCase {
 	tb.Helper()
-	ctx := context.Background()
 	c, err := mgmt.New(mgmt.Config{Domain: emu.Domain(), ClientID: emu.ClientID(), ClientSecret: emu.ClientSecret()})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	scopes := make([]mgmt.ResourceServerScope, largeSet)
-	for i := range scopes {
-		scopes[i] = mgmt.ResourceServerScope{Value: fmt.Sprintf("scope:%d", i)}
-	}
-	if _, err := c.CreateResourceServer(ctx, mgmt.ResourceServer{Identifier: "https://large.example.com", Scopes: &scopes}); err != nil {
-		tb.Fatal(err)
-	}
-	role, err := c.CreateRole(ctx, mgmt.Role{Name: "large"})
+	l, err := acctest.SetUpLarge(context.Background(), c, "e2e", large)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return []largeSetCase{
-		{"scopes", func(_ *emulator.Server, desc string) string {
-			return fmt.Sprintf(`
-resource "tenant_resource_server" "large" {
-  name       = "large"
-  identifier = "https://large-tf.example.com"
-  scopes     = [for i in range(%[2]d) : { value = "scope:${i}", description = "%[1]s ${i}" }]
-}
-`, desc, largeSet)
-		}},
-		{"permissions", func(_ *emulator.Server, desc string) string {
-			// desc reverses the order the pairs are written in, a change that is none.
-			order := "i"
-			if desc == "edited" {
-				order = fmt.Sprintf("%d - i", largeSet-1)
-			}
-			return fmt.Sprintf(`
-resource "tenant_role_permissions" "large" {
-  role_id = %q
-  permissions = [for i in range(%d) : {
-    resource_server_identifier = "https://large.example.com"
-    permission_name            = "scope:${%s}"
-  }]
-}
-`, role.ID, largeSet, order)
-		}},
+	return []largeCase{
+		{"scopes", l.ScopesConfig},
+		{"permissions", func(n int, edited bool) string { return l.PermissionsConfig(n, edited, false) }},
 	}
 }
 
-// TestLargeSets_planEmpty applies a resource whose set holds 1,000 elements,
-// changes every element (or only their order), and checks after each apply
-// that the next plan is empty.
-func TestLargeSets_planEmpty(t *testing.T) {
-	requireAcc(t)
+func startEmulator(tb testing.TB) *emulator.Server {
+	tb.Helper()
 	emu, err := emulator.Start(emulator.Options{})
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	defer emu.Close()
-	for _, tc := range largeSetCases(t, emu) {
+	tb.Cleanup(func() { _ = emu.Close() })
+	return emu
+}
+
+// TestLargeCollections_planEmpty applies a resource whose collection holds
+// 1,000 elements, then one element changed, and checks after each apply
+// that the next plan is empty; the permissions written in the opposite
+// order plan no change either.
+func TestLargeCollections_planEmpty(t *testing.T) {
+	requireAcc(t)
+	emu := startEmulator(t)
+	provider := acctest.ProviderHCL(emu.Domain(), emu.ClientID(), emu.ClientSecret())
+	for _, tc := range largeCases(t, emu) {
 		t.Run(tc.name, func(t *testing.T) {
-			provider := acctest.ProviderHCL(emu.Domain(), emu.ClientID(), emu.ClientSecret())
-			cli := acctest.NewCLI(t, map[string]string{"main.tf": provider + tc.config(emu, "first")})
-			for _, desc := range []string{"first", "edited"} {
-				cli.Write(t, "main.tf", provider+tc.config(emu, desc))
+			cli := acctest.NewCLI(t, map[string]string{"main.tf": provider + tc.config(large, false)})
+			for _, edited := range []bool{false, true} {
+				cli.Write(t, "main.tf", provider+tc.config(large, edited))
 				if out, err := cli.Run("apply", "-auto-approve", "-input=false", "-no-color"); err != nil {
-					t.Fatalf("apply (%s): %v\n%s", desc, err, out)
+					t.Fatalf("apply (edited %v): %v\n%s", edited, err, out)
 				}
 				if out, err := cli.Run("plan", "-detailed-exitcode", "-input=false", "-no-color"); err != nil {
-					t.Fatalf("plan after apply (%s) is not empty: %v\n%s", desc, err, out)
+					t.Fatalf("plan after apply (edited %v) is not empty: %v\n%s", edited, err, out)
 				}
 			}
 			if out, err := cli.Run("destroy", "-auto-approve", "-input=false", "-no-color"); err != nil || !strings.Contains(out, "Destroy complete") {
@@ -97,31 +75,127 @@ func TestLargeSets_planEmpty(t *testing.T) {
 	}
 }
 
-// BenchmarkNoChangePlan measures `terraform plan` (Terraform and the provider
-// together, wall time) of one resource whose set holds 1,000 elements, after
-// it was applied: an API's scopes, a role's permissions. Run it with
-// TF_ACC=1 go test -run '^$' -bench NoChangePlan -benchtime 5x ./internal/e2e
-func BenchmarkNoChangePlan(b *testing.B) {
+// TestLargeCollections_oneEditReadsAsOneElement: on a collection of 1,000,
+// the plan of an edit of one element shows that element alone, and the
+// same names in another order plan no change.
+func TestLargeCollections_oneEditReadsAsOneElement(t *testing.T) {
+	requireAcc(t)
+	emu := startEmulator(t)
+	provider := acctest.ProviderHCL(emu.Domain(), emu.ClientID(), emu.ClientSecret())
+	c, err := mgmt.New(mgmt.Config{Domain: emu.Domain(), ClientID: emu.ClientID(), ClientSecret: emu.ClientSecret()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := acctest.SetUpLarge(context.Background(), c, "edit", large)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name                string
+		first, edited, same string
+		want                []string
+	}{
+		{"scopes", l.ScopesConfig(large, false), l.ScopesConfig(large, true), "",
+			[]string{`~ resource "tenant_resource_server" "large" {`, `~ scopes = {`, `~ "scope:7" = "Scope 7" -> "Edited scope 7"`}},
+		{"permissions", l.PermissionsConfig(large, false, false), l.PermissionsConfig(large, true, false), l.PermissionsConfig(large, false, true),
+			[]string{`~ resource "tenant_role_permissions" "large" {`, `~ permissions = {`, fmt.Sprintf(`~ %q = [`, l.API), `- "scope:0",`, fmt.Sprintf(`+ "scope:%d",`, large)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cli := acctest.NewCLI(t, map[string]string{"main.tf": provider + tc.first})
+			if out, err := cli.Run("apply", "-auto-approve", "-input=false", "-no-color"); err != nil {
+				t.Fatalf("apply: %v\n%s", err, out)
+			}
+			if tc.same != "" {
+				cli.Write(t, "main.tf", provider+tc.same)
+				if out, err := cli.Run("plan", "-detailed-exitcode", "-input=false", "-no-color"); err != nil {
+					t.Fatalf("the same elements in another order plan a change: %v\n%s", err, out)
+				}
+			}
+			cli.Write(t, "main.tf", provider+tc.edited)
+			out, err := cli.Run("plan", "-input=false", "-no-color")
+			if err != nil {
+				t.Fatalf("plan: %v\n%s", err, out)
+			}
+			if got := acctest.ChangedLines(out); strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Fatalf("the plan shows the changed lines\n  %s\nwant\n  %s\nplan:\n%s", strings.Join(got, "\n  "), strings.Join(tc.want, "\n  "), out)
+			}
+			if !strings.Contains(out, "Plan: 0 to add, 1 to change, 0 to destroy.") {
+				t.Fatalf("plan:\n%s", out)
+			}
+		})
+	}
+}
+
+// BenchmarkPlan measures `terraform plan` (Terraform and the provider
+// together, wall time) of one resource whose collection holds 10 or 1,000
+// elements, after it was applied: with no change, and with one element
+// edited. Run it with
+// TF_ACC=1 go test -run '^$' -bench Plan -benchtime 5x ./internal/e2e
+func BenchmarkPlan(b *testing.B) {
 	if !acc() {
 		b.Skip("runs the terraform CLI; set TF_ACC=1")
 	}
-	emu, err := emulator.Start(emulator.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer emu.Close()
-	for _, tc := range largeSetCases(b, emu) {
-		b.Run(fmt.Sprintf("%s=%d", tc.name, largeSet), func(b *testing.B) {
-			provider := acctest.ProviderHCL(emu.Domain(), emu.ClientID(), emu.ClientSecret())
-			cli := acctest.NewCLI(b, map[string]string{"main.tf": provider + tc.config(emu, "bench")})
+	emu := startEmulator(b)
+	provider := acctest.ProviderHCL(emu.Domain(), emu.ClientID(), emu.ClientSecret())
+	for _, tc := range largeCases(b, emu) {
+		for _, n := range []int{10, large} {
+			cli := acctest.NewCLI(b, map[string]string{"main.tf": provider + tc.config(n, false)})
 			if out, err := cli.Run("apply", "-auto-approve", "-input=false", "-no-color"); err != nil {
 				b.Fatalf("apply: %v\n%s", err, out)
 			}
-			for b.Loop() {
-				if out, err := cli.Run("plan", "-detailed-exitcode", "-input=false", "-no-color"); err != nil {
-					b.Fatalf("plan is not empty: %v\n%s", err, out)
+			for _, edited := range []bool{false, true} {
+				cli.Write(b, "main.tf", provider+tc.config(n, edited))
+				name := fmt.Sprintf("%s=%d/no-change", tc.name, n)
+				if edited {
+					name = fmt.Sprintf("%s=%d/edit-one", tc.name, n)
 				}
+				b.Run(name, func(b *testing.B) {
+					for b.Loop() {
+						out, err := cli.Run("plan", "-detailed-exitcode", "-input=false", "-no-color")
+						if changed := err != nil; changed != edited {
+							b.Fatalf("plan (edited %v): %v\n%s", edited, err, out)
+						}
+					}
+				})
 			}
-		})
+			if out, err := cli.Run("destroy", "-auto-approve", "-input=false", "-no-color"); err != nil {
+				b.Fatalf("destroy: %v\n%s", err, out)
+			}
+		}
+	}
+}
+
+// BenchmarkValidate measures `terraform validate` of collections far past
+// the API's limits, which must be refused quickly, and of dependencies,
+// which the API does not bound. Run it with
+// TF_ACC=1 go test -run '^$' -bench Validate -benchtime 3x ./internal/e2e
+func BenchmarkValidate(b *testing.B) {
+	if !acc() {
+		b.Skip("runs the terraform CLI; set TF_ACC=1")
+	}
+	for _, n := range []int{1000, 10000} {
+		for name, cfg := range map[string]string{
+			"scopes": fmt.Sprintf(`resource "tenant_resource_server" "x" {
+  identifier = "https://x"
+  scopes     = { for i in range(%d) : "scope:${i}" => "Scope ${i}" }
+}`, n),
+			"permissions": fmt.Sprintf(`resource "tenant_role_permissions" "x" {
+  role_id     = "rol_x"
+  permissions = { "https://x" = [for i in range(%d) : "scope:${i}"] }
+}`, n),
+			"dependencies": fmt.Sprintf(`resource "tenant_action" "x" {
+  name               = "x"
+  code               = "exports.onExecuteCustomTokenExchange = async () => {};"
+  supported_triggers = { id = "custom-token-exchange", version = "v1" }
+  dependencies       = { for i in range(%d) : "pkg-${i}" => { version = "1.0.${i}" } }
+}`, n),
+		} {
+			cli := acctest.NewCLI(b, map[string]string{"main.tf": cfg})
+			b.Run(fmt.Sprintf("%s=%d", name, n), func(b *testing.B) {
+				for b.Loop() {
+					_, _ = cli.Run("validate", "-no-color")
+				}
+			})
+		}
 	}
 }

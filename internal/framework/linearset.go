@@ -13,12 +13,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-// LinearSetType is a set type for sets that grow large (an API's scopes, a
-// role's permissions). The framework's own set compares every element with
-// every other one: when it looks for duplicates, when it tests equality and
-// when it looks for semantic equality after a read, at a cost of about 40 s
-// of CPU for a plan with 1,000 elements. This type does the same checks by
-// keying each element on its encoding, in linear time.
+// LinearSetType is a set type for sets that grow large (a role's permission
+// names on one API). The framework's own set compares every element with
+// every other one when it validates the set (looking for duplicates), when
+// it tests equality and when it looks for semantic equality after a read.
+// This type does the same checks by keying each element on its encoding, in
+// linear time, so a set far past the API's limits is refused at once by its
+// size validator. (The comparisons terraform-plugin-go makes of whole
+// values stay quadratic in a set's size; the API bounds the size.)
 type LinearSetType struct {
 	basetypes.SetType
 }

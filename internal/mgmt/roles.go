@@ -59,6 +59,15 @@ type permissionsBody struct {
 // PermissionsPerRequest is how many pairs one POST or DELETE carries.
 const PermissionsPerRequest = 100
 
+// MaxPermissionsPerRole is how many permissions a role may hold, all APIs
+// together, and MaxScopesPerAPI how many scopes an API may define: the
+// platform's published entity limits (1,000 each). The reference does not
+// list them; they are the platform's documented limits, not observed here.
+const (
+	MaxPermissionsPerRole = 1000
+	MaxScopesPerAPI       = 1000
+)
+
 func (c *Client) CreateRole(ctx context.Context, in Role) (*Role, error) {
 	in.ID = ""
 	var out Role

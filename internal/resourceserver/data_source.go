@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
@@ -52,14 +53,10 @@ func (d *serverDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 				Validators:          []validator.String{validate.ID()},
 			},
 			"name": computed("The API's name."),
-			"scopes": schema.SetNestedAttribute{
-				MarkdownDescription: "The permissions the API defines.",
+			"scopes": schema.MapAttribute{
+				MarkdownDescription: "The permissions the API defines, keyed by the scope's value, each mapped to its description.",
 				Computed:            true,
-				CustomType:          framework.NewLinearSetType(scopeType),
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"value":       computed("The permission's name."),
-					"description": computed("What the permission allows."),
-				}},
+				ElementType:         types.StringType,
 			},
 			"signing_alg":            computed("Algorithm access tokens are signed with."),
 			"signing_secret":         schema.StringAttribute{MarkdownDescription: "The HS256 signing secret, if any.", Computed: true, Sensitive: true},

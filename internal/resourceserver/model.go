@@ -3,55 +3,45 @@ package resourceserver
 import (
 	"context"
 	"encoding/json"
+	"slices"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
 type serverModel struct {
-	ID                  types.String        `tfsdk:"id"`
-	Name                types.String        `tfsdk:"name"`
-	Identifier          types.String        `tfsdk:"identifier"`
-	Scopes              framework.LinearSet `tfsdk:"scopes"`
-	SigningAlg          types.String        `tfsdk:"signing_alg"`
-	SigningSecret       types.String        `tfsdk:"signing_secret"`
-	AllowOfflineAccess  types.Bool          `tfsdk:"allow_offline_access"`
-	TokenLifetime       types.Int64         `tfsdk:"token_lifetime"`
-	TokenLifetimeForWeb types.Int64         `tfsdk:"token_lifetime_for_web"`
-	SkipConsent         types.Bool          `tfsdk:"skip_consent_for_verifiable_first_party_clients"`
-	EnforcePolicies     types.Bool          `tfsdk:"enforce_policies"`
-	TokenDialect        types.String        `tfsdk:"token_dialect"`
-	AllowOnlineAccess   types.Bool          `tfsdk:"allow_online_access"`
-	EphemeralSessions   types.Bool          `tfsdk:"allow_online_access_with_ephemeral_sessions"`
-	SubjectTypeAuth     types.Object        `tfsdk:"subject_type_authorization"`
-	ConsentPolicy       types.String        `tfsdk:"consent_policy"`
-	AuthzDetails        types.List          `tfsdk:"authorization_details"`
-	ProofOfPossession   types.Object        `tfsdk:"proof_of_possession"`
-	TokenEncryption     types.Object        `tfsdk:"token_encryption"`
-	AuthzPolicy         types.Object        `tfsdk:"authorization_policy"`
-	ClientID            types.String        `tfsdk:"client_id"`
-	IsSystem            types.Bool          `tfsdk:"is_system"`
+	ID                  types.String `tfsdk:"id"`
+	Name                types.String `tfsdk:"name"`
+	Identifier          types.String `tfsdk:"identifier"`
+	Scopes              types.Map    `tfsdk:"scopes"`
+	SigningAlg          types.String `tfsdk:"signing_alg"`
+	SigningSecret       types.String `tfsdk:"signing_secret"`
+	AllowOfflineAccess  types.Bool   `tfsdk:"allow_offline_access"`
+	TokenLifetime       types.Int64  `tfsdk:"token_lifetime"`
+	TokenLifetimeForWeb types.Int64  `tfsdk:"token_lifetime_for_web"`
+	SkipConsent         types.Bool   `tfsdk:"skip_consent_for_verifiable_first_party_clients"`
+	EnforcePolicies     types.Bool   `tfsdk:"enforce_policies"`
+	TokenDialect        types.String `tfsdk:"token_dialect"`
+	AllowOnlineAccess   types.Bool   `tfsdk:"allow_online_access"`
+	EphemeralSessions   types.Bool   `tfsdk:"allow_online_access_with_ephemeral_sessions"`
+	SubjectTypeAuth     types.Object `tfsdk:"subject_type_authorization"`
+	ConsentPolicy       types.String `tfsdk:"consent_policy"`
+	AuthzDetails        types.List   `tfsdk:"authorization_details"`
+	ProofOfPossession   types.Object `tfsdk:"proof_of_possession"`
+	TokenEncryption     types.Object `tfsdk:"token_encryption"`
+	AuthzPolicy         types.Object `tfsdk:"authorization_policy"`
+	ClientID            types.String `tfsdk:"client_id"`
+	IsSystem            types.Bool   `tfsdk:"is_system"`
 }
-
-type scopeModel struct {
-	Value       types.String `tfsdk:"value"`
-	Description types.String `tfsdk:"description"`
-}
-
-var scopeType = types.ObjectType{AttrTypes: map[string]attr.Type{
-	"value":       types.StringType,
-	"description": types.StringType,
-}}
 
 // toCreate builds the POST body from the plan: every known value is sent, the
 // defaults the plan shows included, so the tenant holds exactly the plan.
 func (m serverModel) toCreate(ctx context.Context) (mgmt.ResourceServer, diag.Diagnostics) {
-	scopes, diags := m.scopes(ctx)
-	var d diag.Diagnostics
+	var diags, d diag.Diagnostics
 	rs := mgmt.ResourceServer{
 		Identifier:          m.Identifier.ValueString(),
 		Name:                known(m.Name, m.Name.ValueStringPointer),
@@ -67,7 +57,7 @@ func (m serverModel) toCreate(ctx context.Context) (mgmt.ResourceServer, diag.Di
 		AllowOnlineAccessWithEphemeralSessions: known(m.EphemeralSessions, m.EphemeralSessions.ValueBoolPointer),
 		ConsentPolicy:                          known(m.ConsentPolicy, m.ConsentPolicy.ValueStringPointer),
 	}
-	if len(scopes) > 0 {
+	if scopes := m.scopes(); len(scopes) > 0 {
 		rs.Scopes = &scopes
 	}
 	rs.SubjectTypeAuthorization, d = subjectTypeAuthToAPI(ctx, m.SubjectTypeAuth)
@@ -125,8 +115,7 @@ func (m serverModel) toUpdate(ctx context.Context, state serverModel) (mgmt.Reso
 		return &details, d
 	}, &diags)
 	if !m.Scopes.IsUnknown() && !m.Scopes.Equal(state.Scopes) {
-		scopes, d := m.scopes(ctx)
-		diags.Append(d...)
+		scopes := m.scopes()
 		if scopes == nil {
 			scopes = []mgmt.ResourceServerScope{}
 		}
@@ -135,17 +124,33 @@ func (m serverModel) toUpdate(ctx context.Context, state serverModel) (mgmt.Reso
 	return u, diags
 }
 
-func (m serverModel) scopes(ctx context.Context) ([]mgmt.ResourceServerScope, diag.Diagnostics) {
-	if m.Scopes.IsNull() || m.Scopes.IsUnknown() {
-		return nil, nil
+// scopes is the configured scopes as the API takes them, in the order of
+// their values (a map has none).
+func (m serverModel) scopes() []mgmt.ResourceServerScope {
+	if !isSet(m.Scopes) {
+		return nil
 	}
-	var items []scopeModel
-	diags := m.Scopes.ElementsAs(ctx, &items, false)
-	out := make([]mgmt.ResourceServerScope, 0, len(items))
-	for _, s := range items {
-		out = append(out, mgmt.ResourceServerScope{Value: s.Value.ValueString(), Description: s.Description.ValueString()})
+	elems := m.Scopes.Elements()
+	out := make([]mgmt.ResourceServerScope, 0, len(elems))
+	for value, v := range elems {
+		desc, _ := v.(types.String)
+		out = append(out, mgmt.ResourceServerScope{Value: value, Description: desc.ValueString()})
 	}
-	return out, diags
+	slices.SortFunc(out, func(a, b mgmt.ResourceServerScope) int { return strings.Compare(a.Value, b.Value) })
+	return out
+}
+
+// scopesFromAPI is the scopes attribute for the API's scopes: null when it
+// defines none (an absent list and an empty one alike).
+func scopesFromAPI(scopes *[]mgmt.ResourceServerScope) types.Map {
+	if scopes == nil || len(*scopes) == 0 {
+		return types.MapNull(types.StringType)
+	}
+	elems := make(map[string]attr.Value, len(*scopes))
+	for _, sc := range *scopes {
+		elems[sc.Value] = types.StringValue(sc.Description)
+	}
+	return types.MapValueMust(types.StringType, elems)
 }
 
 // fromAPI sets the model from the API's object; absent optional fields
@@ -179,20 +184,8 @@ func (m *serverModel) fromAPI(ctx context.Context, s *mgmt.ResourceServer) diag.
 		m.ClientID = types.StringValue(s.ClientID)
 	}
 	m.IsSystem = types.BoolValue(s.IsSystem)
-	if s.Scopes == nil || len(*s.Scopes) == 0 {
-		m.Scopes = framework.LinearSetNull(scopeType)
-		return diags
-	}
-	elems := make([]attr.Value, 0, len(*s.Scopes))
-	for _, sc := range *s.Scopes {
-		elems = append(elems, types.ObjectValueMust(scopeType.AttrTypes, map[string]attr.Value{
-			"value":       types.StringValue(sc.Value),
-			"description": types.StringValue(sc.Description),
-		}))
-	}
-	set, d := types.SetValue(scopeType, elems)
-	m.Scopes = framework.LinearSetOf(set)
-	return append(diags, d...)
+	m.Scopes = scopesFromAPI(s.Scopes)
+	return diags
 }
 
 // known returns v's value as a pointer, or nil when v is null or unknown

@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
@@ -27,7 +26,7 @@ func TestServerModel_unknownAndNullAreNotSentOnCreate(t *testing.T) {
 		SkipConsent:         types.BoolUnknown(),
 		EnforcePolicies:     types.BoolNull(),
 		TokenDialect:        types.StringUnknown(),
-		Scopes:              framework.LinearSetNull(scopeType),
+		Scopes:              types.MapNull(types.StringType),
 	}
 	rs, d := m.toCreate(context.Background())
 	if d.HasError() {
@@ -45,7 +44,7 @@ func base() serverModel {
 		ID:                  types.StringValue("0123456789abcdef01234567"),
 		Identifier:          types.StringValue("https://a"),
 		Name:                types.StringValue("A"),
-		Scopes:              framework.LinearSetNull(scopeType),
+		Scopes:              types.MapNull(types.StringType),
 		SigningAlg:          types.StringValue("RS256"),
 		SigningSecret:       types.StringNull(),
 		AllowOfflineAccess:  types.BoolValue(false),
@@ -82,9 +81,8 @@ func updateJSON(t *testing.T, plan, state serverModel) string {
 
 func TestServerModel_updateSendsOnlyWhatChanged(t *testing.T) {
 	state := base()
-	read := types.ObjectValueMust(scopeType.AttrTypes, map[string]attr.Value{"value": types.StringValue("read:a"), "description": types.StringValue("")})
 	withScopes := base()
-	withScopes.Scopes = framework.LinearSetOf(types.SetValueMust(scopeType, []attr.Value{read}))
+	withScopes.Scopes = types.MapValueMust(types.StringType, map[string]attr.Value{"read:a": types.StringValue("")})
 	for name, tc := range map[string]struct {
 		plan  func(*serverModel)
 		state serverModel
@@ -97,8 +95,21 @@ func TestServerModel_updateSendsOnlyWhatChanged(t *testing.T) {
 		}, state, `{"token_lifetime":3600,"token_lifetime_for_web":3600}`},
 		"name changed, scopes left out stay untouched": {func(m *serverModel) { m.Name = types.StringValue("B") }, withScopes, `{"name":"B"}`},
 		"name removed":   {func(m *serverModel) { m.Name = types.StringNull() }, state, `{"name":null}`},
-		"scopes removed": {func(m *serverModel) { m.Scopes = framework.LinearSetNull(scopeType) }, withScopes, `{"scopes":[]}`},
+		"scopes removed": {func(m *serverModel) { m.Scopes = types.MapNull(types.StringType) }, withScopes, `{"scopes":[]}`},
 		"scopes set":     {func(m *serverModel) { m.Scopes = withScopes.Scopes }, state, `{"scopes":[{"value":"read:a"}]}`},
+		// The API replaces the whole list (reference §4): an edit of one
+		// description sends every scope, in the order of their values.
+		"one description edited": {func(m *serverModel) {
+			m.Scopes = types.MapValueMust(types.StringType, map[string]attr.Value{
+				"write:b": types.StringValue("B"), "read:a": types.StringValue("A"), "delete:c": types.StringValue(""),
+			})
+		}, func() serverModel {
+			s := base()
+			s.Scopes = types.MapValueMust(types.StringType, map[string]attr.Value{
+				"write:b": types.StringValue("B"), "read:a": types.StringValue(""), "delete:c": types.StringValue(""),
+			})
+			return s
+		}(), `{"scopes":[{"value":"delete:c"},{"value":"read:a","description":"A"},{"value":"write:b","description":"B"}]}`},
 		"dialect and policies removed": {func(m *serverModel) {
 			m.TokenDialect, m.EnforcePolicies = types.StringNull(), types.BoolNull()
 		}, func() serverModel {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -112,26 +112,20 @@ func (r *serverResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 					stringvalidator.RegexMatches(regexp.MustCompile(`^[^<>]*$`), "must not contain < or >"),
 				},
 			},
-			"scopes": schema.SetNestedAttribute{
-				MarkdownDescription: "The permissions the API defines, at least one when set, each `value` once. The whole set is " +
-					"replaced on change. Removing the argument removes every scope from the API, including scopes added outside Terraform.",
-				Optional:   true,
-				CustomType: framework.NewLinearSetType(scopeType),
-				Validators: []validator.Set{setvalidator.SizeAtLeast(1)},
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"value": schema.StringAttribute{
-						MarkdownDescription: "The permission's name, 1 to 280 characters (e.g. `read:orders`).",
-						Required:            true,
-						Validators:          []validator.String{stringvalidator.UTF8LengthBetween(1, 280)},
-					},
-					"description": schema.StringAttribute{
-						MarkdownDescription: "What the permission allows, up to 500 characters. Defaults to an empty string.",
-						Optional:            true,
-						Computed:            true,
-						Default:             stringdefault.StaticString(""),
-						Validators:          []validator.String{stringvalidator.UTF8LengthAtMost(500)},
-					},
-				}},
+			"scopes": schema.MapAttribute{
+				MarkdownDescription: "The permissions the API defines, keyed by the scope's value (e.g. `read:orders`: 1 to 280 " +
+					"characters without white space), each mapped to its description (up to 500 characters; `\"\"` for none). " +
+					"At least one when set, and at most " + fmt.Sprint(mgmt.MaxScopesPerAPI) + " (the platform's limit of scopes per API). " +
+					"Adding, editing or removing one entry changes only that scope. Removing the argument removes every scope from " +
+					"the API, including scopes added outside Terraform. (In a map written out in HCL, Terraform keeps the last of " +
+					"a key written twice.)",
+				Optional:    true,
+				ElementType: types.StringType,
+				Validators: []validator.Map{
+					mapvalidator.SizeBetween(1, mgmt.MaxScopesPerAPI),
+					mapvalidator.KeysAre(validate.ScopeValue()...),
+					mapvalidator.ValueStringsAre(stringvalidator.UTF8LengthAtMost(500)),
+				},
 			},
 			"signing_alg": schema.StringAttribute{
 				MarkdownDescription: "Algorithm access tokens are signed with: `HS256`, `RS256`, `RS512` or `PS256`. " +
@@ -374,22 +368,6 @@ func (r *serverResource) ValidateConfig(ctx context.Context, req resource.Valida
 		}
 		resp.Diagnostics.AddAttributeError(path.Root("token_lifetime_for_web"), "Invalid attribute value",
 			detail+" Lower token_lifetime_for_web or raise token_lifetime.")
-	}
-	if !m.Scopes.IsNull() && !m.Scopes.IsUnknown() {
-		var scopes []scopeModel
-		resp.Diagnostics.Append(m.Scopes.ElementsAs(ctx, &scopes, false)...)
-		seen := map[string]bool{}
-		for _, s := range scopes {
-			if s.Value.IsUnknown() {
-				continue
-			}
-			v := s.Value.ValueString()
-			if seen[v] {
-				resp.Diagnostics.AddAttributeError(path.Root("scopes"), "Duplicate scope value", fmt.Sprintf(
-					"Attribute scopes holds the value %q more than once (with different descriptions); each scope value must be unique. Keep one of them.", v))
-			}
-			seen[v] = true
-		}
 	}
 	dialect := m.TokenDialect.ValueString()
 	if !m.TokenDialect.IsUnknown() && strings.HasSuffix(dialect, "_authz") && !m.EnforcePolicies.IsUnknown() && !m.EnforcePolicies.ValueBool() {

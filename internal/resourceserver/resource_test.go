@@ -3,7 +3,9 @@ package resourceserver_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -68,25 +70,28 @@ func TestAccResourceServer_update(t *testing.T) {
 		CheckDestroy:             target.CheckGone(resourceserver.TypeName, getServer),
 		Steps: []resource.TestStep{
 			{
-				Config: target.Config(testAccServerFull(ident, "Orders", "RS256", 3600, `{ value = "read:orders", description = "Read orders" }`)),
+				Config: target.Config(testAccServerFull(ident, "Orders", "RS256", 3600, `"read:orders" = "Read orders"`)),
 				ConfigStateChecks: []statecheck.StateCheck{
 					sameID.AddStateValue(addr, tfjsonpath.New("id")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("scopes"), knownvalue.SetExact([]knownvalue.Check{
-						knownvalue.ObjectExact(map[string]knownvalue.Check{"value": knownvalue.StringExact("read:orders"), "description": knownvalue.StringExact("Read orders")}),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("scopes"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"read:orders": knownvalue.StringExact("Read orders"),
 					})),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("token_dialect"), knownvalue.StringExact("access_token_authz")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("enforce_policies"), knownvalue.Bool(true)),
 				},
 			},
 			{
-				Config:           target.Config(testAccServerFull(ident, "Orders v2", "HS256", 7200, `{ value = "read:orders" }, { value = "write:orders", description = "Write" }`)),
+				Config:           target.Config(testAccServerFull(ident, "Orders v2", "HS256", 7200, `"read:orders" = "", "write:orders" = "Write"`)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					sameID.AddStateValue(addr, tfjsonpath.New("id")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact("Orders v2")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("signing_alg"), knownvalue.StringExact("HS256")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("signing_secret"), knownvalue.StringRegexp(regexp.MustCompile(`^.{16,}$`))),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("scopes"), knownvalue.SetSizeExact(2)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("scopes"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"read:orders":  knownvalue.StringExact(""),
+						"write:orders": knownvalue.StringExact("Write"),
+					})),
 				},
 			},
 			{
@@ -112,6 +117,85 @@ resource "tenant_resource_server" "test" {
 			},
 		},
 	})
+}
+
+// TestAccResourceServer_scopes: scopes are keyed by their value, so an edit,
+// an addition or a removal of one scope plans as that one key and changes
+// only that scope in the tenant; drift on one scope shows as that scope.
+func TestAccResourceServer_scopes(t *testing.T) {
+	target := acctest.NewTarget(t)
+	ident := "https://api.example.com/" + acctest.RandomName()
+	first := map[string]string{"read:orders": "Read orders", "write:orders": "Write orders", "delete:orders": ""}
+	edited := map[string]string{"read:orders": "Read all orders", "write:orders": "Write orders", "delete:orders": ""}
+	removed := map[string]string{"read:orders": "Read all orders", "write:orders": "Write orders"}
+	added := map[string]string{"read:orders": "Read all orders", "write:orders": "Write orders", "refund:orders": ""}
+	step := func(scopes map[string]string, changed ...string) resource.TestStep {
+		return resource.TestStep{
+			Config: target.Config(testAccServerConfig_scopes(ident, scopes)),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+				acctest.ExpectMapKeysChanged(addr, "scopes", changed...),
+			}},
+			Check: checkScopes(target, scopes),
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             target.CheckGone(resourceserver.TypeName, getServer),
+		Steps: []resource.TestStep{
+			{Config: target.Config(testAccServerConfig_scopes(ident, first)), Check: checkScopes(target, first)},
+			step(edited, "read:orders"),
+			step(removed, "delete:orders"),
+			step(added, "refund:orders"),
+			{
+				// Drift: one description changed and one scope added outside Terraform.
+				Config: target.Config(testAccServerConfig_scopes(ident, added)),
+				Check: func(s *terraform.State) error {
+					id := s.RootModule().Resources[addr].Primary.ID
+					_, err := target.Client().UpdateResourceServer(context.Background(), id, mgmt.ResourceServerUpdate{
+						Scopes: mgmt.Set([]mgmt.ResourceServerScope{
+							{Value: "read:orders", Description: "Read all orders"},
+							{Value: "write:orders", Description: "changed outside"},
+							{Value: "refund:orders"},
+							{Value: "added:outside"},
+						}),
+					})
+					return err
+				},
+				ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+					acctest.ExpectMapKeysChanged(addr, "scopes", "write:orders", "added:outside"),
+				}},
+			},
+			{
+				Config:           target.Config(testAccServerConfig_scopes(ident, added)),
+				Check:            checkScopes(target, added),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{ResourceName: addr, ImportState: true, ImportStateVerify: true},
+		},
+	})
+}
+
+// checkScopes compares the API's scopes, read through the API, with want.
+func checkScopes(target *acctest.Target, want map[string]string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		got, err := target.Client().GetResourceServer(context.Background(), s.RootModule().Resources[addr].Primary.ID)
+		if err != nil {
+			return err
+		}
+		have := map[string]string{}
+		if got.Scopes != nil {
+			for _, sc := range *got.Scopes {
+				have[sc.Value] = sc.Description
+			}
+		}
+		if fmt.Sprint(have) != fmt.Sprint(want) {
+			return fmt.Errorf("the API holds the scopes %v, want %v", have, want)
+		}
+		return nil
+	}
 }
 
 func TestAccResourceServer_replace(t *testing.T) {
@@ -142,7 +226,7 @@ func TestAccResourceServer_import(t *testing.T) {
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy:             target.CheckGone(resourceserver.TypeName, getServer),
 		Steps: []resource.TestStep{
-			{Config: target.Config(testAccServerFull(ident, "Imported", "HS256", 3600, `{ value = "read:x" }`))},
+			{Config: target.Config(testAccServerFull(ident, "Imported", "HS256", 3600, `"read:x" = ""`))},
 			{ResourceName: addr, ImportState: true, ImportStateVerify: true},
 			{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateId: ident},
 		},
@@ -171,7 +255,7 @@ func TestAccResourceServer_disappears(t *testing.T) {
 func TestAccResourceServer_drift(t *testing.T) {
 	target := acctest.NewTarget(t)
 	ident := "https://api.example.com/" + acctest.RandomName()
-	cfg := target.Config(testAccServerFull(ident, "Drift", "RS256", 3600, `{ value = "read:x" }`))
+	cfg := target.Config(testAccServerFull(ident, "Drift", "RS256", 3600, `"read:x" = ""`))
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy:             target.CheckGone(resourceserver.TypeName, getServer),
@@ -194,7 +278,7 @@ func TestAccResourceServer_drift(t *testing.T) {
 					plancheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact("Drift")),
 					plancheck.ExpectKnownValue(addr, tfjsonpath.New("token_lifetime"), knownvalue.Int64Exact(3600)),
 					plancheck.ExpectKnownValue(addr, tfjsonpath.New("token_dialect"), knownvalue.StringExact("access_token_authz")),
-					plancheck.ExpectKnownValue(addr, tfjsonpath.New("scopes"), knownvalue.SetSizeExact(1)),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("scopes"), knownvalue.MapExact(map[string]knownvalue.Check{"read:x": knownvalue.StringExact("")})),
 				}},
 			},
 			{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
@@ -229,9 +313,10 @@ func TestAccResourceServer_validation(t *testing.T) {
 		{`identifier = "https://v"` + "\n  name = \"" + strings.Repeat("n", 201) + `"`, `Attribute name UTF-8 character count must be between 1 and 200, got: 201`},
 		{`identifier = "https://v"` + "\n  name = \"" + strings.Repeat("é", 201) + `"`, `Attribute name UTF-8 character count must be between 1 and 200, got: 201`},
 		{`identifier = "https://v"` + "\n  token_lifetime_for_web = 86401", `token_lifetime_for_web must be at most token_lifetime \(86400\), got: 86401.*not set, so it is the default`},
-		{`identifier = "https://v"` + "\n  scopes = [{ value = \"a\" }, { value = \"a\", description = \"x\" }]", `Attribute scopes holds the value "a" more than once`},
-		{`identifier = "https://v"` + "\n  scopes = [{ value = \"" + strings.Repeat("ü", 281) + `" }]`, `UTF-8 character count must be between 1 and 280, got: 281`},
-		{`identifier = "https://v"` + "\n  scopes = [{ value = \"a\", description = \"" + strings.Repeat("ü", 501) + `" }]`, `UTF-8 character count must be at most 500, got: 501`},
+		{`identifier = "https://v"` + "\n  scopes = { \"" + strings.Repeat("ü", 281) + `" = "" }`, `Attribute\s+scopes\["ü+"\]\s+UTF-8 character count must be between 1 and 280, got: 281`},
+		{`identifier = "https://v"` + "\n  scopes = { a = \"" + strings.Repeat("ü", 501) + `" }`, `Attribute scopes\["a"\] UTF-8 character count must be at most 500, got: 501`},
+		{`identifier = "https://v"` + "\n  scopes = { \"read orders\" = \"\" }", `Attribute scopes\["read orders"\] must not contain white space.*got: read orders`},
+		{`identifier = "https://v"` + "\n  scopes = { for i in range(1001) : \"s:${i}\" => \"\" }", `Attribute scopes map must contain at least 1 elements and at most 1000 elements, got: 1001`},
 		{`identifier = "https://v"` + "\n  name = \"a<b\"", `must not contain < or >`},
 		{`identifier = "https://v"` + "\n  signing_alg = \"HS512\"", `Attribute signing_alg value must be one of`},
 		{`identifier = "https://v"` + "\n  token_dialect = \"jwt\"", `Attribute token_dialect value must be one of`},
@@ -240,8 +325,8 @@ func TestAccResourceServer_validation(t *testing.T) {
 		{`identifier = "https://v"` + "\n  token_lifetime = 100\n  token_lifetime_for_web = 101", `token_lifetime_for_web must be at most token_lifetime \(100\), got: 101`},
 		{`identifier = "https://v"` + "\n  signing_secret = \"0123456789abcdef\"", `signing_secret is only used with signing_alg = "HS256"`},
 		{`identifier = "https://v"` + "\n  signing_alg = \"HS256\"\n  signing_secret = \"short\"", `Attribute signing_secret UTF-8 character count must be at least 16, got: 5`},
-		{`identifier = "https://v"` + "\n  scopes = []", `Attribute scopes set must contain at least 1 elements, got: 0`},
-		{`identifier = "https://v"` + "\n  scopes = [{ value = \"\" }]", `UTF-8 character count must be between 1 and 280, got: 0`},
+		{`identifier = "https://v"` + "\n  scopes = {}", `Attribute scopes map must contain at least 1 elements and at most 1000 elements, got: 0`},
+		{`identifier = "https://v"` + "\n  scopes = { \"\" = \"\" }", `Attribute scopes\[""\] UTF-8 character count must be between 1 and 280, got: 0`},
 	} {
 		cases = append(cases, acctest.PlanError{Config: "resource \"tenant_resource_server\" \"test\" {\n  " + tc.body + "\n}", Want: tc.want})
 	}
@@ -457,7 +542,7 @@ func TestAccResourceServer_multiByteNames(t *testing.T) {
 resource "tenant_resource_server" "test" {
   identifier = %[1]q
   name       = %[2]q
-  scopes     = [{ value = %[3]q, description = %[4]q }]
+  scopes     = { %[3]q = %[4]q }
 }
 `, ident, strings.Repeat("é", 200), strings.Repeat("ü", 280), strings.Repeat("日", 500))),
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -533,9 +618,23 @@ resource "tenant_resource_server" "test" {
   allow_offline_access   = true
   enforce_policies       = true
   token_dialect          = "access_token_authz"
-  scopes                 = [%[5]s]
+  scopes                 = { %[5]s }
 }
 `, ident, name, alg, lifetime, scopes)
+}
+
+func testAccServerConfig_scopes(ident string, scopes map[string]string) string {
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(scopes)) {
+		fmt.Fprintf(&b, "    %q = %q\n", k, scopes[k])
+	}
+	return fmt.Sprintf(`
+resource "tenant_resource_server" "test" {
+  identifier = %[1]q
+  scopes = {
+%[2]s  }
+}
+`, ident, b.String())
 }
 
 func testAccServerConfig_named(ident, name string) string {
@@ -569,7 +668,7 @@ resource "tenant_resource_server" "test" {
   token_dialect                                   = "access_token_authz"
   token_lifetime                                  = 3600
   token_lifetime_for_web                          = 600
-  scopes                                          = [{ value = "read:x" }]
+  scopes                                          = { "read:x" = "" }
 }
 `, ident)
 }

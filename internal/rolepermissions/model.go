@@ -1,7 +1,6 @@
 package rolepermissions
 
 import (
-	"context"
 	"sort"
 	"strings"
 
@@ -15,29 +14,31 @@ import (
 )
 
 type permissionsModel struct {
-	ID          types.String        `tfsdk:"id"`
-	RoleID      types.String        `tfsdk:"role_id"`
-	Permissions framework.LinearSet `tfsdk:"permissions"`
+	ID          types.String `tfsdk:"id"`
+	RoleID      types.String `tfsdk:"role_id"`
+	Permissions types.Map    `tfsdk:"permissions"`
 }
 
-type pairModel struct {
-	ResourceServerIdentifier types.String `tfsdk:"resource_server_identifier"`
-	PermissionName           types.String `tfsdk:"permission_name"`
-}
+// permissionNamesType is the type of one API's permission names: a set
+// whose checks run in linear time however many names it holds.
+var permissionNamesType = framework.NewLinearSetType(types.StringType)
 
-var pairType = types.ObjectType{AttrTypes: map[string]attr.Type{
-	"resource_server_identifier": types.StringType, "permission_name": types.StringType,
-}}
-
-// pairs returns the permissions of the model as API pairs.
-func (m permissionsModel) pairs(ctx context.Context) ([]mgmt.Permission, diag.Diagnostics) {
-	var items []pairModel
-	diags := m.Permissions.ElementsAs(ctx, &items, false)
-	out := make([]mgmt.Permission, 0, len(items))
-	for _, p := range items {
-		out = append(out, mgmt.Permission{ResourceServerIdentifier: p.ResourceServerIdentifier.ValueString(), PermissionName: p.PermissionName.ValueString()})
+// pairs returns the permissions of the model as API pairs, sorted.
+func (m permissionsModel) pairs() []mgmt.Permission {
+	var out []mgmt.Permission
+	for ident, v := range m.Permissions.Elements() {
+		names, ok := v.(framework.LinearSet)
+		if !ok {
+			continue
+		}
+		for _, n := range names.Elements() {
+			if name, ok := n.(types.String); ok {
+				out = append(out, mgmt.Permission{ResourceServerIdentifier: ident, PermissionName: name.ValueString()})
+			}
+		}
 	}
-	return out, diags
+	sortPairs(out)
+	return out
 }
 
 // fromAPI sets the permissions from what the API lists.
@@ -49,20 +50,24 @@ func (m *permissionsModel) fromAPI(roleID string, perms []mgmt.RolePermission) d
 	return m.fromPairs(roleID, pairs)
 }
 
-// fromPairs sets the role and its permissions.
+// fromPairs sets the role and its permissions, grouped by API.
 func (m *permissionsModel) fromPairs(roleID string, pairs []mgmt.Permission) diag.Diagnostics {
 	m.ID = types.StringValue(roleID)
 	m.RoleID = types.StringValue(roleID)
-	elems := make([]attr.Value, 0, len(pairs))
+	byAPI := map[string][]attr.Value{}
 	for _, p := range pairs {
-		elems = append(elems, types.ObjectValueMust(pairType.AttrTypes, map[string]attr.Value{
-			"resource_server_identifier": types.StringValue(p.ResourceServerIdentifier),
-			"permission_name":            types.StringValue(p.PermissionName),
-		}))
+		byAPI[p.ResourceServerIdentifier] = append(byAPI[p.ResourceServerIdentifier], types.StringValue(p.PermissionName))
 	}
-	set, diags := types.SetValue(pairType, elems)
-	m.Permissions = framework.LinearSetOf(set)
-	return diags
+	var diags diag.Diagnostics
+	elems := make(map[string]attr.Value, len(byAPI))
+	for ident, names := range byAPI {
+		set, d := types.SetValue(types.StringType, names)
+		diags.Append(d...)
+		elems[ident] = framework.LinearSetOf(set)
+	}
+	perms, d := types.MapValue(permissionNamesType, elems)
+	m.Permissions = perms
+	return append(diags, d...)
 }
 
 // diff returns the pairs in want but not in have, and in have but not in want.

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
@@ -33,9 +34,30 @@ func TestPermissionsModel_roundTrip(t *testing.T) {
 	if d := m.fromAPI("rol_1", in); d.HasError() {
 		t.Fatal(d)
 	}
-	pairs, d := m.pairs(context.Background())
-	if d.HasError() || len(pairs) != 1 || pairs[0] != in[0].Permission || m.ID.ValueString() != "rol_1" {
-		t.Fatalf("%v %v %v", pairs, d, m)
+	pairs := m.pairs()
+	if len(pairs) != 1 || pairs[0] != in[0].Permission || m.ID.ValueString() != "rol_1" {
+		t.Fatalf("%v %v", pairs, m)
+	}
+}
+
+// TestPermissionsModel_groupsByAPI: pairs of several APIs become one set of
+// names per API identifier, and come back as the same pairs, sorted.
+func TestPermissionsModel_groupsByAPI(t *testing.T) {
+	p := func(ident, name string) mgmt.Permission {
+		return mgmt.Permission{ResourceServerIdentifier: ident, PermissionName: name}
+	}
+	in := []mgmt.Permission{p("https://b", "write"), p("https://a", "read"), p("https://b", "read"), p("urn:a::b", "x")}
+	var m permissionsModel
+	if d := m.fromPairs("rol_1", in); d.HasError() {
+		t.Fatal(d)
+	}
+	elems := m.Permissions.Elements()
+	if len(elems) != 3 || len(elems["https://b"].(framework.LinearSet).Elements()) != 2 {
+		t.Fatalf("grouped as %v", m.Permissions)
+	}
+	want := []mgmt.Permission{p("https://a", "read"), p("https://b", "read"), p("https://b", "write"), p("urn:a::b", "x")}
+	if got := m.pairs(); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("pairs %v, want %v", got, want)
 	}
 }
 

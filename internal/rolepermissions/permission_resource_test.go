@@ -488,7 +488,7 @@ func testAccPermissionConfig_mixedOfRole(ident string) string {
 	return fmt.Sprintf(`
 resource "tenant_role_permissions" "test" {
   role_id     = tenant_role.test.id
-  permissions = [{ resource_server_identifier = %[1]q, permission_name = "p:000" }]
+  permissions = { %[1]q = ["p:000"] }
 }
 `, ident) + testAccPermissionConfig_ofRole(ident, "p:001")
 }

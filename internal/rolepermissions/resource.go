@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -87,24 +88,23 @@ func (r *permissionsResource) Schema(_ context.Context, _ resource.SchemaRequest
 				Validators:          []validator.String{validate.ID()},
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
-			"permissions": schema.SetNestedAttribute{
-				MarkdownDescription: "The role's permissions, at least one. Each pairs an API's identifier with a scope that API " +
-					"defines. Updated in place; a pair removed from the set is removed from the role.",
-				Required:   true,
-				CustomType: framework.NewLinearSetType(pairType),
-				Validators: []validator.Set{setvalidator.SizeAtLeast(1)},
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"resource_server_identifier": schema.StringAttribute{
-						MarkdownDescription: "The identifier (audience) of the API that defines the permission, not its id (1 to 600 characters).",
-						Required:            true,
-						Validators:          []validator.String{stringvalidator.UTF8LengthBetween(1, 600)},
-					},
-					"permission_name": schema.StringAttribute{
-						MarkdownDescription: "The scope's value, e.g. `read:orders` (1 to 280 characters).",
-						Required:            true,
-						Validators:          []validator.String{stringvalidator.UTF8LengthBetween(1, 280)},
-					},
-				}},
+			"permissions": schema.MapAttribute{
+				MarkdownDescription: "The role's permissions, keyed by the identifier (audience) of the API that defines them " +
+					"(not its id), each holding the names of that API's scopes the role has (a set: the order they are written " +
+					"in does not matter). At least one API, at least one name per API, and at most " +
+					fmt.Sprint(mgmt.MaxPermissionsPerRole) + " permissions in all (the platform's limit per role). Updated in " +
+					"place: a name added or removed is assigned to or removed from the role, and nothing else changes.",
+				Required:    true,
+				ElementType: permissionNamesType,
+				Validators: []validator.Map{
+					mapvalidator.SizeAtLeast(1),
+					mapvalidator.KeysAre(stringvalidator.UTF8LengthBetween(1, 600)),
+					mapvalidator.ValueSetsAre(
+						setvalidator.SizeBetween(1, mgmt.MaxPermissionsPerRole),
+						setvalidator.ValueStringsAre(validate.ScopeValue()...),
+					),
+					permissionsAtMost(mgmt.MaxPermissionsPerRole),
+				},
 			},
 		},
 	}
@@ -131,10 +131,7 @@ func (r *permissionsResource) ModifyPlan(ctx context.Context, req resource.Modif
 	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
 		return
 	}
-	have, diags := state.pairs(ctx)
-	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
-		return
-	}
+	have := state.pairs()
 	roleID := state.RoleID.ValueString()
 	if req.Plan.Raw.IsNull() {
 		sortPairs(have)
@@ -146,10 +143,7 @@ func (r *permissionsResource) ModifyPlan(ctx context.Context, req resource.Modif
 	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || plan.Permissions.IsUnknown() || !plan.RoleID.Equal(state.RoleID) {
 		return
 	}
-	want, diags := plan.pairs(ctx)
-	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
-		return
-	}
+	want := plan.pairs()
 	if _, removed := diff(want, have); len(removed) > 0 {
 		resp.Diagnostics.AddWarning("Role permissions will be removed", fmt.Sprintf(
 			"This apply removes %d permission(s) from role %q: %s.", len(removed), roleID, listPairs(removed)))
@@ -164,10 +158,7 @@ func (r *permissionsResource) Create(ctx context.Context, req resource.CreateReq
 	if resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}
-	want, diags := m.pairs(ctx)
-	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
-		return
-	}
+	want := m.pairs()
 	roleID := m.RoleID.ValueString()
 	// The role id may have been unknown at plan time.
 	claimRole(r.API, roleID, TypeName, &resp.Diagnostics)
@@ -256,11 +247,7 @@ func (r *permissionsResource) Update(ctx context.Context, req resource.UpdateReq
 	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
 		return
 	}
-	want, d1 := plan.pairs(ctx)
-	have, d2 := state.pairs(ctx)
-	if resp.Diagnostics.Append(append(d1, d2...)...); resp.Diagnostics.HasError() {
-		return
-	}
+	want, have := plan.pairs(), state.pairs()
 	claimRole(r.API, plan.RoleID.ValueString(), TypeName, &resp.Diagnostics)
 	if r.converge(ctx, plan.RoleID.ValueString(), want, have, &resp.Diagnostics, &resp.State) {
 		plan.ID = plan.RoleID
@@ -274,8 +261,8 @@ func (r *permissionsResource) Delete(ctx context.Context, req resource.DeleteReq
 	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}
-	pairs, diags := m.pairs(ctx)
-	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() || len(pairs) == 0 {
+	pairs := m.pairs()
+	if len(pairs) == 0 {
 		return
 	}
 	reads.forget(r.API, m.RoleID.ValueString())

@@ -3,6 +3,8 @@ package rolepermissions_test
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -82,9 +84,8 @@ func TestAccRolePermissions_basic(t *testing.T) {
 			Check:  checkAssigned(target, role.ID, ident, "p:000", "p:001"),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(role.ID)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("permissions"), knownvalue.SetExact([]knownvalue.Check{
-					knownvalue.ObjectExact(map[string]knownvalue.Check{"resource_server_identifier": knownvalue.StringExact(ident), "permission_name": knownvalue.StringExact("p:000")}),
-					knownvalue.ObjectExact(map[string]knownvalue.Check{"resource_server_identifier": knownvalue.StringExact(ident), "permission_name": knownvalue.StringExact("p:001")}),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("permissions"), knownvalue.MapExact(map[string]knownvalue.Check{
+					ident: knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("p:000"), knownvalue.StringExact("p:001")}),
 				})),
 			},
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
@@ -129,8 +130,77 @@ func TestAccRolePermissions_update(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)}},
 				Check:            checkAssigned(target, role.ID, ident, "p:001", "p:002", "p:003"),
 			},
+			{
+				// The same names in another order: no change.
+				Config:           target.Config(testAccPermissions(role.ID, ident, "p:003", "p:001", "p:002")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
 		},
 	})
+}
+
+// TestAccRolePermissions_twoAPIs: permissions are keyed by API, so a name
+// added to or removed from one API plans as that API's key only and leaves
+// the other API's pairs alone; removing an API's key removes its pairs.
+func TestAccRolePermissions_twoAPIs(t *testing.T) {
+	target := acctest.NewTarget(t)
+	role, a, b := target.Role(t), api(t, target, 3), api(t, target, 3)
+	cfg := func(namesA, namesB []string) string {
+		entries := map[string][]string{a: namesA}
+		if namesB != nil {
+			entries[b] = namesB
+		}
+		return target.Config(testAccPermissionsOn(role.ID, entries))
+	}
+	step := func(namesA, namesB []string, changed ...string) resource.TestStep {
+		return resource.TestStep{
+			Config: cfg(namesA, namesB),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+				acctest.ExpectMapKeysChanged(addr, "permissions", changed...),
+			}},
+			Check: checkHeld(target, role.ID, namesA, a, namesB, b),
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             checkNoPermissions(target, role.ID),
+		Steps: []resource.TestStep{
+			{Config: cfg([]string{"p:000", "p:001"}, []string{"p:000"}), Check: checkHeld(target, role.ID, []string{"p:000", "p:001"}, a, []string{"p:000"}, b)},
+			step([]string{"p:000", "p:001", "p:002"}, []string{"p:000"}, a),
+			step([]string{"p:000", "p:002"}, []string{"p:000"}, a),
+			step([]string{"p:000", "p:002"}, []string{"p:000", "p:001"}, b),
+			step([]string{"p:000", "p:002"}, nil, b),
+			{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateId: role.ID},
+		},
+	})
+}
+
+// checkHeld compares the role's pairs in the API with the names given for
+// each API identifier.
+func checkHeld(target *acctest.Target, roleID string, namesA []string, a string, namesB []string, b string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		perms, err := target.Client().RolePermissions(context.Background(), roleID)
+		if err != nil {
+			return err
+		}
+		var got, want []string
+		for _, p := range perms {
+			got = append(got, p.ResourceServerIdentifier+" "+p.PermissionName)
+		}
+		for _, n := range namesA {
+			want = append(want, a+" "+n)
+		}
+		for _, n := range namesB {
+			want = append(want, b+" "+n)
+		}
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			return fmt.Errorf("role holds %v, want %v", got, want)
+		}
+		return nil
+	}
 }
 
 func TestAccRolePermissions_drift(t *testing.T) {
@@ -153,6 +223,7 @@ func TestAccRolePermissions_drift(t *testing.T) {
 				ExpectNonEmptyPlan: true,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+					acctest.ExpectMapKeysChanged(addr, "permissions", ident),
 				}},
 			},
 			{
@@ -238,10 +309,9 @@ func TestAccRolePermissions_500(t *testing.T) {
 		return target.Config(fmt.Sprintf(`
 resource "tenant_role_permissions" "test" {
   role_id = %[1]q
-  permissions = [for i in range(%[3]d) : {
-    resource_server_identifier = %[2]q
-    permission_name            = format("p:%%03d", i)
-  }]
+  permissions = {
+    %[2]q = [for i in range(%[3]d) : format("p:%%03d", i)]
+  }
 }
 `, role.ID, ident, n))
 	}
@@ -259,7 +329,7 @@ resource "tenant_role_permissions" "test" {
 			{
 				Config:            cfg(500),
 				Check:             checkAssigned(target, role.ID, ident, all(500)...),
-				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(addr, tfjsonpath.New("permissions"), knownvalue.SetSizeExact(500))},
+				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(addr, tfjsonpath.New("permissions"), knownvalue.MapExact(map[string]knownvalue.Check{ident: knownvalue.SetSizeExact(500)}))},
 				ConfigPlanChecks:  resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
 			{Config: cfg(250), Check: checkAssigned(target, role.ID, ident, all(250)...)},
@@ -271,13 +341,18 @@ func TestAccRolePermissions_validation(t *testing.T) {
 	target := acctest.NewTarget(t)
 	var cases []acctest.PlanError
 	for _, tc := range []struct{ body, want string }{
-		{`role_id = "rol_x"` + "\n  permissions = []", `Attribute permissions set must contain at least 1 elements, got: 0`},
-		{`role_id = ""` + "\n  permissions = [{ resource_server_identifier = \"https://a\", permission_name = \"p\" }]", `Attribute role_id must not be empty`},
-		{`role_id = ".."` + "\n  permissions = [{ resource_server_identifier = \"https://a\", permission_name = \"p\" }]", `Attribute role_id must not be "." or ".."`},
-		{`role_id = "."` + "\n  permissions = [{ resource_server_identifier = \"https://a\", permission_name = \"p\" }]", `Attribute role_id must not be "." or ".."`},
-		{`role_id = "rol_x"` + "\n  permissions = [{ resource_server_identifier = \"\", permission_name = \"p\" }]", `resource_server_identifier UTF-8 character count must be between 1 and 600, got: 0`},
-		{`role_id = "rol_x"` + "\n  permissions = [{ resource_server_identifier = \"https://a\", permission_name = \"\" }]", `permission_name UTF-8 character count must be between 1 and 280, got: 0`},
-		{`role_id = "rol_x"` + "\n  permissions = [{ resource_server_identifier = \"https://a\", permission_name = \"" + strings.Repeat("ü", 281) + "\" }]", `permission_name UTF-8 character count must be between 1 and 280, got: 281`},
+		{`role_id = "rol_x"` + "\n  permissions = {}", `Attribute permissions map must contain at least 1 elements, got: 0`},
+		{`role_id = "rol_x"` + "\n  permissions = { \"https://a\" = [] }", `Attribute permissions\["https://a"\] set must contain at least 1 elements and at most 1000 elements, got: 0`},
+		{`role_id = ""` + "\n  permissions = { \"https://a\" = [\"p\"] }", `Attribute role_id must not be empty`},
+		{`role_id = ".."` + "\n  permissions = { \"https://a\" = [\"p\"] }", `Attribute role_id must not be "." or ".."`},
+		{`role_id = "."` + "\n  permissions = { \"https://a\" = [\"p\"] }", `Attribute role_id must not be "." or ".."`},
+		{`role_id = "rol_x"` + "\n  permissions = { \"\" = [\"p\"] }", `Attribute permissions\[""\] UTF-8 character count must be between 1 and 600, got: 0`},
+		{`role_id = "rol_x"` + "\n  permissions = { \"https://a\" = [\"\"] }", `UTF-8 character count must be between 1 and 280, got: 0`},
+		{`role_id = "rol_x"` + "\n  permissions = { \"https://a\" = [\"" + strings.Repeat("ü", 281) + "\"] }", `UTF-8 character count must be between 1 and 280, got: 281`},
+		{`role_id = "rol_x"` + "\n  permissions = { \"https://a\" = [\"read orders\"] }", `must not contain white space.*got: read orders`},
+		{`role_id = "rol_x"` + "\n  permissions = { \"https://a\" = [for i in range(600) : \"a:${i}\"], \"https://b\" = [for i in range(401) : \"b:${i}\"] }",
+			`Attribute permissions holds 1001 permissions in all; a role holds at most 1000`},
+		{`role_id = "rol_x"` + "\n  permissions = { \"https://a\" = [for i in range(1001) : \"a:${i}\"] }", `set must contain at least 1 elements and at most 1000 elements, got: 1001`},
 		{`role_id = "rol_x"`, `The argument "permissions" is required`},
 	} {
 		cases = append(cases, acctest.PlanError{Config: "resource \"tenant_role_permissions\" \"test\" {\n  " + tc.body + "\n}", Want: tc.want})
@@ -332,18 +407,37 @@ data "tenant_role" "by_id" {
 }
 
 func testAccPermissions(roleID, ident string, names ...string) string {
-	var items []string
-	for _, n := range names {
-		items = append(items, fmt.Sprintf("    { resource_server_identifier = %q, permission_name = %q },", ident, n))
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = fmt.Sprintf("%q", n)
 	}
 	return fmt.Sprintf(`
 resource "tenant_role_permissions" "test" {
   role_id = %[1]q
-  permissions = [
-%[2]s
-  ]
+  permissions = {
+    %[2]q = [%[3]s]
+  }
 }
-`, roleID, strings.Join(items, "\n"))
+`, roleID, ident, strings.Join(quoted, ", "))
+}
+
+// testAccPermissionsOn is a tenant_role_permissions with names per API.
+func testAccPermissionsOn(roleID string, names map[string][]string) string {
+	var b strings.Builder
+	for _, ident := range slices.Sorted(maps.Keys(names)) {
+		quoted := make([]string, len(names[ident]))
+		for i, n := range names[ident] {
+			quoted[i] = fmt.Sprintf("%q", n)
+		}
+		fmt.Fprintf(&b, "    %q = [%s]\n", ident, strings.Join(quoted, ", "))
+	}
+	return fmt.Sprintf(`
+resource "tenant_role_permissions" "test" {
+  role_id = %[1]q
+  permissions = {
+%[2]s  }
+}
+`, roleID, b.String())
 }
 
 func TestAccRolePermissions_identity(t *testing.T) {

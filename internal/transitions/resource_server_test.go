@@ -99,6 +99,23 @@ func (c *serverConfig) mutate(r *mrand.Rand) {
 	case 0:
 		c.name = pick(r, nil, str("a"), str(strings.Repeat("é", 200)), str("Orders API"))
 	case 1:
+		if len(c.scopes) > 0 && maybe(r, 2) {
+			// One scope edited, removed or added: the others stay.
+			c.scopes = append([]scope(nil), c.scopes...)
+			i := r.IntN(len(c.scopes))
+			switch r.IntN(3) {
+			case 0:
+				c.scopes[i].description = pick(r, "", "Edited "+fmt.Sprint(i), strings.Repeat("e", 500))
+			case 1:
+				if len(c.scopes) > 1 {
+					c.scopes = append(c.scopes[:i], c.scopes[i+1:]...)
+				}
+			case 2:
+				c.scopes = append(c.scopes, scope{value: fmt.Sprintf("added:%d", r.IntN(1000))})
+				c.scopes = uniqueScopes(c.scopes)
+			}
+			return
+		}
 		c.scopes = nil
 		if !maybe(r, 3) {
 			for i := range 1 + r.IntN(3) {
@@ -160,6 +177,21 @@ func (c *serverConfig) mutate(r *mrand.Rand) {
 
 func ptr[T any](v T) *T { return &v }
 
+// uniqueScopes keeps the last scope of each value, as a map would.
+func uniqueScopes(scopes []scope) []scope {
+	seen := map[string]int{}
+	var out []scope
+	for _, s := range scopes {
+		if i, ok := seen[s.value]; ok {
+			out[i] = s
+			continue
+		}
+		seen[s.value] = len(out)
+		out = append(out, s)
+	}
+	return out
+}
+
 func (c *serverConfig) life() int64 {
 	if c.lifetime == nil {
 		return 86400
@@ -184,13 +216,9 @@ func (c *serverConfig) HCL() string {
 	if c.scopes != nil {
 		var items []string
 		for _, s := range c.scopes {
-			if s.description == "" {
-				items = append(items, fmt.Sprintf("{ value = %q }", s.value))
-			} else {
-				items = append(items, fmt.Sprintf("{ value = %q, description = %q }", s.value, s.description))
-			}
+			items = append(items, fmt.Sprintf("%q = %q", s.value, s.description))
 		}
-		line("scopes", "["+strings.Join(items, ", ")+"]")
+		line("scopes", "{ "+strings.Join(items, ", ")+" }")
 	}
 	for _, kv := range []struct {
 		k string

@@ -55,7 +55,7 @@ func (w *permissionsWalker) Next(r *rand.Rand, prev config) config {
 	return &c
 }
 
-// subset is a random non-empty subset of the pool.
+// subset is a random non-empty subset of the pool, in a random order.
 func (w *permissionsWalker) subset(r *rand.Rand) []mgmt.Permission {
 	for {
 		var out []mgmt.Permission
@@ -64,6 +64,7 @@ func (w *permissionsWalker) subset(r *rand.Rand) []mgmt.Permission {
 				out = append(out, p)
 			}
 		}
+		r.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
 		if len(out) > 0 {
 			return out
 		}
@@ -73,12 +74,22 @@ func (w *permissionsWalker) subset(r *rand.Rand) []mgmt.Permission {
 func (c *permissionsConfig) Address() string        { return "tenant_role_permissions.walk" }
 func (c *permissionsConfig) ImportIgnore() []string { return nil }
 
+// HCL writes the pairs grouped by API, the names of each in the order the
+// walk chose them (the order must not matter).
 func (c *permissionsConfig) HCL() string {
-	var items []string
+	byAPI := map[string][]string{}
+	var apis []string
 	for _, p := range c.pairs {
-		items = append(items, fmt.Sprintf("    { resource_server_identifier = %q, permission_name = %q },", p.ResourceServerIdentifier, p.PermissionName))
+		if _, ok := byAPI[p.ResourceServerIdentifier]; !ok {
+			apis = append(apis, p.ResourceServerIdentifier)
+		}
+		byAPI[p.ResourceServerIdentifier] = append(byAPI[p.ResourceServerIdentifier], fmt.Sprintf("%q", p.PermissionName))
 	}
-	return fmt.Sprintf("resource \"tenant_role_permissions\" \"walk\" {\n  role_id = %q\n  permissions = [\n%s\n  ]\n}\n", c.role, strings.Join(items, "\n"))
+	var items []string
+	for _, ident := range apis {
+		items = append(items, fmt.Sprintf("    %q = [%s]", ident, strings.Join(byAPI[ident], ", ")))
+	}
+	return fmt.Sprintf("resource \"tenant_role_permissions\" \"walk\" {\n  role_id = %q\n  permissions = {\n%s\n  }\n}\n", c.role, strings.Join(items, "\n"))
 }
 
 func rolePairs(st emulator.State, roleID string) ([]string, bool) {

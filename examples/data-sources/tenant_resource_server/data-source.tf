@@ -4,5 +4,5 @@ data "tenant_resource_server" "orders" {
 }
 
 output "orders_scopes" {
-  value = [for s in data.tenant_resource_server.orders.scopes : s.value]
+  value = keys(data.tenant_resource_server.orders.scopes)
 }

@@ -18,9 +18,10 @@ resource "tenant_action" "token_exchange" {
 
   runtime = "node22"
 
-  dependencies = [
-    { name = "jose", version = "5.9.6" },
-  ]
+  # npm packages, keyed by name.
+  dependencies = {
+    jose = { version = "5.9.6" }
+  }
 
   code = <<-EOT
     const { jwtVerify } = require("jose");

@@ -8,10 +8,11 @@ resource "tenant_resource_server" "orders" {
   enforce_policies       = true
   token_dialect          = "access_token_authz"
 
-  scopes = [
-    { value = "read:orders", description = "Read orders" },
-    { value = "create:orders", description = "Place orders" },
-  ]
+  # Keyed by the scope's value; each value is its description ("" for none).
+  scopes = {
+    "read:orders"   = "Read orders"
+    "create:orders" = "Place orders"
+  }
 }
 
 # An API for payments: sender-constrained (DPoP) tokens for every client,
