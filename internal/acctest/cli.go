@@ -76,7 +76,8 @@ func NewCLIIn(dir string, files map[string]string) (*CLI, error) {
 		return nil, err
 	}
 	rc := filepath.Join(dir, ".terraformrc")
-	conf := fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path    = %q\n    include = [\"tenant-iac/tenant\"]\n  }\n  direct {\n    exclude = [\"tenant-iac/tenant\"]\n  }\n}\n", m)
+	conf := fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path    = %[1]q\n    include = [%[2]s]\n  }\n  direct {\n    exclude = [%[2]s]\n  }\n}\n",
+		m, `"tenant-iac/tenant", "auth0/auth0"`)
 	if err := os.WriteFile(rc, []byte(conf), 0o600); err != nil {
 		return nil, err
 	}

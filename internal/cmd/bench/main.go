@@ -34,8 +34,10 @@ type result struct {
 	Tokens   int64
 	TooMany  int64
 	Wall     time.Duration
-	PeakRSS  int64 // bytes
-	Failed   bool
+	PeakRSS  int64 // bytes, the provider process's
+	// TerraformRSS is the terraform process's peak, in bytes.
+	TerraformRSS int64
+	Failed       bool
 }
 
 // limitRatio is the wall time over the time the tenant's limit needs for
@@ -52,7 +54,20 @@ func main() {
 	out := flag.String("out", ".", "folder for BENCHMARKS.md and bench.png")
 	sizes := flag.String("n", "10,100,500", "object counts of the mixed runs")
 	plans := flag.Int("plans", 5, "no-change plans of the 1,000-object run")
+	only := flag.String("only", "", "run only these parts, comma-separated (collections, memory), and print them without writing BENCHMARKS.md")
 	flag.Parse()
+	if *only != "" {
+		for _, part := range strings.Split(*only, ",") {
+			run := map[string]func(int) ([]result, error){"collections": runLargeCollections, "memory": runMemory}[part]
+			if run == nil {
+				fail(fmt.Errorf("unknown part %q", part))
+			}
+			if _, err := run(3); err != nil {
+				fail(err)
+			}
+		}
+		return
+	}
 	var mixedRuns []result
 	for _, s := range strings.Split(*sizes, ",") {
 		var n int
@@ -65,21 +80,32 @@ func main() {
 		}
 		mixedRuns = append(mixedRuns, rs...)
 	}
-	scale, err := runScale(*plans)
-	if err != nil {
+	var r runs
+	var err error
+	if r.scale, err = runScale(*plans); err != nil {
 		fail(err)
 	}
-	shared, err := runTwoProcesses()
-	if err != nil {
+	if r.shared, err = runTwoProcesses(); err != nil {
 		fail(err)
 	}
-	robust, err := runTenants()
-	if err != nil {
+	if r.tenants, err = runTenants(); err != nil {
 		fail(err)
 	}
-	if err := report(*out, mixedRuns, scale, shared, robust); err != nil {
+	if r.collections, err = runLargeCollections(3); err != nil {
 		fail(err)
 	}
+	if r.memory, err = runMemory(3); err != nil {
+		fail(err)
+	}
+	r.mixed = mixedRuns
+	if err := report(*out, r); err != nil {
+		fail(err)
+	}
+}
+
+// runs holds every part's results.
+type runs struct {
+	mixed, scale, shared, tenants, collections, memory []result
 }
 
 func fail(err error) {
@@ -120,7 +146,7 @@ resource "tenant_resource_server" "api" {
   count      = %[1]d
   identifier = "https://api.example.com/%[2]s/${count.index}"
   name       = "%[2]s ${count.index}"
-  scopes     = [{ value = "read:x", description = "Read" }, { value = "write:x", description = "Write" }]
+  scopes     = { "read:x" = "Read", "write:x" = "Write" }
 }
 
 resource "tenant_token_exchange_profile" "p" {
@@ -144,10 +170,9 @@ locals {
 resource "tenant_role_permissions" "r" {
   count   = length(local.roles)
   role_id = local.roles[count.index]
-  permissions = [
-    { resource_server_identifier = tenant_resource_server.api[count.index].identifier, permission_name = "read:x" },
-    { resource_server_identifier = tenant_resource_server.api[count.index].identifier, permission_name = "write:x" },
-  ]
+  permissions = {
+    (tenant_resource_server.api[count.index].identifier) = ["read:x", "write:x"]
+  }
 }
 `, quoteAll(roles))
 }
@@ -300,17 +325,23 @@ func runTenants() ([]result, error) {
 	return out, nil
 }
 
-// measure runs one phase, counting the emulator's requests and sampling the
-// provider processes' peak RSS.
+// measure runs one phase, counting the emulator's requests and sampling
+// the peak RSS of the provider processes and of terraform.
 func measure(emu *emulator.Server, scenario string, n int, phase string, run func() (string, error)) result {
+	return measureProvider(emu, "terraform-provider-tenant", scenario, n, phase, run)
+}
+
+// measureProvider is measure for the provider whose binary's name starts
+// with provider.
+func measureProvider(emu *emulator.Server, provider, scenario string, n int, phase string, run func() (string, error)) result {
 	emu.ResetStats()
-	var peak atomic.Int64
+	var peak, tfPeak atomic.Int64
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		watchRSS(stop, &peak)
+		watchRSS(stop, map[string]*atomic.Int64{provider: &peak, "terraform": &tfPeak})
 	}()
 	begin := time.Now()
 	out, err := run()
@@ -323,9 +354,10 @@ func measure(emu *emulator.Server, scenario string, n int, phase string, run fun
 	st := emu.Stats()
 	tokens := st.ByRoute["POST /oauth/token"]
 	r := result{Scenario: scenario, N: n, Phase: phase, Requests: st.Total - tokens, Tokens: tokens, TooMany: st.ByStatus["429"],
-		Wall: wall, PeakRSS: peak.Load(), Failed: err != nil}
-	fmt.Printf("%-30s %-9s %5d requests (+%d token) %4d x429 %7.1fs (%.3f × the limit) peak RSS %5.1f MiB failed=%v\n",
-		scenario, phase, r.Requests, r.Tokens, r.TooMany, r.Wall.Seconds(), r.limitRatio(), float64(r.PeakRSS)/(1<<20), r.Failed)
+		Wall: wall, PeakRSS: peak.Load(), TerraformRSS: tfPeak.Load(), Failed: err != nil}
+	fmt.Printf("%-30s %-12s %5d requests (+%d token) %4d x429 %7.2fs (%.3f × the limit) peak RSS %5.1f MiB (terraform %5.1f) failed=%v\n",
+		scenario, phase, r.Requests, r.Tokens, r.TooMany, r.Wall.Seconds(), r.limitRatio(), float64(r.PeakRSS)/(1<<20),
+		float64(r.TerraformRSS)/(1<<20), r.Failed)
 	return r
 }
 
@@ -334,16 +366,26 @@ func tail(s string) string {
 	return strings.Join(lines[max(0, len(lines)-30):], "\n")
 }
 
-// watchRSS samples the VmHWM (peak resident set) of every running provider
-// process until stop closes, keeping the largest.
-func watchRSS(stop chan struct{}, peak *atomic.Int64) {
+// watchRSS samples, every 20 ms until stop closes, the VmHWM (peak
+// resident set) of every running process whose binary's name is one of the
+// keys of peaks or starts with it, keeping the largest of each.
+func watchRSS(stop chan struct{}, peaks map[string]*atomic.Int64) {
 	t := time.NewTicker(20 * time.Millisecond)
 	defer t.Stop()
 	for {
 		procs, _ := filepath.Glob("/proc/[0-9]*/exe")
 		for _, exe := range procs {
 			target, err := os.Readlink(exe)
-			if err != nil || !strings.HasPrefix(filepath.Base(target), "terraform-provider-tenant") {
+			if err != nil {
+				continue
+			}
+			var peak *atomic.Int64
+			for prefix, p := range peaks {
+				if base := filepath.Base(target); base == prefix || strings.HasPrefix(base, prefix+"_") || prefix != "terraform" && strings.HasPrefix(base, prefix) {
+					peak = p
+				}
+			}
+			if peak == nil {
 				continue
 			}
 			status, err := os.ReadFile(filepath.Join(filepath.Dir(exe), "status"))
