@@ -15,10 +15,10 @@ import (
 // costCase is one resource's life through the CLI: create, a no-change
 // plan, an update, an import into an empty state, and destroy.
 type costCase struct {
-	name             string
-	address, id      string // id: the import ID, read from the state when empty
-	create, update   string
-	budget           map[string]int64 // the most API requests each phase may send
+	name           string
+	address, id    string // id: the import ID, read from the state when empty
+	create, update string
+	budget         map[string]int64 // the most API requests each phase may send
 }
 
 // TestRequestCosts counts the API requests (the token request apart) that

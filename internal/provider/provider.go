@@ -20,11 +20,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	tenantaction "github.com/tenant-iac/terraform-provider-tenant/internal/action"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/phoneprovider"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/resourceserver"
-	"github.com/tenant-iac/terraform-provider-tenant/internal/rolepermissions"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/role"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/tenantaction"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/tokenexchangeprofile"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/validate"
 )
@@ -201,9 +201,9 @@ func (p *tenantProvider) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		tokenexchangeprofile.NewResource,
 		resourceserver.NewResource,
-		rolepermissions.NewResource,
-		rolepermissions.NewRoleResource,
-		rolepermissions.NewPermissionResource,
+		role.NewPermissionsExclusiveResource,
+		role.NewResource,
+		role.NewPermissionResource,
 		tenantaction.NewResource,
 	}
 }
@@ -212,7 +212,7 @@ func (p *tenantProvider) DataSources(context.Context) []func() datasource.DataSo
 	return []func() datasource.DataSource{
 		tokenexchangeprofile.NewDataSource,
 		resourceserver.NewDataSource,
-		rolepermissions.NewRoleDataSource,
+		role.NewDataSource,
 		phoneprovider.NewDataSource,
 	}
 }
@@ -227,8 +227,8 @@ func (p *tenantProvider) ListResources(context.Context) []func() list.ListResour
 	return []func() list.ListResource{
 		tokenexchangeprofile.NewListResource,
 		resourceserver.NewListResource,
-		rolepermissions.NewListResource,
-		rolepermissions.NewRoleListResource,
+		role.NewPermissionsExclusiveListResource,
+		role.NewListResource,
 		tenantaction.NewListResource,
 	}
 }

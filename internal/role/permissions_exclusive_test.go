@@ -1,4 +1,4 @@
-package rolepermissions_test
+package role_test
 
 import (
 	"context"

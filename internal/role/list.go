@@ -1,4 +1,4 @@
-package rolepermissions
+package role
 
 import (
 	"context"
@@ -18,21 +18,21 @@ import (
 
 var (
 	_ list.ListResourceWithConfigure = (*roleList)(nil)
-	_ list.ListResourceWithConfigure = (*permissionsList)(nil)
+	_ list.ListResourceWithConfigure = (*permissionsExclusiveList)(nil)
 )
 
-// NewRoleListResource returns the tenant_role list resource.
-func NewRoleListResource() list.ListResource { return &roleList{} }
+// NewListResource returns the tenant_role list resource.
+func NewListResource() list.ListResource { return &roleList{} }
 
-// NewListResource returns the tenant_role_permissions list resource: the
+// NewPermissionsExclusiveListResource returns the tenant_role_permissions list resource: the
 // permission sets of the tenant's roles.
-func NewListResource() list.ListResource { return &permissionsList{} }
+func NewPermissionsExclusiveListResource() list.ListResource { return &permissionsExclusiveList{} }
 
 type roleList struct {
 	framework.WithClient
 }
 
-type permissionsList struct {
+type permissionsExclusiveList struct {
 	framework.WithClient
 }
 
@@ -57,7 +57,7 @@ func roleListSchema(what string) listschema.Schema {
 }
 
 func (l *roleList) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = RoleTypeName
+	resp.TypeName = TypeName
 }
 
 func (l *roleList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
@@ -83,11 +83,11 @@ func (l *roleList) List(ctx context.Context, req list.ListRequest, stream *list.
 		})
 }
 
-func (l *permissionsList) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = TypeName
+func (l *permissionsExclusiveList) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = PermissionsExclusiveTypeName
 }
 
-func (l *permissionsList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+func (l *permissionsExclusiveList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	resp.Schema = roleListSchema("the permission sets of the tenant's roles (one result per role that holds any; " +
 		"each role's permissions cost one more paged read)")
 }
@@ -98,7 +98,7 @@ type rolePermissions struct {
 	perms []mgmt.RolePermission
 }
 
-func (l *permissionsList) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+func (l *permissionsExclusiveList) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
 	var cfg roleListModel
 	if diags := req.Config.Get(ctx, &cfg); diags.HasError() {
 		stream.Results = list.ListResultsStreamDiagnostics(diags)
@@ -125,7 +125,7 @@ func (l *permissionsList) List(ctx context.Context, req list.ListRequest, stream
 			result.DisplayName = fmt.Sprintf("%s (%d permissions)", rp.role.Name, len(rp.perms))
 			framework.SetIdentity(ctx, result.Identity, roleIdentity{RoleID: types.StringValue(rp.role.ID)}, &result.Diagnostics)
 			if req.IncludeResource {
-				var m permissionsModel
+				var m permissionsExclusiveModel
 				result.Diagnostics.Append(m.fromAPI(rp.role.ID, rp.perms)...)
 				result.Diagnostics.Append(result.Resource.Set(ctx, &m)...)
 			}

@@ -1,4 +1,4 @@
-package rolepermissions
+package role
 
 import (
 	"context"
@@ -24,8 +24,8 @@ import (
 // emulator's bounds, name 1 to 50 characters and description up to 140,
 // counted in characters.
 const (
-	MaxRoleName        = 50
-	MaxRoleDescription = 140
+	MaxName        = 50
+	MaxDescription = 140
 )
 
 var (
@@ -35,15 +35,15 @@ var (
 	_ resource.ResourceWithIdentity    = (*roleResource)(nil)
 )
 
-// NewRoleResource returns the tenant_role resource.
-func NewRoleResource() resource.Resource { return &roleResource{} }
+// NewResource returns the tenant_role resource.
+func NewResource() resource.Resource { return &roleResource{} }
 
 type roleResource struct {
 	framework.WithClient
 }
 
 func (r *roleResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = RoleTypeName
+	resp.TypeName = TypeName
 }
 
 func (r *roleResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
@@ -63,17 +63,17 @@ func (r *roleResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 			},
 			"name": schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("The role's name, 1 to %d characters, unique in the tenant (case-sensitive). "+
-					"Updated in place.", MaxRoleName),
+					"Updated in place.", MaxName),
 				Required:   true,
-				Validators: []validator.String{stringvalidator.UTF8LengthBetween(1, MaxRoleName)},
+				Validators: []validator.String{stringvalidator.UTF8LengthBetween(1, MaxName)},
 			},
 			"description": schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("What the role is for, up to %d characters. Defaults to an empty string "+
-					"(no description, the tenant's default); removing it clears the description. Updated in place.", MaxRoleDescription),
+					"(no description, the tenant's default); removing it clears the description. Updated in place.", MaxDescription),
 				Optional:   true,
 				Computed:   true,
 				Default:    stringdefault.StaticString(""),
-				Validators: []validator.String{stringvalidator.UTF8LengthAtMost(MaxRoleDescription)},
+				Validators: []validator.String{stringvalidator.UTF8LengthAtMost(MaxDescription)},
 			},
 		},
 	}
@@ -106,7 +106,7 @@ func (r *roleResource) Create(ctx context.Context, req resource.CreateRequest, r
 		resp.Diagnostics.AddAttributeError(path.Root("name"), "Unable to create role", fmt.Sprintf(
 			"The answer to creating the role %q was lost, and the role now found under that name (id %s, description %q) differs "+
 				"from the configuration, so it was not adopted: another writer may have created it. Role names are unique in the tenant.\n\n"+
-				"If it is yours, import it:\n  terraform import %s.<name> %s", sent.Name, role.ID, role.Description, RoleTypeName, role.ID))
+				"If it is yours, import it:\n  terraform import %s.<name> %s", sent.Name, role.ID, role.Description, TypeName, role.ID))
 		return
 	case err != nil:
 		resp.Diagnostics.AddError("Unable to create role", framework.APIErrorDetail(fmt.Sprintf("Creating the role %q", sent.Name), err))
@@ -132,7 +132,7 @@ func roleExistsDetail(name string, found *mgmt.Role) string {
 		"and it is not taken over because it existed before this apply (another configuration, or another instance of this "+
 		"resource with the same name, may manage it).\n\n"+
 		"To manage it here, import it:\n  terraform import %s.<name> %s\n"+
-		"or choose another name.", name, id, RoleTypeName, id)
+		"or choose another name.", name, id, TypeName, id)
 }
 
 func (r *roleResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -144,7 +144,7 @@ func (r *roleResource) Read(ctx context.Context, req resource.ReadRequest, resp 
 	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: m.ID}, &resp.Diagnostics)
 	role, err := r.API.ReadRole(ctx, m.ID.ValueString())
 	if mgmt.IsNotFound(err) {
-		resp.Diagnostics.Append(framework.RemovedFromState(RoleTypeName, m.ID.ValueString()))
+		resp.Diagnostics.Append(framework.RemovedFromState(TypeName, m.ID.ValueString()))
 		resp.State.RemoveResource(ctx)
 		return
 	}
@@ -210,7 +210,7 @@ var roleIDPattern = regexp.MustCompile(`^rol_[A-Za-z0-9]+$`)
 func (r *roleResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	const accepted = "the role's id (rol_...) or its exact name"
 	name := framework.ImportID(ctx, req, &resp.Diagnostics)
-	if resp.Diagnostics.Append(framework.CheckImportID(RoleTypeName, name, accepted)...); resp.Diagnostics.HasError() {
+	if resp.Diagnostics.Append(framework.CheckImportID(TypeName, name, accepted)...); resp.Diagnostics.HasError() {
 		return
 	}
 	if roleIDPattern.MatchString(name) {

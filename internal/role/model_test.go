@@ -1,4 +1,4 @@
-package rolepermissions
+package role
 
 import (
 	"context"
@@ -29,7 +29,7 @@ func TestDiff(t *testing.T) {
 }
 
 func TestPermissionsModel_roundTrip(t *testing.T) {
-	var m permissionsModel
+	var m permissionsExclusiveModel
 	in := []mgmt.RolePermission{{Permission: mgmt.Permission{ResourceServerIdentifier: "https://a", PermissionName: "read:a"}, Description: "d"}}
 	if d := m.fromAPI("rol_1", in); d.HasError() {
 		t.Fatal(d)
@@ -47,7 +47,7 @@ func TestPermissionsModel_groupsByAPI(t *testing.T) {
 		return mgmt.Permission{ResourceServerIdentifier: ident, PermissionName: name}
 	}
 	in := []mgmt.Permission{p("https://b", "write"), p("https://a", "read"), p("https://b", "read"), p("urn:a::b", "x")}
-	var m permissionsModel
+	var m permissionsExclusiveModel
 	if d := m.fromPairs("rol_1", in); d.HasError() {
 		t.Fatal(d)
 	}
@@ -63,7 +63,7 @@ func TestPermissionsModel_groupsByAPI(t *testing.T) {
 
 func TestSchema_validateImplementation(t *testing.T) {
 	ctx := context.Background()
-	for _, r := range []resource.Resource{NewResource(), NewRoleResource(), NewPermissionResource()} {
+	for _, r := range []resource.Resource{NewPermissionsExclusiveResource(), NewResource(), NewPermissionResource()} {
 		var rs resource.SchemaResponse
 		r.Schema(ctx, resource.SchemaRequest{}, &rs)
 		if d := rs.Schema.ValidateImplementation(ctx); d.HasError() {
@@ -76,7 +76,7 @@ func TestSchema_validateImplementation(t *testing.T) {
 		}
 	}
 	var ds datasource.SchemaResponse
-	NewRoleDataSource().Schema(ctx, datasource.SchemaRequest{}, &ds)
+	NewDataSource().Schema(ctx, datasource.SchemaRequest{}, &ds)
 	if d := ds.Schema.ValidateImplementation(ctx); d.HasError() {
 		t.Fatal(d)
 	}

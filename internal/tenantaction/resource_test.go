@@ -1,4 +1,4 @@
-package action_test
+package tenantaction_test
 
 import (
 	"context"
@@ -20,9 +20,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/acctest"
-	"github.com/tenant-iac/terraform-provider-tenant/internal/action"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/tenantaction"
 )
 
 const addr = "tenant_action.test"
@@ -134,7 +134,7 @@ func TestAccAction_basic(t *testing.T) {
 	count := &requests{emu: target.RequireEmulator(t)}
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             target.CheckGone(action.TypeName, getAction),
+		CheckDestroy:             target.CheckGone(tenantaction.TypeName, getAction),
 		Steps: []resource.TestStep{{
 			PreConfig: count.start,
 			Config:    target.Config(testAccActionConfig_basic(name, codeV1)),
@@ -148,7 +148,7 @@ func TestAccAction_basic(t *testing.T) {
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringRegexp(uuidPattern)),
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(name)),
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("code"), knownvalue.StringExact(codeV1)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("runtime"), knownvalue.StringExact(action.DefaultRuntime)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("runtime"), knownvalue.StringExact(tenantaction.DefaultRuntime)),
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("supported_triggers"), knownvalue.ObjectExact(map[string]knownvalue.Check{
 					"id":      knownvalue.StringExact("custom-token-exchange"),
 					"version": knownvalue.StringExact("v1"),
@@ -175,7 +175,7 @@ func TestAccAction_profileChain(t *testing.T) {
 	stt := "urn:acme:" + name
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             target.CheckGone(action.TypeName, getAction),
+		CheckDestroy:             target.CheckGone(tenantaction.TypeName, getAction),
 		Steps: []resource.TestStep{{
 			Config: target.Config(testAccActionConfig_profileChain(name, stt)),
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -193,7 +193,7 @@ func TestAccAction_update(t *testing.T) {
 	update := []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)}
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             target.CheckGone(action.TypeName, getAction),
+		CheckDestroy:             target.CheckGone(tenantaction.TypeName, getAction),
 		Steps: []resource.TestStep{
 			{
 				Config:            target.Config(testAccActionConfig_basic(name, codeV1)),
@@ -246,7 +246,7 @@ func TestAccAction_update(t *testing.T) {
 				Config:           target.Config(testAccActionConfig_basic(name, codeV2)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: update, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 				Check: checkTenant(target, func(a *mgmt.Action) error {
-					if a.Runtime != action.DefaultRuntime || a.SupportedTriggers[0].Version != "v1" {
+					if a.Runtime != tenantaction.DefaultRuntime || a.SupportedTriggers[0].Version != "v1" {
 						return fmt.Errorf("tenant holds runtime %q, trigger %+v", a.Runtime, a.SupportedTriggers)
 					}
 					return nil
@@ -279,7 +279,7 @@ func TestAccAction_dependencies(t *testing.T) {
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             target.CheckGone(action.TypeName, getAction),
+		CheckDestroy:             target.CheckGone(tenantaction.TypeName, getAction),
 		Steps: []resource.TestStep{
 			{
 				Config: target.Config(testAccActionConfig_dependencies(name, `"jose" = { version = "5.9.6" }`)),
@@ -338,7 +338,7 @@ func TestAccAction_secrets(t *testing.T) {
 	})
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             target.CheckGone(action.TypeName, getAction),
+		CheckDestroy:             target.CheckGone(tenantaction.TypeName, getAction),
 		Steps: []resource.TestStep{
 			{
 				Config: target.Config(testAccActionConfig_secrets(name, codeV1, "API_KEY", "one", "AUDIENCE", "https://legacy.example.com")),
@@ -459,7 +459,7 @@ func TestAccAction_secretsWriteOnly(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
-		CheckDestroy:             target.CheckGone(action.TypeName, getAction),
+		CheckDestroy:             target.CheckGone(tenantaction.TypeName, getAction),
 		Steps: []resource.TestStep{
 			{
 				Config:            target.Config(testAccActionConfig_secretsWO(name, codeV1, 1, "API_KEY", "wo-value-one", "AUDIENCE", "wo-audience")),
@@ -517,7 +517,7 @@ func TestAccAction_deployFalse(t *testing.T) {
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             target.CheckGone(action.TypeName, getAction),
+		CheckDestroy:             target.CheckGone(tenantaction.TypeName, getAction),
 		Steps: []resource.TestStep{
 			{
 				PreConfig: count.start,
@@ -575,7 +575,7 @@ func TestAccAction_import(t *testing.T) {
 `)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             target.CheckGone(action.TypeName, getAction),
+		CheckDestroy:             target.CheckGone(tenantaction.TypeName, getAction),
 		Steps: []resource.TestStep{
 			{Config: target.Config(config)},
 			// The tenant never shows a secret's value; everything else is read back.
@@ -602,7 +602,7 @@ func TestAccAction_drift(t *testing.T) {
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             target.CheckGone(action.TypeName, getAction),
+		CheckDestroy:             target.CheckGone(tenantaction.TypeName, getAction),
 		Steps: []resource.TestStep{
 			{
 				// Code changed in the tenant's editor, not deployed: a diff on code.
@@ -656,7 +656,7 @@ func TestAccAction_disappears(t *testing.T) {
 	target, name := acctest.NewTarget(t), acctest.RandomName()
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             target.CheckGone(action.TypeName, getAction),
+		CheckDestroy:             target.CheckGone(tenantaction.TypeName, getAction),
 		Steps: []resource.TestStep{{
 			Config: target.Config(testAccActionConfig_basic(name, codeV1)),
 			Check: func(s *terraform.State) error {
@@ -690,7 +690,7 @@ func TestAccAction_buildFailedOnCreate(t *testing.T) {
 	target, name := acctest.NewTarget(t), acctest.RandomName()
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             target.CheckGone(action.TypeName, getAction),
+		CheckDestroy:             target.CheckGone(tenantaction.TypeName, getAction),
 		Steps: []resource.TestStep{
 			{
 				Config: target.Config(testAccActionConfig_dependencies(name, `"jose" = { version = "99.0.0" }`)),
@@ -720,7 +720,7 @@ func TestAccAction_buildFailedOnUpdate(t *testing.T) {
 	sameID := statecheck.CompareValue(compare.ValuesSame())
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             target.CheckGone(action.TypeName, getAction),
+		CheckDestroy:             target.CheckGone(tenantaction.TypeName, getAction),
 		Steps: []resource.TestStep{
 			{
 				Config:            target.Config(testAccActionConfig_dependencies(name, `"jose" = { version = "5.9.6" }`)),
@@ -759,7 +759,7 @@ func TestAccAction_buildTimeoutOnCreate(t *testing.T) {
 	target.RequireEmulator(t)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             target.CheckGone(action.TypeName, getAction),
+		CheckDestroy:             target.CheckGone(tenantaction.TypeName, getAction),
 		Steps: []resource.TestStep{
 			{
 				Config: target.Config(testAccActionConfig(name, codeV1, "  timeouts = { create = \"1s\" }\n")),
@@ -788,7 +788,7 @@ func TestAccAction_buildTimeoutOnUpdate(t *testing.T) {
 	sameID := statecheck.CompareValue(compare.ValuesSame())
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             target.CheckGone(action.TypeName, getAction),
+		CheckDestroy:             target.CheckGone(tenantaction.TypeName, getAction),
 		Steps: []resource.TestStep{
 			{
 				Config:            target.Config(testAccActionConfig_basic(name, codeV1)),
@@ -845,7 +845,7 @@ func TestAccAction_deleteInUse(t *testing.T) {
 	var profile string
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             target.CheckGone(action.TypeName, getAction),
+		CheckDestroy:             target.CheckGone(tenantaction.TypeName, getAction),
 		Steps: []resource.TestStep{
 			{
 				Config: target.Config(testAccActionConfig_basic(name, codeV1)),
@@ -877,7 +877,7 @@ func TestAccAction_forceDestroy(t *testing.T) {
 	var profile string
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             target.CheckGone(action.TypeName, getAction),
+		CheckDestroy:             target.CheckGone(tenantaction.TypeName, getAction),
 		Steps: []resource.TestStep{
 			{
 				Config: target.Config(testAccActionConfig_basic(name, codeV1)),
@@ -918,7 +918,7 @@ func TestAccAction_deleteWhenProfilesCannotBeListed(t *testing.T) {
 	var profile, id string
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             target.CheckGone(action.TypeName, getAction),
+		CheckDestroy:             target.CheckGone(tenantaction.TypeName, getAction),
 		Steps: []resource.TestStep{
 			{
 				Config: target.Config(testAccActionConfig_basic(name, codeV1)),
@@ -964,7 +964,7 @@ func TestAccAction_faults(t *testing.T) {
 	count := &requests{emu: target.RequireEmulator(t)}
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             target.CheckGone(action.TypeName, getAction),
+		CheckDestroy:             target.CheckGone(tenantaction.TypeName, getAction),
 		Steps: []resource.TestStep{
 			{
 				PreConfig: count.start,

@@ -1,4 +1,4 @@
-package rolepermissions
+package role
 
 import (
 	"context"
@@ -15,8 +15,8 @@ import (
 	"github.com/tenant-iac/terraform-provider-tenant/internal/validate"
 )
 
-// RoleTypeName is the resource and data source type.
-const RoleTypeName = "tenant_role"
+// TypeName is the resource and data source type.
+const TypeName = "tenant_role"
 
 var (
 	_ datasource.DataSource                     = (*roleDataSource)(nil)
@@ -24,15 +24,15 @@ var (
 	_ datasource.DataSourceWithConfigValidators = (*roleDataSource)(nil)
 )
 
-// NewRoleDataSource returns the tenant_role data source.
-func NewRoleDataSource() datasource.DataSource { return &roleDataSource{} }
+// NewDataSource returns the tenant_role data source.
+func NewDataSource() datasource.DataSource { return &roleDataSource{} }
 
 type roleDataSource struct {
 	framework.DataSourceWithClient
 }
 
 func (d *roleDataSource) Metadata(_ context.Context, _ datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = RoleTypeName
+	resp.TypeName = TypeName
 }
 
 func (d *roleDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {

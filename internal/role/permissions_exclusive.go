@@ -1,7 +1,4 @@
-// Package rolepermissions is the roles family: the tenant_role resource and
-// data source, and a role's permissions, all of them (tenant_role_permissions,
-// authoritative) or one pair each (tenant_role_permission).
-package rolepermissions
+package role
 
 import (
 	"context"
@@ -27,15 +24,15 @@ import (
 	"github.com/tenant-iac/terraform-provider-tenant/internal/validate"
 )
 
-// TypeName is the resource type.
-const TypeName = "tenant_role_permissions"
+// PermissionsExclusiveTypeName is the resource type.
+const PermissionsExclusiveTypeName = "tenant_role_permissions"
 
 var (
-	_ resource.Resource                = (*permissionsResource)(nil)
-	_ resource.ResourceWithConfigure   = (*permissionsResource)(nil)
-	_ resource.ResourceWithImportState = (*permissionsResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*permissionsResource)(nil)
-	_ resource.ResourceWithIdentity    = (*permissionsResource)(nil)
+	_ resource.Resource                = (*permissionsExclusiveResource)(nil)
+	_ resource.ResourceWithConfigure   = (*permissionsExclusiveResource)(nil)
+	_ resource.ResourceWithImportState = (*permissionsExclusiveResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*permissionsExclusiveResource)(nil)
+	_ resource.ResourceWithIdentity    = (*permissionsExclusiveResource)(nil)
 )
 
 // roleIdentity is the identity of the resources that belong to one role.
@@ -43,18 +40,18 @@ type roleIdentity struct {
 	RoleID types.String `tfsdk:"role_id"`
 }
 
-// NewResource returns the tenant_role_permissions resource.
-func NewResource() resource.Resource { return &permissionsResource{} }
+// NewPermissionsExclusiveResource returns the tenant_role_permissions resource.
+func NewPermissionsExclusiveResource() resource.Resource { return &permissionsExclusiveResource{} }
 
-type permissionsResource struct {
+type permissionsExclusiveResource struct {
 	framework.WithClient
 }
 
-func (r *permissionsResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = TypeName
+func (r *permissionsExclusiveResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = PermissionsExclusiveTypeName
 }
 
-func (r *permissionsResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+func (r *permissionsExclusiveResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
 	resp.IdentitySchema = identityschema.Schema{
 		Attributes: map[string]identityschema.Attribute{
 			"role_id": identityschema.StringAttribute{
@@ -65,7 +62,7 @@ func (r *permissionsResource) IdentitySchema(_ context.Context, _ resource.Ident
 	}
 }
 
-func (r *permissionsResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+func (r *permissionsExclusiveResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The complete set of permissions of one role. This resource is **authoritative**: creating it " +
 			"removes every permission the role already held that is not in the configuration (the apply warns with the list), and " +
@@ -114,20 +111,20 @@ func (r *permissionsResource) Schema(_ context.Context, _ resource.SchemaRequest
 // removes from the role, so an authoritative removal never surprises, and
 // records the role for the check against tenant_role_permission on the same
 // role (see roleClaims).
-func (r *permissionsResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+func (r *permissionsExclusiveResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if !req.Plan.Raw.IsNull() {
 		var roleID types.String
 		if resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("role_id"), &roleID)...); resp.Diagnostics.HasError() {
 			return
 		}
 		if !roleID.IsUnknown() && !roleID.IsNull() {
-			claimRole(r.API, roleID.ValueString(), TypeName, &resp.Diagnostics)
+			claimRole(r.API, roleID.ValueString(), PermissionsExclusiveTypeName, &resp.Diagnostics)
 		}
 	}
 	if req.State.Raw.IsNull() {
 		return
 	}
-	var state permissionsModel
+	var state permissionsExclusiveModel
 	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
 		return
 	}
@@ -139,7 +136,7 @@ func (r *permissionsResource) ModifyPlan(ctx context.Context, req resource.Modif
 			"Destroying this resource removes its %d permission(s) from role %q: %s.", len(have), roleID, listPairs(have)))
 		return
 	}
-	var plan permissionsModel
+	var plan permissionsExclusiveModel
 	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || plan.Permissions.IsUnknown() || !plan.RoleID.Equal(state.RoleID) {
 		return
 	}
@@ -153,15 +150,15 @@ func (r *permissionsResource) ModifyPlan(ctx context.Context, req resource.Modif
 // Create makes the role hold exactly the configured pairs: it reads what the
 // role holds (one paged read; correctness is worth it), adds what is missing
 // and removes the rest, with a warning that lists what was removed.
-func (r *permissionsResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var m permissionsModel
+func (r *permissionsExclusiveResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var m permissionsExclusiveModel
 	if resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}
 	want := m.pairs()
 	roleID := m.RoleID.ValueString()
 	// The role id may have been unknown at plan time.
-	claimRole(r.API, roleID, TypeName, &resp.Diagnostics)
+	claimRole(r.API, roleID, PermissionsExclusiveTypeName, &resp.Diagnostics)
 	held, err := r.API.RolePermissions(ctx, roleID)
 	if err != nil {
 		detail := framework.APIErrorDetail(fmt.Sprintf("Reading the permissions role %q holds", roleID), err)
@@ -187,7 +184,7 @@ func (r *permissionsResource) Create(ctx context.Context, req resource.CreateReq
 // the role. It reports whether the role now holds exactly want; when a
 // removal failed, the state records what the role holds instead, so nothing
 // is lost.
-func (r *permissionsResource) converge(ctx context.Context, roleID string, want, have []mgmt.Permission, diags *diag.Diagnostics, state *tfsdk.State) bool {
+func (r *permissionsExclusiveResource) converge(ctx context.Context, roleID string, want, have []mgmt.Permission, diags *diag.Diagnostics, state *tfsdk.State) bool {
 	added, removed := diff(want, have)
 	// Reads of this role under way in tenant_role_permission may predate these writes.
 	reads.forget(r.API, roleID)
@@ -205,7 +202,7 @@ func (r *permissionsResource) converge(ctx context.Context, roleID string, want,
 		diags.AddError("Unable to remove role permissions",
 			framework.APIErrorDetail(fmt.Sprintf("Removing %d permissions from role %q", len(removed), roleID), err))
 		// added holds only pairs not in have, so the role now holds both.
-		var partial permissionsModel
+		var partial permissionsExclusiveModel
 		diags.Append(partial.fromPairs(roleID, append(have, added...))...)
 		diags.Append(state.Set(ctx, &partial)...)
 		return false
@@ -215,8 +212,8 @@ func (r *permissionsResource) converge(ctx context.Context, roleID string, want,
 	return true
 }
 
-func (r *permissionsResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var m permissionsModel
+func (r *permissionsExclusiveResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var m permissionsExclusiveModel
 	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}
@@ -241,14 +238,14 @@ func (r *permissionsResource) Read(ctx context.Context, req resource.ReadRequest
 
 // Update adds what is new before removing what is gone, so a permission kept
 // in the configuration is never missing from the role.
-func (r *permissionsResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state permissionsModel
+func (r *permissionsExclusiveResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state permissionsExclusiveModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
 		return
 	}
 	want, have := plan.pairs(), state.pairs()
-	claimRole(r.API, plan.RoleID.ValueString(), TypeName, &resp.Diagnostics)
+	claimRole(r.API, plan.RoleID.ValueString(), PermissionsExclusiveTypeName, &resp.Diagnostics)
 	if r.converge(ctx, plan.RoleID.ValueString(), want, have, &resp.Diagnostics, &resp.State) {
 		plan.ID = plan.RoleID
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -256,8 +253,8 @@ func (r *permissionsResource) Update(ctx context.Context, req resource.UpdateReq
 	}
 }
 
-func (r *permissionsResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m permissionsModel
+func (r *permissionsExclusiveResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var m permissionsExclusiveModel
 	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}
@@ -274,14 +271,14 @@ func (r *permissionsResource) Delete(ctx context.Context, req resource.DeleteReq
 
 // ImportState takes the role id (or an identity's role_id); Read lists its
 // permissions.
-func (r *permissionsResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *permissionsExclusiveResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	id := req.ID
 	if id == "" && req.Identity != nil {
 		var ident roleIdentity
 		resp.Diagnostics.Append(req.Identity.Get(ctx, &ident)...)
 		id = ident.RoleID.ValueString()
 	}
-	if resp.Diagnostics.Append(framework.CheckImportID(TypeName, id, "the role's id (rol_...)")...); resp.Diagnostics.HasError() {
+	if resp.Diagnostics.Append(framework.CheckImportID(PermissionsExclusiveTypeName, id, "the role's id (rol_...)")...); resp.Diagnostics.HasError() {
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)

@@ -1,4 +1,4 @@
-package rolepermissions
+package role
 
 import (
 	"context"
@@ -51,15 +51,15 @@ func (r *permissionResource) Metadata(_ context.Context, _ resource.MetadataRequ
 	resp.TypeName = PermissionTypeName
 }
 
-// pairIdentity is a tenant_role_permission's identity: the pair itself.
-type pairIdentity struct {
+// permissionIdentity is a tenant_role_permission's identity: the pair itself.
+type permissionIdentity struct {
 	RoleID                   types.String `tfsdk:"role_id"`
 	ResourceServerIdentifier types.String `tfsdk:"resource_server_identifier"`
 	PermissionName           types.String `tfsdk:"permission_name"`
 }
 
-func (m pairResourceModel) identity() pairIdentity {
-	return pairIdentity{RoleID: m.RoleID, ResourceServerIdentifier: m.ResourceServerIdentifier, PermissionName: m.PermissionName}
+func (m permissionModel) identity() permissionIdentity {
+	return permissionIdentity{RoleID: m.RoleID, ResourceServerIdentifier: m.ResourceServerIdentifier, PermissionName: m.PermissionName}
 }
 
 func (r *permissionResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
@@ -137,7 +137,7 @@ func (r *permissionResource) ModifyPlan(ctx context.Context, req resource.Modify
 // so the state is the pair the API accepted. Parallel creates on one role
 // are independent requests.
 func (r *permissionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var m pairResourceModel
+	var m permissionModel
 	if resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}
@@ -156,7 +156,7 @@ func (r *permissionResource) Create(ctx context.Context, req resource.CreateRequ
 }
 
 func (r *permissionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var m pairResourceModel
+	var m permissionModel
 	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}
@@ -195,7 +195,7 @@ func (r *permissionResource) Update(_ context.Context, _ resource.UpdateRequest,
 // Delete removes this one pair; the role's other pairs stay. A role already
 // gone is success.
 func (r *permissionResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m pairResourceModel
+	var m permissionModel
 	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}
@@ -216,7 +216,7 @@ func (r *permissionResource) ImportState(ctx context.Context, req resource.Impor
 		"e.g. rol_k1SD22gLpZCOvGjd::https://api.example.com/orders/::read:orders"
 	id := req.ID
 	if id == "" && req.Identity != nil {
-		var ident pairIdentity
+		var ident permissionIdentity
 		resp.Diagnostics.Append(req.Identity.Get(ctx, &ident)...)
 		id = pairID(ident.RoleID.ValueString(), mgmt.Permission{
 			ResourceServerIdentifier: ident.ResourceServerIdentifier.ValueString(),
@@ -257,7 +257,7 @@ func (r *permissionResource) ImportState(ctx context.Context, req resource.Impor
 				"permission first, or correct the import ID.", roleID, pair.PermissionName, pair.ResourceServerIdentifier, detail))
 		return
 	}
-	var m pairResourceModel
+	var m permissionModel
 	m.fromAPI(roleID, got)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 	framework.SetIdentity(ctx, resp.Identity, m.identity(), &resp.Diagnostics)

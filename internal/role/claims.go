@@ -1,4 +1,4 @@
-package rolepermissions
+package role
 
 import (
 	"context"
@@ -122,7 +122,7 @@ func mixedUseDetail(roleID string) string {
 		"authoritative: its next apply removes every pair it does not list, including the pairs of %[3]s, which the apply "+
 		"after assigns again, so the plan never settles.\n\n"+
 		"Manage this role's permissions with one of them: list every pair in %[2]s and remove the %[3]s resources of the "+
-		"role, or replace %[2]s with one %[3]s per pair.", roleID, TypeName, PermissionTypeName)
+		"role, or replace %[2]s with one %[3]s per pair.", roleID, PermissionsExclusiveTypeName, PermissionTypeName)
 }
 
 // roleReads lets reads of one role's permissions that run at the same time

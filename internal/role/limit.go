@@ -1,4 +1,4 @@
-package rolepermissions
+package role
 
 import (
 	"context"

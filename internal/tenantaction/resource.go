@@ -1,7 +1,7 @@
-// Package action is the tenant_action resource: code that the tenant runs at
+// Package tenantaction is the tenant_action resource: code that the tenant runs at
 // a trigger, built and deployed, such as the custom-token-exchange action a
 // token exchange profile needs.
-package action
+package tenantaction
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package rolepermissions
+package role
 
 import (
 	"context"
@@ -12,9 +12,9 @@ import (
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
-func pairsModel(t *testing.T, names ...string) permissionsModel {
+func pairsModel(t *testing.T, names ...string) permissionsExclusiveModel {
 	t.Helper()
-	var m permissionsModel
+	var m permissionsExclusiveModel
 	pairs := make([]mgmt.Permission, len(names))
 	for i, n := range names {
 		pairs[i] = mgmt.Permission{ResourceServerIdentifier: "https://a", PermissionName: n}
@@ -25,11 +25,11 @@ func pairsModel(t *testing.T, names ...string) permissionsModel {
 	return m
 }
 
-func modifyPlan(t *testing.T, state, plan *permissionsModel) string {
+func modifyPlan(t *testing.T, state, plan *permissionsExclusiveModel) string {
 	t.Helper()
 	ctx := context.Background()
 	var sr resource.SchemaResponse
-	NewResource().Schema(ctx, resource.SchemaRequest{}, &sr)
+	NewPermissionsExclusiveResource().Schema(ctx, resource.SchemaRequest{}, &sr)
 	typ := sr.Schema.Type().TerraformType(ctx)
 	req := resource.ModifyPlanRequest{
 		State: tfsdk.State{Schema: sr.Schema, Raw: tftypes.NewValue(typ, nil)},
@@ -46,7 +46,7 @@ func modifyPlan(t *testing.T, state, plan *permissionsModel) string {
 		}
 	}
 	resp := resource.ModifyPlanResponse{Plan: req.Plan}
-	NewResource().(resource.ResourceWithModifyPlan).ModifyPlan(ctx, req, &resp)
+	NewPermissionsExclusiveResource().(resource.ResourceWithModifyPlan).ModifyPlan(ctx, req, &resp)
 	if resp.Diagnostics.HasError() {
 		t.Fatal(resp.Diagnostics)
 	}

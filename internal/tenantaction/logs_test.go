@@ -1,4 +1,4 @@
-package action_test
+package tenantaction_test
 
 import (
 	"os"

@@ -1,4 +1,4 @@
-package rolepermissions
+package role
 
 import (
 	"context"
@@ -32,14 +32,14 @@ func TestRoleClaims_secondTypeWarnsOnce(t *testing.T) {
 	}{
 		{a, "rol_1", PermissionTypeName, ""},
 		{a, "rol_1", PermissionTypeName, ""},
-		{a, "rol_2", TypeName, ""},
-		{b, "rol_1", TypeName, ""}, // another provider configuration
-		{a, "rol_1", TypeName, PermissionTypeName},
-		{a, "rol_1", TypeName, ""}, // warned already
+		{a, "rol_2", PermissionsExclusiveTypeName, ""},
+		{b, "rol_1", PermissionsExclusiveTypeName, ""}, // another provider configuration
+		{a, "rol_1", PermissionsExclusiveTypeName, PermissionTypeName},
+		{a, "rol_1", PermissionsExclusiveTypeName, ""}, // warned already
 		{a, "rol_1", PermissionTypeName, ""},
-		{a, "rol_2", PermissionTypeName, TypeName},
-		{nil, "rol_1", TypeName, ""},
-		{a, "", TypeName, ""},
+		{a, "rol_2", PermissionTypeName, PermissionsExclusiveTypeName},
+		{nil, "rol_1", PermissionsExclusiveTypeName, ""},
+		{a, "", PermissionsExclusiveTypeName, ""},
 	}
 	for i, s := range steps {
 		if got := strings.Join(c.claim(s.client, s.role, s.typ), ","); got != s.want {
@@ -59,7 +59,7 @@ func TestRoleClaims_concurrentClaimsWarnOnce(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			typ := TypeName
+			typ := PermissionsExclusiveTypeName
 			if i%2 == 0 {
 				typ = PermissionTypeName
 			}
@@ -77,7 +77,7 @@ func TestRoleClaims_concurrentClaimsWarnOnce(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if len(c.claim(client, "rol_0", []string{TypeName, PermissionTypeName}[i%2])) > 0 {
+			if len(c.claim(client, "rol_0", []string{PermissionsExclusiveTypeName, PermissionTypeName}[i%2])) > 0 {
 				warnings.Add(1)
 			}
 		}()
@@ -93,7 +93,7 @@ func TestRoleClaims_forgetsCollectedClients(t *testing.T) {
 	c := newRoleClaims()
 	func() {
 		client := new(mgmt.Client)
-		c.claim(client, "rol_1", TypeName)
+		c.claim(client, "rol_1", PermissionsExclusiveTypeName)
 	}()
 	deadline := time.Now().Add(10 * time.Second)
 	for c.len() > 0 {
@@ -123,13 +123,13 @@ func plan(t *testing.T, r resource.Resource, roleID string) string {
 	}
 	var diags diag.Diagnostics
 	switch r.(type) {
-	case *permissionsResource:
-		var m permissionsModel
+	case *permissionsExclusiveResource:
+		var m permissionsExclusiveModel
 		diags.Append(m.fromPairs("x", []mgmt.Permission{{ResourceServerIdentifier: "https://a", PermissionName: "p"}})...)
 		m.ID, m.RoleID = types.StringUnknown(), role
 		diags.Append(req.Plan.Set(ctx, &m)...)
 	default:
-		m := pairResourceModel{
+		m := permissionModel{
 			ID:                       types.StringUnknown(),
 			RoleID:                   role,
 			ResourceServerIdentifier: types.StringValue("https://a"),
@@ -154,7 +154,7 @@ func plan(t *testing.T, r resource.Resource, roleID string) string {
 
 func TestModifyPlan_warnsWhenBothTypesManageARole(t *testing.T) {
 	client := new(mgmt.Client)
-	all := &permissionsResource{WithClient: framework.WithClient{API: client}}
+	all := &permissionsExclusiveResource{WithClient: framework.WithClient{API: client}}
 	one := &permissionResource{WithClient: framework.WithClient{API: client}}
 	other := &permissionResource{WithClient: framework.WithClient{API: new(mgmt.Client)}}
 	role := "rol_" + t.Name()
@@ -168,7 +168,7 @@ func TestModifyPlan_warnsWhenBothTypesManageARole(t *testing.T) {
 		t.Fatalf("an unknown role id warned: %s", got)
 	}
 	got := plan(t, all, role)
-	for _, want := range []string{"Role permissions managed by two resource types", fmt.Sprintf("role %q", role), TypeName, PermissionTypeName, "never settles"} {
+	for _, want := range []string{"Role permissions managed by two resource types", fmt.Sprintf("role %q", role), PermissionsExclusiveTypeName, PermissionTypeName, "never settles"} {
 		if !strings.Contains(got, want) {
 			t.Fatalf("warning %q lacks %q", got, want)
 		}

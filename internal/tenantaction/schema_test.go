@@ -1,4 +1,4 @@
-package action_test
+package tenantaction_test
 
 import (
 	"context"
@@ -6,13 +6,13 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
-	"github.com/tenant-iac/terraform-provider-tenant/internal/action"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/tenantaction"
 )
 
 func TestSchema_validateImplementation(t *testing.T) {
 	ctx := context.Background()
 	var rs resource.SchemaResponse
-	action.NewResource().Schema(ctx, resource.SchemaRequest{}, &rs)
+	tenantaction.NewResource().Schema(ctx, resource.SchemaRequest{}, &rs)
 	if d := rs.Schema.ValidateImplementation(ctx); d.HasError() {
 		t.Fatal(d)
 	}

@@ -1,4 +1,4 @@
-package rolepermissions_test
+package role_test
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 	"github.com/tenant-iac/terraform-provider-tenant/internal/acctest"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
-	"github.com/tenant-iac/terraform-provider-tenant/internal/rolepermissions"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/role"
 )
 
 const roleAddr = "tenant_role.test"
@@ -48,7 +48,7 @@ func TestAccRole_basic(t *testing.T) {
 	name := acctest.RandomName()
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             target.CheckGone(rolepermissions.RoleTypeName, getRole),
+		CheckDestroy:             target.CheckGone(role.TypeName, getRole),
 		Steps: []resource.TestStep{{
 			Config: target.Config(testAccRoleConfig_name(name)),
 			Check:  checkRole(target, name, ""),
@@ -86,7 +86,7 @@ func TestAccRole_update(t *testing.T) {
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             target.CheckGone(rolepermissions.RoleTypeName, getRole),
+		CheckDestroy:             target.CheckGone(role.TypeName, getRole),
 		Steps: []resource.TestStep{
 			{
 				Config:            target.Config(testAccRoleConfig_name(name)),
@@ -107,7 +107,7 @@ func TestAccRole_import(t *testing.T) {
 	name := acctest.RandomName() + " Support/Team"
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             target.CheckGone(rolepermissions.RoleTypeName, getRole),
+		CheckDestroy:             target.CheckGone(role.TypeName, getRole),
 		Steps: []resource.TestStep{
 			{Config: target.Config(testAccRoleConfig_described(name, "Imported"))},
 			{ResourceName: roleAddr, ImportState: true, ImportStateVerify: true},
@@ -142,7 +142,7 @@ func TestAccRole_conflict(t *testing.T) {
 	cfg := target.Config(testAccRoleConfig_described(existing.Name, existing.Description))
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             target.CheckGone(rolepermissions.RoleTypeName, getRole),
+		CheckDestroy:             target.CheckGone(role.TypeName, getRole),
 		Steps: []resource.TestStep{
 			{
 				Config: cfg,
@@ -175,7 +175,7 @@ func TestAccRole_renameConflict(t *testing.T) {
 	name := acctest.RandomName()
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             target.CheckGone(rolepermissions.RoleTypeName, getRole),
+		CheckDestroy:             target.CheckGone(role.TypeName, getRole),
 		Steps: []resource.TestStep{
 			{Config: target.Config(testAccRoleConfig_name(name))},
 			{
@@ -200,7 +200,7 @@ func TestAccRole_drift(t *testing.T) {
 	cfg := target.Config(testAccRoleConfig_described(name, "Kept"))
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             target.CheckGone(rolepermissions.RoleTypeName, getRole),
+		CheckDestroy:             target.CheckGone(role.TypeName, getRole),
 		Steps: []resource.TestStep{
 			{
 				Config: cfg,
@@ -232,7 +232,7 @@ func TestAccRole_disappears(t *testing.T) {
 	name := acctest.RandomName()
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             target.CheckGone(rolepermissions.RoleTypeName, getRole),
+		CheckDestroy:             target.CheckGone(role.TypeName, getRole),
 		Steps: []resource.TestStep{
 			{
 				Config: target.Config(testAccRoleConfig_name(name)),
@@ -277,11 +277,11 @@ func TestAccRole_validation(t *testing.T) {
 func TestAccRole_multiByteBounds(t *testing.T) {
 	target := acctest.NewTarget(t)
 	prefix := acctest.RandomName()
-	name := prefix + strings.Repeat("é", rolepermissions.MaxRoleName-len(prefix))
-	description := strings.Repeat("日", rolepermissions.MaxRoleDescription)
+	name := prefix + strings.Repeat("é", role.MaxName-len(prefix))
+	description := strings.Repeat("日", role.MaxDescription)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             target.CheckGone(rolepermissions.RoleTypeName, getRole),
+		CheckDestroy:             target.CheckGone(role.TypeName, getRole),
 		Steps: []resource.TestStep{
 			{
 				Config:           target.Config(testAccRoleConfig_described(name, description)),
@@ -302,7 +302,7 @@ func TestAccRole_lostCreateAnswer(t *testing.T) {
 	name := acctest.RandomName()
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             target.CheckGone(rolepermissions.RoleTypeName, getRole),
+		CheckDestroy:             target.CheckGone(role.TypeName, getRole),
 		Steps: []resource.TestStep{
 			{
 				PreConfig: func() { emu.SetFaults(emulator.Faults{DropRate: 1}) },
@@ -336,7 +336,7 @@ func TestAccRole_apiErrors(t *testing.T) {
 	name := acctest.RandomName()
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             target.CheckGone(rolepermissions.RoleTypeName, getRole),
+		CheckDestroy:             target.CheckGone(role.TypeName, getRole),
 		Steps: []resource.TestStep{
 			{
 				PreConfig:   func() { emu.SetEntityCap(1); _ = target.Role(t) },
@@ -393,7 +393,7 @@ func TestAccRoleDataSource_matchesResource(t *testing.T) {
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             target.CheckGone(rolepermissions.RoleTypeName, getRole),
+		CheckDestroy:             target.CheckGone(role.TypeName, getRole),
 		Steps: []resource.TestStep{
 			{Config: target.Config(testAccRoleConfig_name(name) + testAccRoleConfig_dataSources()), ConfigStateChecks: checks()},
 			{Config: target.Config(testAccRoleConfig_described(name, "Described") + testAccRoleConfig_dataSources()), ConfigStateChecks: checks()},
@@ -435,7 +435,7 @@ func TestAccRole_identity(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		TerraformVersionChecks:   acctest.NeedsIdentity,
-		CheckDestroy:             target.CheckGone(rolepermissions.RoleTypeName, getRole),
+		CheckDestroy:             target.CheckGone(role.TypeName, getRole),
 		Steps: acctest.IdentitySteps(target.Config(testAccRoleConfig_name(acctest.RandomName())), roleAddr, map[string]knownvalue.Check{
 			"id": knownvalue.StringRegexp(regexp.MustCompile(`^rol_[A-Za-z0-9]+$`)),
 		}),

@@ -1,4 +1,4 @@
-package rolepermissions
+package role
 
 import (
 	"sort"
@@ -13,7 +13,7 @@ import (
 	"github.com/tenant-iac/terraform-provider-tenant/internal/validate"
 )
 
-type permissionsModel struct {
+type permissionsExclusiveModel struct {
 	ID          types.String `tfsdk:"id"`
 	RoleID      types.String `tfsdk:"role_id"`
 	Permissions types.Map    `tfsdk:"permissions"`
@@ -24,7 +24,7 @@ type permissionsModel struct {
 var permissionNamesType = framework.NewLinearSetType(types.StringType)
 
 // pairs returns the permissions of the model as API pairs, sorted.
-func (m permissionsModel) pairs() []mgmt.Permission {
+func (m permissionsExclusiveModel) pairs() []mgmt.Permission {
 	var out []mgmt.Permission
 	for ident, v := range m.Permissions.Elements() {
 		names, ok := v.(framework.LinearSet)
@@ -42,7 +42,7 @@ func (m permissionsModel) pairs() []mgmt.Permission {
 }
 
 // fromAPI sets the permissions from what the API lists.
-func (m *permissionsModel) fromAPI(roleID string, perms []mgmt.RolePermission) diag.Diagnostics {
+func (m *permissionsExclusiveModel) fromAPI(roleID string, perms []mgmt.RolePermission) diag.Diagnostics {
 	pairs := make([]mgmt.Permission, 0, len(perms))
 	for _, p := range perms {
 		pairs = append(pairs, p.Permission)
@@ -51,7 +51,7 @@ func (m *permissionsModel) fromAPI(roleID string, perms []mgmt.RolePermission) d
 }
 
 // fromPairs sets the role and its permissions, grouped by API.
-func (m *permissionsModel) fromPairs(roleID string, pairs []mgmt.Permission) diag.Diagnostics {
+func (m *permissionsExclusiveModel) fromPairs(roleID string, pairs []mgmt.Permission) diag.Diagnostics {
 	m.ID = types.StringValue(roleID)
 	m.RoleID = types.StringValue(roleID)
 	byAPI := map[string][]attr.Value{}
@@ -146,8 +146,8 @@ func (m *roleModel) fromAPI(r *mgmt.Role) {
 	m.Description = types.StringValue(r.Description)
 }
 
-// pairResourceModel is a tenant_role_permission.
-type pairResourceModel struct {
+// permissionModel is a tenant_role_permission.
+type permissionModel struct {
 	ID                       types.String `tfsdk:"id"`
 	RoleID                   types.String `tfsdk:"role_id"`
 	ResourceServerIdentifier types.String `tfsdk:"resource_server_identifier"`
@@ -155,7 +155,7 @@ type pairResourceModel struct {
 }
 
 // pair is the permission the model names.
-func (m pairResourceModel) pair() mgmt.Permission {
+func (m permissionModel) pair() mgmt.Permission {
 	return mgmt.Permission{
 		ResourceServerIdentifier: m.ResourceServerIdentifier.ValueString(),
 		PermissionName:           m.PermissionName.ValueString(),
@@ -163,7 +163,7 @@ func (m pairResourceModel) pair() mgmt.Permission {
 }
 
 // fromAPI sets the model from the role's id and a pair the API holds.
-func (m *pairResourceModel) fromAPI(roleID string, p mgmt.Permission) {
+func (m *permissionModel) fromAPI(roleID string, p mgmt.Permission) {
 	m.ID = types.StringValue(pairID(roleID, p))
 	m.RoleID = types.StringValue(roleID)
 	m.ResourceServerIdentifier = types.StringValue(p.ResourceServerIdentifier)
