@@ -1,8 +1,10 @@
 package emulator
 
 import (
+	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -25,29 +27,112 @@ var triggerIDs = []string{
 	"post-change-password", "send-phone-message", "password-reset-post-challenge", "custom-token-exchange",
 }
 
-// Assumption (reference §2 names node22, the default, and node18): these two
-// runtimes are the only ones accepted.
-var actionRuntimes = []string{"node18", "node22"}
-
-// publishedPackages stands in for the npm registry: a dependency installs
-// only if its package is listed here with its version, or with the version
-// "latest".
+// actionRuntimes are the runtimes an action may name: node22 (the default)
+// and node18, and node18-actions, which a PATCH set, read back unchanged,
+// built and deployed (reference §2).
 //
-// Assumption (reference §2 observed only that a version that was never
-// published makes the build fail): this small fixture is the whole registry,
-// so a dependency on any other package or version fails the build. The
-// observed failure, crypto 17.7.1, fails here too.
-var publishedPackages = map[string][]string{
-	"axios":  {"0.27.2", "1.6.8", "1.7.9"},
-	"crypto": {"1.0.1"},
-	"jose":   {"4.15.9", "5.9.6"},
-	"lodash": {"4.17.15", "4.17.20", "4.17.21"},
-	"uuid":   {"8.3.2", "9.0.1", "10.0.0"},
+// Assumption (reference §2 names no others): these three are the only ones
+// accepted; any other is refused as an enum mismatch.
+var actionRuntimes = []string{"node18", "node18-actions", "node22"}
+
+// unpublished are the dependencies known not to install: crypto 17.7.1,
+// never published, failed the build (reference §2).
+var unpublished = []dependency{{Name: "crypto", Version: "17.7.1"}}
+
+// A dependency installs unless the emulator can know it would not: it is
+// the observed unpublished one, its name or its version is one npm refuses
+// to parse, or the FailingPackages fault names it. The emulator does not
+// stand in for the npm registry: real published packages such as auth0
+// 2.42.0 and moment 2.29.4 build (reference §2), and so does any other
+// package at a well-formed version.
+//
+// Assumption (reference §2 shows only one failing dependency): a version
+// that cannot exist is one that npm's own parser (npm-package-arg, for a
+// registry dependency) refuses. After trimming surrounding white space, a
+// version is well formed when it is
+//   - an exact semver version: MAJOR.MINOR.PATCH with numbers without
+//     leading zeros, an optional -prerelease and +build of dot-separated
+//     [0-9A-Za-z-]+ identifiers (prerelease numbers without leading zeros),
+//     optionally preceded by "v" or "=";
+//   - an npm semver range (node-semver's grammar): ranges joined by "||";
+//     each range empty (any version), a hyphen range "partial - partial", or
+//     comparators separated by white space, each an optional operator (<,
+//     <=, >, >=, =, ~, ~>, ^; white space after it is allowed) and a
+//     partial: an optional "v", then x, X, * or a number, optionally
+//     followed by ".minor" and ".patch" parts of the same kind, the patch
+//     optionally followed by -prerelease and +build;
+//   - an npm dist-tag such as latest or next: one or more of the
+//     characters encodeURIComponent leaves as they are, A-Z a-z 0-9 - _ .
+//     ! ~ * ' ( ).
+//
+// Anything else cannot exist and fails the build, URLs, git, file: and
+// npm: alias specifiers included (an action's dependency is assumed to come
+// from a registry). A well-formed version, range or tag that matches no
+// published version cannot be known and installs.
+var (
+	semverNumber   = `(?:0|[1-9][0-9]*)`
+	semverPre      = `(?:-(?:` + semverNumber + `|[0-9]*[A-Za-z-][0-9A-Za-z-]*)(?:\.(?:` + semverNumber + `|[0-9]*[A-Za-z-][0-9A-Za-z-]*))*)`
+	semverBuild    = `(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)`
+	exactVersion   = regexp.MustCompile(`^[v=]?` + semverNumber + `\.` + semverNumber + `\.` + semverNumber + semverPre + `?` + semverBuild + `?$`)
+	rangeX         = `(?:[xX*]|` + semverNumber + `)`
+	rangeQualifier = `(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?` + semverBuild + `?`
+	rangePartial   = `v?` + rangeX + `(?:\.` + rangeX + `(?:\.` + rangeX + rangeQualifier + `)?)?`
+	rangeOperator  = regexp.MustCompile(`(<=|>=|<|>|=|~>|~|\^)\s+`)
+	rangeHyphen    = regexp.MustCompile(`^` + rangePartial + `\s+-\s+` + rangePartial + `$`)
+	rangeSimple    = regexp.MustCompile(`^(?:<=|>=|<|>|=|~>|~|\^)?` + rangePartial + `$`)
+	distTag        = regexp.MustCompile(`^[A-Za-z0-9_.!~*'()-]+$`)
+)
+
+// wellFormedVersion reports whether v is an exact version, a range or a
+// dist-tag as npm parses them (see above).
+func wellFormedVersion(v string) bool {
+	v = strings.TrimSpace(v)
+	return exactVersion.MatchString(v) || semverRange(v) || distTag.MatchString(v)
 }
 
-// npmName is npm's rule for package names: lower case, URL-safe, optionally
-// scoped, not starting with a dot or an underscore, at most 214 characters.
-var npmName = regexp.MustCompile(`^(@[a-z0-9~-][a-z0-9._~-]*/)?[a-z0-9~-][a-z0-9._~-]*$`)
+func semverRange(v string) bool {
+	for _, r := range strings.Split(v, "||") {
+		r = strings.TrimSpace(r)
+		if r == "" || rangeHyphen.MatchString(r) {
+			continue
+		}
+		for _, c := range strings.Fields(rangeOperator.ReplaceAllString(r, "$1")) {
+			if !rangeSimple.MatchString(c) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// npmURIComponent is what encodeURIComponent leaves as it is.
+var (
+	npmURIComponent = regexp.MustCompile(`^[A-Za-z0-9_.!~*'()-]+$`)
+	npmScoped       = regexp.MustCompile(`^@([^/]+)/([^/]+)$`)
+)
+
+// npmPackageName reports whether name is a package name npm accepts for
+// existing packages (validate-npm-package-name's validForOldPackages): not
+// empty, not starting with "." or "_", no surrounding white space, not
+// node_modules or favicon.ico, and URL-safe, or @scope/name with both parts
+// URL-safe and the name not starting with ".".
+//
+// Assumption: the rules npm keeps only for new packages (lower case, at
+// most 214 characters, not a core module name such as crypto, no ~'!()*)
+// are not applied, since older published packages break them (JSONStream).
+func npmPackageName(name string) bool {
+	if name == "" || name[0] == '.' || name[0] == '_' || strings.TrimSpace(name) != name {
+		return false
+	}
+	if l := strings.ToLower(name); l == "node_modules" || l == "favicon.ico" {
+		return false
+	}
+	if npmURIComponent.MatchString(name) {
+		return true
+	}
+	m := npmScoped.FindStringSubmatch(name)
+	return m != nil && !strings.HasPrefix(m[2], ".") && npmURIComponent.MatchString(m[1]) && npmURIComponent.MatchString(m[2])
+}
 
 // Build phases, one step each (BuildDelay/4). A build that succeeds is
 // pending, then building, then built after BuildDelay; one that fails goes
@@ -197,23 +282,51 @@ func (a *action) settle(now time.Time) {
 }
 
 // startBuild starts building the draft at start; whether it will fail is
-// known from its dependencies.
+// known from its dependencies and the faults set now.
+//
+// Assumption (a choice of the emulator): the FailingPackages fault applies
+// to the builds started while it is set; a build already under way keeps
+// the outcome it started with when the fault changes.
 func (s *Server) startBuild(a *action, start time.Time, deploy bool) {
-	a.Build = actionBuild{Start: start, Step: max(s.opts.BuildDelay/4, time.Nanosecond), Fails: !installable(a.Dependencies), Deploy: deploy}
+	fails := !installable(a.Dependencies, s.faults.FailingPackages)
+	a.Build = actionBuild{Start: start, Step: max(s.opts.BuildDelay/4, time.Nanosecond), Fails: fails, Deploy: deploy}
 }
 
-// installable reports whether every dependency exists in the registry.
-func installable(deps []dependency) bool {
+// installable reports whether every dependency would install (see
+// wellFormedVersion); failing lists the FailingPackages fault's entries.
+func installable(deps []dependency, failing []string) bool {
 	for _, d := range deps {
-		if len(d.Name) > 214 || !npmName.MatchString(d.Name) {
+		if !npmPackageName(d.Name) || !wellFormedVersion(d.Version) || slices.Contains(unpublished, dependency{Name: d.Name, Version: d.Version}) {
 			return false
 		}
-		versions, ok := publishedPackages[d.Name]
-		if !ok || (d.Version != "latest" && !contains(versions, d.Version)) {
-			return false
+		for _, f := range failing {
+			name, version, _ := splitPackage(f)
+			if d.Name == name && (version == "" || d.Version == version) {
+				return false
+			}
 		}
 	}
 	return true
+}
+
+// splitPackage splits a FailingPackages entry, name@version or name, at its
+// last "@" that does not begin a scoped name.
+//
+// Assumption (a choice of the emulator): an entry's version is compared
+// with the dependency's version as a string, exactly, with no range
+// matching; a bare name matches every version.
+func splitPackage(entry string) (name, version string, err error) {
+	name = entry
+	if i := strings.LastIndex(entry, "@"); i > 0 {
+		name, version = entry[:i], entry[i+1:]
+		if version == "" {
+			return "", "", fmt.Errorf("failing package %q: the version after @ is empty", entry)
+		}
+	}
+	if !npmPackageName(name) {
+		return "", "", fmt.Errorf("failing package %q: %q is not an npm package name", entry, name)
+	}
+	return name, version, nil
 }
 
 // deploy makes a new version from the built draft and deploys it.

@@ -62,11 +62,11 @@ func TestActions_failedBuilds(t *testing.T) {
 	h.poll(tok, id, func(r reply) bool { return strings.Contains(r.body, `"all_changes_deployed":true`) })
 
 	for _, tc := range []struct{ name, deps string }{
-		{"unknown version", `[{"name":"crypto","version":"17.7.1"}]`},
-		{"unknown package", `[{"name":"no-such-package-anywhere","version":"1.0.0"}]`},
-		{"invalid name", `[{"name":"Lodash","version":"4.17.21"}]`},
+		{"unpublished version", `[{"name":"crypto","version":"17.7.1"}]`},
+		{"impossible version", `[{"name":"lodash","version":"not a version!"}]`},
+		{"invalid name", `[{"name":"_lodash","version":"4.17.21"}]`},
 		{"invalid scoped name", `[{"name":"@scope/../x","version":"1.0.0"}]`},
-		{"one bad of two", `[{"name":"uuid","version":"9.0.1"},{"name":"jose","version":"0.0.1"}]`},
+		{"one bad of two", `[{"name":"uuid","version":"9.0.1"},{"name":"crypto","version":"17.7.1"}]`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h.expect(h.call(tok, "PATCH", actionsPath+"/"+id, `{"code":"v2","dependencies":`+tc.deps+`}`), 200, `"status":"pending"`, `"all_changes_deployed":false`)
@@ -85,7 +85,7 @@ func TestActions_failedBuilds(t *testing.T) {
 				`"message":"The action cannot be deployed: its status is failed, and only a built action can be deployed."`)
 		})
 	}
-	// Fixed dependencies build again, and "latest" of a known package installs.
+	// Fixed dependencies build again, and a dist-tag such as "latest" installs.
 	h.expect(h.call(tok, "PATCH", actionsPath+"/"+id, `{"dependencies":[{"name":"axios","version":"latest","registry_url":"https://registry.npmjs.org"}]}`), 200,
 		`"dependencies":[{"name":"axios","version":"latest","registry_url":"https://registry.npmjs.org"}]`)
 	h.poll(tok, id, statusIs(t, "built"))
@@ -164,7 +164,7 @@ func TestActions_deployOnCreate(t *testing.T) {
 	}
 
 	// A build that fails never deploys.
-	r = h.call(tok, "POST", actionsPath, `{"name":"bad","supported_triggers":[{"id":"custom-token-exchange","version":"v1"}],"dependencies":[{"name":"lodash","version":"9.9.9"}],"deploy":true}`)
+	r = h.call(tok, "POST", actionsPath, `{"name":"bad","supported_triggers":[{"id":"custom-token-exchange","version":"v1"}],"dependencies":[{"name":"crypto","version":"17.7.1"}],"deploy":true}`)
 	bad := r.json(t)["id"].(string)
 	h.poll(tok, bad, statusIs(t, "failed"))
 	if r := h.call(tok, "GET", actionsPath+"/"+bad, nil); strings.Contains(r.body, "deployed_version") {
@@ -277,4 +277,137 @@ func TestActions_demoIsDeployed(t *testing.T) {
 	h.expect(h.call(tok, "GET", actionsPath+"/"+h.s.Demo().ActionID, nil), 200, `"status":"built"`, `"current_version":{`, `"status":"BUILT","number":1`,
 		`"deployed_version":{`, `"deployed":true`, `"all_changes_deployed":true}`)
 	h.expect(h.call(tok, "POST", "/api/v2/token-exchange-profiles", fmt.Sprintf(`{"name":"demo","subject_token_type":"urn:acme:demo","action_id":%q,"type":"custom_authentication"}`, h.s.Demo().ActionID)), 201)
+}
+
+// node18-actions is accepted on create and PATCH, read back unchanged, built
+// and deployed (reference §2, incumbent cassette TestAccAction.yaml).
+func TestActions_runtimeNode18Actions(t *testing.T) {
+	h := start(t, Options{BuildDelay: 20 * time.Millisecond})
+	tok := h.admin()
+	r := h.call(tok, "POST", actionsPath, `{"name":"rt","supported_triggers":[{"id":"post-login","version":"v3"}],"code":"x","runtime":"node18-actions"}`)
+	h.expect(r, 201, `"runtime":"node18-actions"`)
+	created := r.json(t)["id"].(string)
+	h.poll(tok, created, statusIs(t, "built"))
+	h.expect(h.call(tok, "GET", actionsPath+"/"+created, nil), 200, `"runtime":"node18-actions"`)
+
+	id := h.action(tok, "custom-token-exchange", false)
+	h.expect(h.call(tok, "PATCH", actionsPath+"/"+id, `{"runtime":"node18-actions"}`), 200, `"runtime":"node18-actions"`)
+	h.poll(tok, id, statusIs(t, "built"))
+	h.expect(h.call(tok, "POST", actionsPath+"/"+id+"/deploy", nil), 200, `"runtime":"node18-actions"`)
+	h.expect(h.call(tok, "GET", actionsPath+"/"+id, nil), 200, `"runtime":"node18-actions","status":"built"`,
+		`"current_version":{"id":"`, `"runtime":"node18-actions","status":"BUILT"`, `"runtime":"node18-actions","supported_triggers"`)
+}
+
+// Real published packages build (reference §2: auth0@2.41.0, auth0@2.42.0
+// and moment@2.29.4 were installed, built and deployed); so does any other
+// package at a well-formed version, range or dist-tag, since the emulator
+// cannot know what the registry holds.
+func TestActions_publishedPackagesBuild(t *testing.T) {
+	h := start(t, Options{BuildDelay: 20 * time.Millisecond})
+	tok := h.admin()
+	for _, deps := range []string{
+		`[{"name":"auth0","version":"2.42.0"}]`,
+		`[{"name":"auth0","version":"2.41.0"},{"name":"moment","version":"2.29.4"}]`,
+		`[{"name":"moment","version":"2.29.4"}]`,
+		`[{"name":"left-pad","version":"^1.3.0"},{"name":"@scope/pkg","version":">=1.0.0 <2.0.0 || 3.x"}]`,
+		`[{"name":"JSONStream","version":"1.3.5"},{"name":"jose","version":"next"},{"name":"crypto","version":"1.0.1"}]`,
+	} {
+		r := h.call(tok, "POST", actionsPath, `{"name":"pkgs","supported_triggers":[{"id":"custom-token-exchange","version":"v1"}],"code":"x","dependencies":`+deps+`,"deploy":true}`)
+		h.expect(r, 201)
+		id := r.json(t)["id"].(string)
+		if seen := h.poll(tok, id, func(r reply) bool { return strings.Contains(r.body, `"all_changes_deployed":true`) }); seen[len(seen)-1] != "built" {
+			t.Fatalf("%s: statuses %v", deps, seen)
+		}
+	}
+}
+
+// Only what the emulator can know fails a build: the observed crypto@17.7.1
+// (reference §2), a version that cannot exist, a name npm refuses.
+func TestActions_impossibleDependenciesFail(t *testing.T) {
+	h := start(t, Options{BuildDelay: 20 * time.Millisecond})
+	tok := h.admin()
+	for _, deps := range []string{
+		`[{"name":"crypto","version":"17.7.1"}]`,
+		`[{"name":"lodash","version":"not a version!"}]`,
+		`[{"name":"moment","version":"2.29.4"},{"name":"auth0","version":"^2.42.0 <"}]`,
+		`[{"name":"_private","version":"1.0.0"}]`,
+	} {
+		r := h.call(tok, "POST", actionsPath, `{"name":"bad","supported_triggers":[{"id":"custom-token-exchange","version":"v1"}],"code":"x","dependencies":`+deps+`}`)
+		h.expect(r, 201)
+		if seen := h.poll(tok, r.json(t)["id"].(string), statusIs(t, "failed")); !contains(seen, "retrying") {
+			t.Fatalf("%s: statuses %v", deps, seen)
+		}
+	}
+}
+
+func TestWellFormedVersion_grammar(t *testing.T) {
+	for v, want := range map[string]bool{
+		"2.42.0": true, "v1.2.3": true, "=1.2.3": true, "1.0.0-rc.1+build.5": true, " 1.2.3 ": true,
+		"^1.2.3": true, "~1.2": true, "~> 1.2": true, "1.x": true, "1.2.*": true, "*": true, "": true,
+		">= 1.0.0 < 2": true, "1.2.3 - 2.3.4": true, "<1 || >=3.0.0-beta": true,
+		"latest": true, "next": true, "beta-2": true, "1.2.3.4": true,
+		"not a version!": false, "^1.2.3 <": false, "1.2.3 -": false, ">=01.2.3 <2": false, "^x.y": false,
+		"https://example.com/x.tgz": false, "git+ssh://git@github.com/a/b.git": false, "npm:other@1.0.0": false,
+		"file:../x": false, "1.2.3 || >": false, "^1.2.3+": false,
+	} {
+		if got := wellFormedVersion(v); got != want {
+			t.Errorf("wellFormedVersion(%q) = %v, want %v", v, got, want)
+		}
+	}
+}
+
+// The deploy route needs create:actions (the published specification's
+// post_deploy_action).
+func TestActions_deployNeedsCreateScope(t *testing.T) {
+	h := start(t, Options{BuildDelay: 20 * time.Millisecond})
+	tok := h.admin()
+	id := h.action(tok, "custom-token-exchange", false)
+	h.poll(tok, id, statusIs(t, "built"))
+	h.s.AddClient(Client{ID: "updater", Secret: "updater-secret", Scopes: []string{"read:actions", "update:actions", "delete:actions"}, Global: true})
+	h.expect(h.call(h.tokenFor("updater", "updater-secret"), "POST", actionsPath+"/"+id+"/deploy", nil), 403,
+		`"message":"Insufficient scope, expected any of: create:actions"`, `"errorCode":"insufficient_scope"`)
+	h.s.AddClient(Client{ID: "creator", Secret: "creator-secret", Scopes: []string{"create:actions"}, Global: true})
+	h.expect(h.call(h.tokenFor("creator", "creator-secret"), "POST", actionsPath+"/"+id+"/deploy", nil), 200, `"number":1`)
+}
+
+// A package the failing_packages fault names fails every build started
+// while the fault is set, and builds again once it is cleared.
+func TestFaults_failingPackages(t *testing.T) {
+	h := start(t, Options{BuildDelay: 20 * time.Millisecond})
+	tok := h.admin()
+	id := h.action(tok, "custom-token-exchange", false)
+	deps := `{"dependencies":[{"name":"auth0","version":"2.42.0"},{"name":"@acme/sdk","version":"1.0.0"}]}`
+
+	r := h.call("", "PUT", "/__emulator/faults", `{"failing_packages":["auth0@2.42.0"]}`)
+	h.expect(r, 200, `"failing_packages":["auth0@2.42.0"]`)
+	h.expect(h.call(tok, "PATCH", actionsPath+"/"+id, deps), 200)
+	if seen := h.poll(tok, id, statusIs(t, "failed")); !contains(seen, "retrying") {
+		t.Fatalf("statuses %v", seen)
+	}
+	// Another version of the package is not named by the fault.
+	h.expect(h.call(tok, "PATCH", actionsPath+"/"+id, `{"dependencies":[{"name":"auth0","version":"2.41.0"}]}`), 200)
+	h.poll(tok, id, statusIs(t, "built"))
+
+	// A bare name fails every version of it, scoped names included.
+	h.expect(h.call("", "PUT", "/__emulator/faults", `{"failing_packages":["@acme/sdk"]}`), 200)
+	h.expect(h.call(tok, "PATCH", actionsPath+"/"+id, deps), 200)
+	h.poll(tok, id, statusIs(t, "failed"))
+
+	h.expect(h.call("", "PUT", "/__emulator/faults", `{}`), 200)
+	h.expect(h.call(tok, "PATCH", actionsPath+"/"+id, deps), 200)
+	h.poll(tok, id, statusIs(t, "built"))
+
+	// The same through SetFaults, and malformed entries are refused.
+	h.s.SetFaults(Faults{FailingPackages: []string{"moment@2.29.4"}})
+	h.expect(h.call(tok, "PATCH", actionsPath+"/"+id, `{"dependencies":[{"name":"moment","version":"2.29.4"}]}`), 200)
+	h.poll(tok, id, statusIs(t, "failed"))
+	h.s.SetFaults(Faults{})
+	h.expect(h.call(tok, "PATCH", actionsPath+"/"+id, `{"dependencies":[{"name":"moment","version":"2.29.4"}]}`), 200)
+	h.poll(tok, id, statusIs(t, "built"))
+	for _, bad := range []string{`[""]`, `["auth0@"]`, `["_x@1.0.0"]`, `["@"]`, `"auth0"`} {
+		h.expect(h.call("", "PUT", "/__emulator/faults", `{"failing_packages":`+bad+`}`), 400, "failing_packages")
+	}
+	if _, err := Start(Options{Faults: Faults{FailingPackages: []string{"auth0@"}}}); err == nil {
+		t.Fatal("Start accepted a malformed failing package")
+	}
 }

@@ -12,11 +12,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -76,6 +78,24 @@ type Faults struct {
 	// Routes fails every request to a route ("DELETE /api/v2/roles/{id}/permissions")
 	// with the given status, before anything is done.
 	Routes map[string]int `json:"routes,omitempty"`
+	// FailingPackages makes every action build started while it is set
+	// fail, through the usual pending, building, retrying, failed, when a
+	// dependency is one of these: "name@version" for that exact version
+	// string, or "name" for every version ("auth0@2.42.0", "@acme/sdk").
+	FailingPackages []string `json:"failing_packages,omitempty"`
+}
+
+// check reports a fault setting the emulator cannot apply.
+func (f Faults) check() error {
+	if f.ErrorRate < 0 || f.ErrorRate > 1 || f.DropRate < 0 || f.DropRate > 1 || f.LatencyMS < 0 {
+		return errors.New("faults: want {error_rate 0..1, drop_rate 0..1, latency_ms >= 0, seed, routes, failing_packages}")
+	}
+	for _, p := range f.FailingPackages {
+		if _, _, err := splitPackage(p); err != nil {
+			return fmt.Errorf("faults: failing_packages: %v; want \"name@version\" or \"name\"", err)
+		}
+	}
+	return nil
 }
 
 // Client is an application allowed to get tokens.
@@ -146,6 +166,9 @@ func Start(opts Options) (*Server, error) {
 	}
 	if opts.TenantName == "" {
 		opts.TenantName = "emulated-tenant"
+	}
+	if err := opts.Faults.check(); err != nil {
+		return nil, err
 	}
 	l, err := net.Listen("tcp", opts.Listen)
 	if err != nil {
@@ -239,6 +262,8 @@ func (s *Server) SetFaults(f Faults) {
 }
 
 func (s *Server) setFaults(f Faults) {
+	f.FailingPackages = slices.Clone(f.FailingPackages)
+	f.Routes = maps.Clone(f.Routes)
 	s.faults = f
 	s.rng = rand.New(rand.NewPCG(uint64(f.Seed), uint64(f.Seed)^0x9e3779b97f4a7c15))
 }
@@ -437,8 +462,12 @@ func (s *Server) adminRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /__emulator/state", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, s.State()) })
 	mux.HandleFunc("PUT /__emulator/faults", func(w http.ResponseWriter, r *http.Request) {
 		var f Faults
-		if err := json.NewDecoder(r.Body).Decode(&f); err != nil || f.ErrorRate < 0 || f.ErrorRate > 1 || f.DropRate < 0 || f.DropRate > 1 || f.LatencyMS < 0 {
-			writeErr(w, newErr(400, "faults: want {error_rate 0..1, drop_rate 0..1, latency_ms >= 0, seed}", ""))
+		if err := json.NewDecoder(r.Body).Decode(&f); err != nil {
+			writeErr(w, newErr(400, "faults: "+err.Error(), ""))
+			return
+		}
+		if err := f.check(); err != nil {
+			writeErr(w, newErr(400, err.Error(), ""))
 			return
 		}
 		s.SetFaults(f)

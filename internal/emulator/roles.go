@@ -285,6 +285,15 @@ func permissionBody(r *http.Request) ([]permissionPair, *apiErr) {
 	return out, nil
 }
 
+// addRolePermissions assigns the pairs and answers 201 {} (reference §3); a
+// pair of an API that does not exist is 404 "The resource server does not
+// exist: '<identifier>'" (reference §0.4, [R]) and nothing is assigned.
+//
+// Assumptions (reference §3, §8 leave these open): that 404 carries the
+// errorCode inexistent_resource_server, as the resource server's own 404
+// does (§0.4); an unknown role id is 404 "The role does not exist.", as
+// GET is; an already-assigned pair is accepted again; a permission the API
+// does not define is 400 (errorCode invalid_body) and nothing is assigned.
 func (s *Server) addRolePermissions(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
 	ro, e := s.role(r)
 	if e != nil {
@@ -318,6 +327,14 @@ func (s *Server) addRolePermissions(w http.ResponseWriter, r *http.Request, _ *c
 	return nil
 }
 
+// removeRolePermissions removes the assigned pairs among those listed and
+// answers 204 with no body; pairs that are not assigned, including pairs of
+// an API that does not exist, are no error (reference §0.5, §3: removing
+// permissions that are not assigned answers 204, and 400 is the only error
+// listed).
+//
+// Assumption (reference §3, §8 leave it open): an unknown role id is 404
+// "The role does not exist.", as GET is.
 func (s *Server) removeRolePermissions(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
 	ro, e := s.role(r)
 	if e != nil {

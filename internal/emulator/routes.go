@@ -45,6 +45,8 @@ func (s *Server) routes(mux *http.ServeMux) {
 	s.handle(mux, "GET "+act+"/{id}", "read:actions", s.getAction)
 	s.handle(mux, "PATCH "+act+"/{id}", "update:actions", s.updateAction)
 	s.handle(mux, "DELETE "+act+"/{id}", "delete:actions", s.deleteAction)
+	// Deploying needs create:actions, as the published specification's
+	// post_deploy_action lists (not in the reference; the [P] source of §2).
 	s.handle(mux, "POST "+act+"/{id}/deploy", "create:actions", s.deployAction)
 	s.handle(mux, "GET "+act+"/{id}/versions", "read:actions", s.listActionVersions)
 	s.handle(mux, "GET "+act+"/{id}/versions/{versionId}", "read:actions", s.getActionVersion)

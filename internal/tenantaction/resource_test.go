@@ -693,9 +693,9 @@ func TestAccAction_buildFailedOnCreate(t *testing.T) {
 		CheckDestroy:             target.CheckGone(tenantaction.TypeName, getAction),
 		Steps: []resource.TestStep{
 			{
-				Config: target.Config(testAccActionConfig_dependencies(name, `"jose" = { version = "99.0.0" }`)),
+				Config: target.Config(testAccActionConfig_dependencies(name, `"crypto" = { version = "17.7.1" }`)),
 				ExpectError: acctest.ExpectError(`Unable to create action.*could not build the action [0-9a-f-]+ \("` + name + `"\): its status is "failed".*` +
-					`Its dependencies: jose@99.0.0.*The API gives no reason for a failed build.*saved in the state.*terraform untaint tenant_action.<name>`),
+					`Its dependencies: crypto@17.7.1.*The API gives no reason for a failed build.*saved in the state.*terraform untaint tenant_action.<name>`),
 			},
 			{
 				// The failed action is in the state: the next apply replaces it
@@ -727,15 +727,15 @@ func TestAccAction_buildFailedOnUpdate(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(addr, tfjsonpath.New("id"))},
 			},
 			{
-				Config: target.Config(testAccActionConfig_dependencies(name, `"jose" = { version = "5.9.6" }`, `"left-pad" = { version = "1.3.0" }`)),
-				ExpectError: acctest.ExpectError(`Unable to update action.*its status is "failed".*jose@5.9.6, left-pad@1.3.0.*` +
+				Config: target.Config(testAccActionConfig_dependencies(name, `"crypto" = { version = "17.7.1" }`, `"jose" = { version = "5.9.6" }`)),
+				ExpectError: acctest.ExpectError(`Unable to update action.*its status is "failed".*crypto@17.7.1, jose@5.9.6.*` +
 					`The version deployed before \(number 1\) is still the one that runs.*the next apply sends the corrected configuration`),
 			},
 			{
 				// Still failed, and the state knows it: the plan shows an update
 				// that reports the failure again rather than an empty plan.
 				PreConfig:          func() { actionsNamed(t, target, name, 1, "failed") },
-				Config:             target.Config(testAccActionConfig_dependencies(name, `"jose" = { version = "5.9.6" }`, `"left-pad" = { version = "1.3.0" }`)),
+				Config:             target.Config(testAccActionConfig_dependencies(name, `"crypto" = { version = "17.7.1" }`, `"jose" = { version = "5.9.6" }`)),
 				PlanOnly:           true,
 				ExpectNonEmptyPlan: true,
 			},

@@ -16,56 +16,10 @@ import (
 )
 
 func main() {
-	var (
-		o       emulator.Options
-		latency time.Duration
-		omit    string
-	)
-	flag.Usage = func() {
-		fmt.Fprint(flag.CommandLine.Output(), `Usage: tenant-emulator [flags]
-
-Serves a local emulator of the tenant Management API v2 on a loopback
-address and prints one JSON line: domain, base_url, client_id,
-client_secret, and ca_file with --tls, demo ids with --demo.
-
-Rate limits: by default none. --rate-limit-rps with --rate-limit-burst is
-a token bucket; adding --rate-limit-window makes it a fixed window of
---rate-limit-burst requests (or rps x window) that all come back at the
-window's end. --clock-skew shifts the clock the answers show (Date and
-X-RateLimit-Reset) but not the limit; --omit-rate-limit-headers drops
-some or all of X-RateLimit-Limit, -Remaining and -Reset.
-
-Admin endpoints under /__emulator/ (stats, stats/reset, reset, state,
-outbox, faults) answer only loopback Host names and refuse requests with
-an Origin header or a non-JSON Content-Type on writes.
-
-Flags:
-`)
-		flag.PrintDefaults()
+	o, err := parseFlags(flag.CommandLine, os.Args[1:])
+	if err != nil {
+		os.Exit(2)
 	}
-	flag.StringVar(&o.Listen, "listen", "127.0.0.1:8787", "loopback address to listen on (127.0.0.1:0 picks a free port)")
-	flag.StringVar(&o.ClientID, "client-id", "", "client id of the default global client (random when empty)")
-	flag.StringVar(&o.ClientSecret, "client-secret", "", "client secret of the default client (random when empty)")
-	flag.Float64Var(&o.RateLimitRPS, "rate-limit-rps", 0, "token-bucket refill rate in requests per second (0: no limit, unless --rate-limit-window and --rate-limit-burst are set)")
-	flag.IntVar(&o.RateLimitBurst, "rate-limit-burst", 0, "token-bucket size, or requests per window with --rate-limit-window (default: the rps, or rps x window)")
-	flag.DurationVar(&o.RateLimitWindow, "rate-limit-window", 0, "fixed-window rate limit: the window's length, e.g. 1s or 1m (0: token bucket)")
-	flag.DurationVar(&o.ClockSkew, "clock-skew", 0, "shift of the clock shown in Date and X-RateLimit-Reset, e.g. -90s or 5m (the limit runs on real time)")
-	flag.StringVar(&omit, "omit-rate-limit-headers", "", "comma-separated rate-limit headers to leave out (X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset), or all")
-	flag.DurationVar(&o.BuildDelay, "build-delay", 100*time.Millisecond, "how long an action's build takes (pending, building, then built)")
-	flag.IntVar(&o.EntityCap, "entity-cap", 0, "maximum objects per type (0: no cap)")
-	flag.Float64Var(&o.Faults.ErrorRate, "fault-5xx-rate", 0, "share of API requests answered 5xx (0..1)")
-	flag.Float64Var(&o.Faults.DropRate, "fault-drop-rate", 0, "share of writes applied and then left unanswered (0..1)")
-	flag.DurationVar(&latency, "latency", 0, "delay added to every API answer (e.g. 100ms)")
-	flag.Int64Var(&o.Faults.Seed, "seed", 1, "seed of the fault generator")
-	flag.DurationVar(&o.TokenLifetime, "token-lifetime", 24*time.Hour, "lifetime of issued access tokens")
-	flag.BoolVar(&o.TLS, "tls", false, "serve HTTPS with a self-signed certificate (its PEM path is printed as ca_file)")
-	flag.BoolVar(&o.Demo, "demo", false, "seed a deployed custom-token-exchange action, a role and a phone provider")
-	flag.Parse()
-	o.Faults.LatencyMS = int(latency / time.Millisecond)
-	if omit != "" {
-		o.OmitRateLimitHeaders = strings.Split(omit, ",")
-	}
-
 	s, err := emulator.Start(o)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "tenant-emulator:", err)
@@ -90,4 +44,68 @@ Flags:
 		fmt.Fprintln(os.Stderr, "tenant-emulator: shutdown:", err)
 		os.Exit(1)
 	}
+}
+
+// packages is a repeatable flag: each use adds one entry.
+type packages []string
+
+func (p *packages) String() string     { return strings.Join(*p, ",") }
+func (p *packages) Set(v string) error { *p = append(*p, v); return nil }
+
+// parseFlags defines the flags on fs, parses args and returns the options
+// they set.
+func parseFlags(fs *flag.FlagSet, args []string) (emulator.Options, error) {
+	var (
+		o       emulator.Options
+		latency time.Duration
+		omit    string
+	)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), `Usage: tenant-emulator [flags]
+
+Serves a local emulator of the tenant Management API v2 on a loopback
+address and prints one JSON line: domain, base_url, client_id,
+client_secret, and ca_file with --tls, demo ids with --demo.
+
+Rate limits: by default none. --rate-limit-rps with --rate-limit-burst is
+a token bucket; adding --rate-limit-window makes it a fixed window of
+--rate-limit-burst requests (or rps x window) that all come back at the
+window's end. --clock-skew shifts the clock the answers show (Date and
+X-RateLimit-Reset) but not the limit; --omit-rate-limit-headers drops
+some or all of X-RateLimit-Limit, -Remaining and -Reset.
+
+Admin endpoints under /__emulator/ (stats, stats/reset, reset, state,
+outbox, faults) answer only loopback Host names and refuse requests with
+an Origin header or a non-JSON Content-Type on writes.
+
+Flags:
+`)
+		fs.PrintDefaults()
+	}
+	fs.StringVar(&o.Listen, "listen", "127.0.0.1:8787", "loopback address to listen on (127.0.0.1:0 picks a free port)")
+	fs.StringVar(&o.ClientID, "client-id", "", "client id of the default global client (random when empty)")
+	fs.StringVar(&o.ClientSecret, "client-secret", "", "client secret of the default client (random when empty)")
+	fs.Float64Var(&o.RateLimitRPS, "rate-limit-rps", 0, "token-bucket refill rate in requests per second (0: no limit, unless --rate-limit-window and --rate-limit-burst are set)")
+	fs.IntVar(&o.RateLimitBurst, "rate-limit-burst", 0, "token-bucket size, or requests per window with --rate-limit-window (default: the rps, or rps x window)")
+	fs.DurationVar(&o.RateLimitWindow, "rate-limit-window", 0, "fixed-window rate limit: the window's length, e.g. 1s or 1m (0: token bucket)")
+	fs.DurationVar(&o.ClockSkew, "clock-skew", 0, "shift of the clock shown in Date and X-RateLimit-Reset, e.g. -90s or 5m (the limit runs on real time)")
+	fs.StringVar(&omit, "omit-rate-limit-headers", "", "comma-separated rate-limit headers to leave out (X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset), or all")
+	fs.DurationVar(&o.BuildDelay, "build-delay", 100*time.Millisecond, "how long an action's build takes (pending, building, then built)")
+	fs.IntVar(&o.EntityCap, "entity-cap", 0, "maximum objects per type (0: no cap)")
+	fs.Float64Var(&o.Faults.ErrorRate, "fault-5xx-rate", 0, "share of API requests answered 5xx (0..1)")
+	fs.Float64Var(&o.Faults.DropRate, "fault-drop-rate", 0, "share of writes applied and then left unanswered (0..1)")
+	fs.DurationVar(&latency, "latency", 0, "delay added to every API answer (e.g. 100ms)")
+	fs.Int64Var(&o.Faults.Seed, "seed", 1, "seed of the fault generator")
+	fs.DurationVar(&o.TokenLifetime, "token-lifetime", 24*time.Hour, "lifetime of issued access tokens")
+	fs.BoolVar(&o.TLS, "tls", false, "serve HTTPS with a self-signed certificate (its PEM path is printed as ca_file)")
+	fs.BoolVar(&o.Demo, "demo", false, "seed a deployed custom-token-exchange action, a role and a phone provider")
+	fs.Var((*packages)(&o.Faults.FailingPackages), "fail-package", "make every action build that depends on this package fail: name@version, or name for every version (repeatable)")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	o.Faults.LatencyMS = int(latency / time.Millisecond)
+	if omit != "" {
+		o.OmitRateLimitHeaders = strings.Split(omit, ",")
+	}
+	return o, nil
 }
