@@ -166,34 +166,52 @@ func BenchmarkPlan(b *testing.B) {
 }
 
 // BenchmarkValidate measures `terraform validate` of collections far past
-// the API's limits, which must be refused quickly, and of dependencies,
-// which the API does not bound. Run it with
+// the API's limits, which must be refused quickly and with the bound, and
+// of dependencies, which the API does not bound and which must validate.
+// Terraform's range() makes at most 1,024 values, so larger collections are
+// built from nested ranges. Run it with
 // TF_ACC=1 go test -run '^$' -bench Validate -benchtime 3x ./internal/e2e
 func BenchmarkValidate(b *testing.B) {
 	if !acc() {
 		b.Skip("runs the terraform CLI; set TF_ACC=1")
 	}
+	// values is a Terraform expression for the numbers 0 … n-1.
+	values := func(n int) string {
+		return fmt.Sprintf("flatten([for i in range(%d) : [for j in range(100) : i * 100 + j]])", n/100)
+	}
 	for _, n := range []int{1000, 10000} {
-		for name, cfg := range map[string]string{
-			"scopes": fmt.Sprintf(`resource "tenant_resource_server" "x" {
+		for _, tc := range []struct {
+			name, config, want string
+		}{
+			{"scopes", fmt.Sprintf(`resource "tenant_resource_server" "x" {
   identifier = "https://x"
-  scopes     = { for i in range(%d) : "scope:${i}" => "Scope ${i}" }
-}`, n),
-			"permissions": fmt.Sprintf(`resource "tenant_role_permissions" "x" {
+  scopes     = { for i in %s : "scope:${i}" => "Scope ${i}" }
+}`, values(n)), "at most 1000 elements"},
+			{"permissions", fmt.Sprintf(`resource "tenant_role_permissions" "x" {
   role_id     = "rol_x"
-  permissions = { "https://x" = [for i in range(%d) : "scope:${i}"] }
-}`, n),
-			"dependencies": fmt.Sprintf(`resource "tenant_action" "x" {
+  permissions = { "https://x" = [for i in %s : "scope:${i}"] }
+}`, values(n)), "at most 1000 elements"},
+			{"dependencies", fmt.Sprintf(`resource "tenant_action" "x" {
   name               = "x"
   code               = "exports.onExecuteCustomTokenExchange = async () => {};"
   supported_triggers = { id = "custom-token-exchange", version = "v1" }
-  dependencies       = { for i in range(%d) : "pkg-${i}" => { version = "1.0.${i}" } }
-}`, n),
+  dependencies       = { for i in %s : "pkg-${i}" => { version = "1.0.${i}" } }
+}`, values(n)), ""},
 		} {
-			cli := acctest.NewCLI(b, map[string]string{"main.tf": cfg})
-			b.Run(fmt.Sprintf("%s=%d", name, n), func(b *testing.B) {
+			cli := acctest.NewCLI(b, map[string]string{"main.tf": tc.config})
+			want := tc.want
+			if n <= 1000 {
+				want = "" // within the limits
+			}
+			b.Run(fmt.Sprintf("%s=%d", tc.name, n), func(b *testing.B) {
 				for b.Loop() {
-					_, _ = cli.Run("validate", "-no-color")
+					out, err := cli.Run("validate", "-no-color")
+					switch {
+					case want == "" && err != nil:
+						b.Fatalf("validate refused %d %s: %v\n%s", n, tc.name, err, out)
+					case want != "" && (err == nil || !strings.Contains(strings.Join(strings.Fields(out), " "), want)):
+						b.Fatalf("validate of %d %s did not refuse them with %q: %v\n%s", n, tc.name, want, err, out)
+					}
 				}
 			})
 		}

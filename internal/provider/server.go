@@ -108,6 +108,10 @@ func (s releasingServer) ValidateDataResourceConfig(ctx context.Context, req *tf
 	return call(ctx, req, s.frameworkServer.ValidateDataResourceConfig)
 }
 
+func (s releasingServer) GenerateResourceConfig(ctx context.Context, req *tfprotov6.GenerateResourceConfigRequest) (*tfprotov6.GenerateResourceConfigResponse, error) {
+	return call(ctx, req, s.frameworkServer.GenerateResourceConfig)
+}
+
 func (s releasingServer) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSourceRequest) (*tfprotov6.ReadDataSourceResponse, error) {
 	return call(ctx, req, s.frameworkServer.ReadDataSource)
 }
