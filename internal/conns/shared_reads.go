@@ -1,4 +1,4 @@
-package mgmt
+package conns
 
 import (
 	"context"
@@ -11,13 +11,13 @@ import (
 // lists the tenant.
 const directReads = 2
 
-// quiet is how long a read waits for further reads before it gives up on
-// the list and reads its object directly. Terraform refreshes with several
-// reads in flight and starts the next as soon as one ends, so a pause this
-// long means the refresh has no more reads for the walk to serve.
-var quiet = 500 * time.Millisecond
+// defaultQuiet is how long a read waits for further reads before it gives
+// up on the list and reads its object directly. Terraform refreshes with
+// several reads in flight and starts the next as soon as one ends, so a
+// pause this long means the refresh has no more reads for the walk to serve.
+const defaultQuiet = 500 * time.Millisecond
 
-// listPage is one page of a type's list, as the coalescer needs it.
+// listPage is one page of a type's list, as SharedReads needs it.
 type listPage[T any] struct {
 	items []T
 	// next is the cursor or page number of the following page; done when none.
@@ -26,25 +26,31 @@ type listPage[T any] struct {
 	total int // objects in the tenant; -1 when the list does not say
 }
 
-// coalescer serves many reads of one type from a few list pages shared by
-// every waiting reader.
+// SharedReads serves the reads of one type in one run (one configured
+// provider) from a few list pages that every waiting reader shares, instead
+// of one GET per object.
 //
-// Its cost depends on the refresh and the tenant, not on timing: the first
-// directReads reads are direct GETs; every later read waits for the list,
-// whose next page is fetched as soon as the reads seen pay for it (with a
-// known total, for the whole walk: ⌈total/100⌉ pages; without one, one more
+// Its cost depends on the refresh and the tenant, not on what ran before in
+// the process (a new SharedReads comes with every configured provider): the
+// first directReads reads are direct GETs; every later read waits for the
+// list, whose next page is fetched as soon as the reads seen pay for it (with
+// a known total, for the whole walk: ⌈total/100⌉ pages; without one, one more
 // read per page). While the walk cannot pay yet, readers wait for more reads
-// to arrive; only when none arrives within quiet do they read directly. So
-// a refresh of a whole tenant of N objects costs ⌈N/100⌉ + directReads
+// to arrive; only when none arrives within quiet do they read directly. So a
+// refresh of a whole tenant of N objects costs ⌈N/100⌉ + directReads
 // requests, and a refresh of a few objects on a large tenant at most one page
-// (the one that tells the tenant's size) more than direct reads.
+// (the one that tells the tenant's size) more than direct reads. Which reads
+// use a page and which a GET can depend on when reads arrive; what they
+// return cannot: a list item and a GET show the same object.
 //
 // A write of the type throws the pages away (a list result is never used
-// after a write); an object missing from a finished walk is read directly, so
-// only a direct 404 says an object is gone.
-type coalescer[T any] struct {
-	key   func(*T) string
-	fetch func(ctx context.Context, cursor string) (listPage[T], error)
+// after a write); an object missing from a finished walk is read directly,
+// so only a direct 404 says an object is gone.
+type SharedReads[T any] struct {
+	key    func(*T) string
+	fetch  func(ctx context.Context, cursor string) (listPage[T], error)
+	direct func(ctx context.Context, id string) (*T, error)
+	quiet  time.Duration
 
 	mu       sync.Mutex
 	seen     int
@@ -59,12 +65,12 @@ type coalescer[T any] struct {
 	arrived  chan struct{} // closed, and replaced, when a read arrives
 }
 
-func newCoalescer[T any](key func(*T) string, fetch func(context.Context, string) (listPage[T], error)) *coalescer[T] {
-	return &coalescer[T]{key: key, fetch: fetch, items: map[string]*T{}, total: -1, arrived: make(chan struct{})}
+func newSharedReads[T any](key func(*T) string, fetch func(context.Context, string) (listPage[T], error), direct func(context.Context, string) (*T, error)) *SharedReads[T] {
+	return &SharedReads[T]{key: key, fetch: fetch, direct: direct, quiet: defaultQuiet, items: map[string]*T{}, total: -1, arrived: make(chan struct{})}
 }
 
 // invalidate forgets every page: called on each write of the type.
-func (c *coalescer[T]) invalidate() {
+func (c *SharedReads[T]) invalidate() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.gen++
@@ -72,7 +78,7 @@ func (c *coalescer[T]) invalidate() {
 }
 
 // worth reports whether the reads seen so far pay for the next page.
-func (c *coalescer[T]) worth() bool {
+func (c *SharedReads[T]) worth() bool {
 	paid := c.seen - directReads
 	switch {
 	case c.pages == 0:
@@ -83,16 +89,16 @@ func (c *coalescer[T]) worth() bool {
 	return paid > c.pages
 }
 
-// get returns the object id, from the pages when they hold it, otherwise by
-// direct().
-func (c *coalescer[T]) get(ctx context.Context, id string, direct func() (*T, error)) (*T, error) {
+// Read returns the object id, from the pages when they hold it, otherwise
+// by a direct read.
+func (c *SharedReads[T]) Read(ctx context.Context, id string) (*T, error) {
 	c.mu.Lock()
 	c.seen++
 	close(c.arrived)
 	c.arrived = make(chan struct{})
 	if c.seen <= directReads {
 		c.mu.Unlock()
-		return direct()
+		return c.direct(ctx, id)
 	}
 	for {
 		if v, ok := c.items[id]; ok {
@@ -102,7 +108,7 @@ func (c *coalescer[T]) get(ctx context.Context, id string, direct func() (*T, er
 		}
 		if c.done || c.failed {
 			c.mu.Unlock()
-			return direct()
+			return c.direct(ctx, id)
 		}
 		if ch := c.fetching; ch != nil {
 			c.mu.Unlock()
@@ -119,12 +125,12 @@ func (c *coalescer[T]) get(ctx context.Context, id string, direct func() (*T, er
 			// once the refresh has gone quiet.
 			arrived := c.arrived
 			c.mu.Unlock()
-			t := time.NewTimer(quiet)
+			t := time.NewTimer(c.quiet)
 			select {
 			case <-arrived:
 				t.Stop()
 			case <-t.C:
-				return direct()
+				return c.direct(ctx, id)
 			case <-ctx.Done():
 				t.Stop()
 				return nil, ctx.Err()

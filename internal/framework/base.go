@@ -7,33 +7,33 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
-	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/conns"
 )
 
-// WithClient gives a resource or list resource the provider's shared client:
+// WithTenant gives a resource or list resource the provider's TenantClient:
 // embed it, and its Configure is the type's.
-type WithClient struct {
-	API *mgmt.Client
+type WithTenant struct {
+	Tenant *conns.TenantClient
 }
 
-func (w *WithClient) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	w.API = Client(req.ProviderData, &resp.Diagnostics)
+func (w *WithTenant) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	w.Tenant = Tenant(req.ProviderData, &resp.Diagnostics)
 }
 
-// DataSourceWithClient is WithClient for data sources.
-type DataSourceWithClient struct {
-	API *mgmt.Client
+// DataSourceWithTenant is WithTenant for data sources.
+type DataSourceWithTenant struct {
+	Tenant *conns.TenantClient
 }
 
-func (w *DataSourceWithClient) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	w.API = Client(req.ProviderData, &resp.Diagnostics)
+func (w *DataSourceWithTenant) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	w.Tenant = Tenant(req.ProviderData, &resp.Diagnostics)
 }
 
-// ActionWithClient is WithClient for actions.
-type ActionWithClient struct {
-	API *mgmt.Client
+// ActionWithTenant is WithTenant for actions.
+type ActionWithTenant struct {
+	Tenant *conns.TenantClient
 }
 
-func (w *ActionWithClient) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
-	w.API = Client(req.ProviderData, &resp.Diagnostics)
+func (w *ActionWithTenant) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
+	w.Tenant = Tenant(req.ProviderData, &resp.Diagnostics)
 }

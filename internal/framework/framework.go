@@ -10,24 +10,25 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/conns"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/validate"
 )
 
-// Client returns the client the provider handed out. ProviderData is nil
-// while the provider is not configured (validation, unknown domain at plan
-// time); the nil client then reports that on its first request.
-func Client(providerData any, diags *diag.Diagnostics) *mgmt.Client {
+// Tenant returns the TenantClient the provider handed out. ProviderData is
+// nil while the provider is not configured (validation, a domain unknown at
+// plan time); Tenant is then one whose requests fail saying so.
+func Tenant(providerData any, diags *diag.Diagnostics) *conns.TenantClient {
 	if providerData == nil {
-		return nil
+		return conns.Unconfigured()
 	}
-	c, ok := providerData.(*mgmt.Client)
+	t, ok := providerData.(*conns.TenantClient)
 	if !ok {
 		diags.AddError("Unexpected provider data",
-			fmt.Sprintf("Expected *mgmt.Client, got %T. This is a bug in the provider; please report it.", providerData))
-		return nil
+			fmt.Sprintf("Expected *conns.TenantClient, got %T. This is a bug in the provider; please report it.", providerData))
+		return conns.Unconfigured()
 	}
-	return c
+	return t
 }
 
 // RemovedFromState is the warning Read gives when the object is gone.

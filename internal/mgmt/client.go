@@ -52,6 +52,11 @@ type Config struct {
 	MinBackoff, MaxBackoff time.Duration
 	// MaxRateLimitWait caps one wait for a rate-limit reset (default 60s).
 	MaxRateLimitWait time.Duration
+	// OnWrite, when set, is called with the method and escaped path of
+	// every request that is not a GET, once before it is sent and once after
+	// its last attempt ends: whatever a caller kept from earlier reads of
+	// that path may be out of date from the first call on.
+	OnWrite func(method, path string)
 }
 
 // Client is safe for concurrent use.
@@ -62,9 +67,6 @@ type Client struct {
 	tokens   *tokenCache
 	secrets  []string
 	pace     *pacer
-	servers  *coalescer[ResourceServer]
-	profiles *coalescer[TokenExchangeProfile]
-	roles    *coalescer[Role]
 }
 
 // New validates cfg and builds a client. It sends no request.
@@ -111,9 +113,6 @@ func New(cfg Config) (*Client, error) {
 	// followed, whatever that client would do, and no cookie jar is kept.
 	hc := &http.Client{Transport: base, CheckRedirect: refuseRedirect}
 	c := &Client{endpoint: ep, cfg: cfg, http: hc, pace: newPacer(cfg.MaxRequestsPerSecond)}
-	c.servers = newCoalescer(func(s *ResourceServer) string { return s.ID }, c.resourceServerPage)
-	c.profiles = newCoalescer(func(p *TokenExchangeProfile) string { return p.ID }, c.profilePage)
-	c.roles = newCoalescer(func(r *Role) string { return r.ID }, c.rolePage)
 	if cfg.APIToken != "" {
 		static := &oauth2.Token{AccessToken: cfg.APIToken, TokenType: "Bearer"}
 		c.tokens = &tokenCache{fetch: func(context.Context) (*oauth2.Token, error) { return static, nil }}
@@ -155,10 +154,6 @@ type request struct {
 	// idempotent marks a POST whose repetition changes nothing, so it is
 	// retried like a PUT.
 	idempotent bool
-	// writes is the read coalescer of the type this request changes: its
-	// pages are dropped before and after the write, so a page fetched while
-	// the write was under way is not used either.
-	writes interface{ invalidate() }
 }
 
 // do sends r, retrying as the API allows, and decodes a 2xx body into out
@@ -170,9 +165,9 @@ func (c *Client) do(ctx context.Context, r request, out any) (int, error) {
 	if err := checkPath(r.path); err != nil {
 		return 0, err
 	}
-	if r.writes != nil {
-		r.writes.invalidate()
-		defer r.writes.invalidate()
+	if r.method != http.MethodGet && c.cfg.OnWrite != nil {
+		c.cfg.OnWrite(r.method, r.path)
+		defer c.cfg.OnWrite(r.method, r.path)
 	}
 	ctx = c.logContext(ctx)
 	var payload []byte

@@ -124,44 +124,10 @@ type ResourceServerList struct {
 func (c *Client) CreateResourceServer(ctx context.Context, in ResourceServer) (*ResourceServer, error) {
 	in.ID, in.ClientID, in.IsSystem = "", "", false
 	var out ResourceServer
-	if _, err := c.do(ctx, request{method: http.MethodPost, path: "/resource-servers", body: in, writes: c.serverWrites()}, &out); err != nil {
+	if _, err := c.do(ctx, request{method: http.MethodPost, path: "/resource-servers", body: in}, &out); err != nil {
 		return nil, err
 	}
 	return checkID(&out, out.ID, "POST /resource-servers")
-}
-
-// ReadResourceServer reads an API by id for a refresh: when many APIs are
-// refreshed in one run, it is served from list pages shared by all readers.
-func (c *Client) ReadResourceServer(ctx context.Context, id string) (*ResourceServer, error) {
-	if c == nil {
-		return nil, errNotConfigured
-	}
-	return c.servers.get(ctx, id, func() (*ResourceServer, error) { return c.GetResourceServer(ctx, id) })
-}
-
-// serverWrites is the coalescer a resource-server write invalidates (nil on
-// a nil client, whose do() refuses the request).
-func (c *Client) serverWrites() interface{ invalidate() } {
-	if c == nil {
-		return nil
-	}
-	return c.servers
-}
-
-func (c *Client) resourceServerPage(ctx context.Context, cursor string) (listPage[ResourceServer], error) {
-	page := 0
-	if cursor != "" {
-		page, _ = strconv.Atoi(cursor)
-	}
-	l, err := c.ListResourceServers(ctx, page, 100)
-	if err != nil {
-		return listPage[ResourceServer]{}, err
-	}
-	more, err := hasNext("/resource-servers", page, 100, l.Start, l.Limit, l.Total, len(l.ResourceServers))
-	if err != nil {
-		return listPage[ResourceServer]{}, err
-	}
-	return listPage[ResourceServer]{items: l.ResourceServers, next: strconv.Itoa(page + 1), done: !more, total: l.Total}, nil
 }
 
 // GetResourceServer reads an API by id or by identifier (audience). The
@@ -185,7 +151,7 @@ func (c *Client) GetResourceServer(ctx context.Context, idOrIdentifier string) (
 func (c *Client) UpdateResourceServer(ctx context.Context, id string, in ResourceServerUpdate) (*ResourceServer, error) {
 	var out ResourceServer
 	path := "/resource-servers/" + escape(id)
-	if _, err := c.do(ctx, request{method: http.MethodPatch, path: path, body: in, writes: c.serverWrites()}, &out); err != nil {
+	if _, err := c.do(ctx, request{method: http.MethodPatch, path: path, body: in}, &out); err != nil {
 		return nil, err
 	}
 	return checkID(&out, out.ID, "PATCH "+path)
@@ -193,7 +159,7 @@ func (c *Client) UpdateResourceServer(ctx context.Context, id string, in Resourc
 
 // DeleteResourceServer deletes an API; one already gone is success.
 func (c *Client) DeleteResourceServer(ctx context.Context, id string) error {
-	_, err := c.do(ctx, request{method: http.MethodDelete, path: "/resource-servers/" + escape(id), writes: c.serverWrites()}, nil)
+	_, err := c.do(ctx, request{method: http.MethodDelete, path: "/resource-servers/" + escape(id)}, nil)
 	if IsNotFound(err) {
 		return nil
 	}
@@ -211,6 +177,17 @@ func (c *Client) ListResourceServers(ctx context.Context, page, perPage int, ide
 	}
 	err := c.listPage(ctx, "/resource-servers", q, page, perPage, &out)
 	return &out, err
+}
+
+// ResourceServersPage reads one page (0-based) of 100 of the tenant's APIs:
+// more says whether another follows, total is how many the tenant holds.
+func (c *Client) ResourceServersPage(ctx context.Context, page int) (servers []ResourceServer, more bool, total int, err error) {
+	l, err := c.ListResourceServers(ctx, page, 100)
+	if err != nil {
+		return nil, false, 0, err
+	}
+	more, err = hasNext("/resource-servers", page, 100, l.Start, l.Limit, l.Total, len(l.ResourceServers))
+	return l.ResourceServers, more, l.Total, err
 }
 
 // MaxIdentifiersPerList is how many identifiers one list request may filter by.

@@ -5,7 +5,7 @@ import (
 	"iter"
 	"net/http"
 	"net/url"
-	"strconv"
+	"slices"
 	"strings"
 )
 
@@ -60,9 +60,11 @@ type permissionsBody struct {
 const PermissionsPerRequest = 100
 
 // MaxPermissionsPerRole is how many permissions a role may hold, all APIs
-// together, and MaxScopesPerAPI how many scopes an API may define: the
-// platform's published entity limits (1,000 each). The reference does not
-// list them; they are the platform's documented limits, not observed here.
+// together, and MaxScopesPerAPI how many scopes an API may define: 1,000
+// each, the platform's published entity limit policy ("Permissions per
+// Role", "Scopes per API", RBAC section), which the reference does not
+// hold. Reported by the vendor's documentation, not observed here
+// ([R] in the reference's terms); the emulator does not enforce them.
 const (
 	MaxPermissionsPerRole = 1000
 	MaxScopesPerAPI       = 1000
@@ -71,7 +73,7 @@ const (
 func (c *Client) CreateRole(ctx context.Context, in Role) (*Role, error) {
 	in.ID = ""
 	var out Role
-	if _, err := c.do(ctx, request{method: http.MethodPost, path: "/roles", body: in, writes: c.roleWrites()}, &out); err != nil {
+	if _, err := c.do(ctx, request{method: http.MethodPost, path: "/roles", body: in}, &out); err != nil {
 		return nil, err
 	}
 	return checkID(&out, out.ID, "POST /roles")
@@ -86,45 +88,12 @@ func (c *Client) GetRole(ctx context.Context, id string) (*Role, error) {
 	return checkID(&out, out.ID, "GET "+path)
 }
 
-// ReadRole reads a role by id for a refresh: when many roles are refreshed
-// in one run, it is served from list pages shared by all readers.
-func (c *Client) ReadRole(ctx context.Context, id string) (*Role, error) {
-	if c == nil {
-		return nil, errNotConfigured
-	}
-	return c.roles.get(ctx, id, func() (*Role, error) { return c.GetRole(ctx, id) })
-}
-
-// roleWrites is the coalescer a role write invalidates.
-func (c *Client) roleWrites() interface{ invalidate() } {
-	if c == nil {
-		return nil
-	}
-	return c.roles
-}
-
-func (c *Client) rolePage(ctx context.Context, cursor string) (listPage[Role], error) {
-	page := 0
-	if cursor != "" {
-		page, _ = strconv.Atoi(cursor)
-	}
-	var l RoleList
-	if err := c.listPage(ctx, "/roles", nil, page, 100, &l); err != nil {
-		return listPage[Role]{}, err
-	}
-	more, err := hasNext("/roles", page, 100, l.Start, l.Limit, l.Total, len(l.Roles))
-	if err != nil {
-		return listPage[Role]{}, err
-	}
-	return listPage[Role]{items: l.Roles, next: strconv.Itoa(page + 1), done: !more, total: l.Total}, nil
-}
-
 // UpdateRole PATCHes the fields set in in; the API answers the full role
 // (reference §3).
 func (c *Client) UpdateRole(ctx context.Context, id string, in RoleUpdate) (*Role, error) {
 	var out Role
 	path := "/roles/" + escape(id)
-	if _, err := c.do(ctx, request{method: http.MethodPatch, path: path, body: in, writes: c.roleWrites()}, &out); err != nil {
+	if _, err := c.do(ctx, request{method: http.MethodPatch, path: path, body: in}, &out); err != nil {
 		return nil, err
 	}
 	return checkID(&out, out.ID, "PATCH "+path)
@@ -132,7 +101,7 @@ func (c *Client) UpdateRole(ctx context.Context, id string, in RoleUpdate) (*Rol
 
 // DeleteRole deletes a role; one already gone is success.
 func (c *Client) DeleteRole(ctx context.Context, id string) error {
-	_, err := c.do(ctx, request{method: http.MethodDelete, path: "/roles/" + escape(id), body: struct{}{}, writes: c.roleWrites()}, nil)
+	_, err := c.do(ctx, request{method: http.MethodDelete, path: "/roles/" + escape(id), body: struct{}{}}, nil)
 	if IsNotFound(err) {
 		return nil
 	}
@@ -164,6 +133,17 @@ func (c *Client) ListRoles(ctx context.Context, nameFilter string, page, perPage
 	}
 	more, err := hasNext("/roles", page, perPage, l.Start, l.Limit, l.Total, len(l.Roles))
 	return l.Roles, more, err
+}
+
+// RolesPage reads one page (0-based) of 100 of the tenant's roles: more
+// says whether another follows, total is how many the tenant holds.
+func (c *Client) RolesPage(ctx context.Context, page int) (roles []Role, more bool, total int, err error) {
+	var l RoleList
+	if err := c.listPage(ctx, "/roles", nil, page, 100, &l); err != nil {
+		return nil, false, 0, err
+	}
+	more, err = hasNext("/roles", page, 100, l.Start, l.Limit, l.Total, len(l.Roles))
+	return l.Roles, more, l.Total, err
 }
 
 // EachRole yields the roles whose name matches nameFilter as the API
@@ -224,14 +204,56 @@ func (c *Client) AddRolePermissions(ctx context.Context, roleID string, perms []
 	return c.permissionChunks(ctx, http.MethodPost, roleID, perms)
 }
 
-// RemoveRolePermissions unassigns the pairs; pairs not assigned are ignored by
-// the API, and a role already gone is success.
+// RemoveRolePermissions unassigns the pairs; pairs not assigned are ignored
+// by the API (reference §0.5). A role already gone is success: a 404 is
+// taken for that only once the role itself is read as missing, since a 404
+// can name something else in the body (an API that does not exist), and
+// then the pairs are still assigned.
 func (c *Client) RemoveRolePermissions(ctx context.Context, roleID string, perms []Permission) error {
 	err := c.permissionChunks(ctx, http.MethodDelete, roleID, perms)
-	if IsNotFound(err) {
+	if !IsNotFound(err) {
+		return err
+	}
+	if _, gerr := c.GetRole(ctx, roleID); IsNotFound(gerr) {
 		return nil
 	}
 	return err
+}
+
+// DiffPermissions returns the pairs in want but not in have, and in have
+// but not in want, each sorted.
+func DiffPermissions(want, have []Permission) (added, removed []Permission) {
+	in := func(list []Permission) map[Permission]bool {
+		m := make(map[Permission]bool, len(list))
+		for _, p := range list {
+			m[p] = true
+		}
+		return m
+	}
+	w, h := in(want), in(have)
+	for p := range w {
+		if !h[p] {
+			added = append(added, p)
+		}
+	}
+	for p := range h {
+		if !w[p] {
+			removed = append(removed, p)
+		}
+	}
+	SortPermissions(added)
+	SortPermissions(removed)
+	return added, removed
+}
+
+// SortPermissions orders pairs by API identifier, then name.
+func SortPermissions(p []Permission) {
+	slices.SortFunc(p, func(a, b Permission) int {
+		if c := strings.Compare(a.ResourceServerIdentifier, b.ResourceServerIdentifier); c != 0 {
+			return c
+		}
+		return strings.Compare(a.PermissionName, b.PermissionName)
+	})
 }
 
 func (c *Client) permissionChunks(ctx context.Context, method, roleID string, perms []Permission) error {

@@ -2,6 +2,7 @@ package mgmt_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"testing"
@@ -37,5 +38,56 @@ func TestUpdateRole_sendsOnlyTheFieldsSet(t *testing.T) {
 		if bodies[i] != want[i] {
 			t.Errorf("body %d = %s, want %s", i, bodies[i], want[i])
 		}
+	}
+}
+
+func TestDiffPermissions(t *testing.T) {
+	p := func(n string) mgmt.Permission {
+		return mgmt.Permission{ResourceServerIdentifier: "https://a", PermissionName: n}
+	}
+	added, removed := mgmt.DiffPermissions([]mgmt.Permission{p("b"), p("c"), p("a")}, []mgmt.Permission{p("c"), p("d")})
+	if fmt.Sprint(added) != fmt.Sprint([]mgmt.Permission{p("a"), p("b")}) || fmt.Sprint(removed) != fmt.Sprint([]mgmt.Permission{p("d")}) {
+		t.Fatalf("added %v removed %v", added, removed)
+	}
+	if a, r := mgmt.DiffPermissions([]mgmt.Permission{p("x")}, []mgmt.Permission{p("x")}); a != nil || r != nil {
+		t.Fatalf("no change: %v %v", a, r)
+	}
+}
+
+// TestRemoveRolePermissions_onlyAGoneRoleIsSuccess: a 404 to a removal is
+// success only when the role itself is gone; a 404 about something else (an
+// API that does not exist) is an error, since the pairs may still be
+// assigned.
+func TestRemoveRolePermissions_onlyAGoneRoleIsSuccess(t *testing.T) {
+	for name, tc := range map[string]struct {
+		roleStatus int
+		wantErr    bool
+	}{
+		"the role is gone":  {404, false},
+		"the role is there": {200, true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var deletes int
+			f := newFakeTenant(t, func(w http.ResponseWriter, r *http.Request) {
+				switch {
+				case r.Method == http.MethodDelete && r.URL.Path == "/api/v2/roles/rol_1/permissions":
+					deletes++
+					jsonReply(w, 404, `{"statusCode":404,"error":"Not Found","message":"The resource server does not exist: 'https://gone'"}`)
+				case r.Method == http.MethodGet && r.URL.Path == "/api/v2/roles/rol_1" && tc.roleStatus == 200:
+					jsonReply(w, 200, `{"id":"rol_1","name":"r"}`)
+				case r.Method == http.MethodGet && r.URL.Path == "/api/v2/roles/rol_1":
+					jsonReply(w, 404, `{"statusCode":404,"error":"Not Found","message":"The role does not exist."}`)
+				default:
+					t.Errorf("unexpected %s %s", r.Method, r.URL.Path)
+				}
+			})
+			err := f.client(t).RemoveRolePermissions(context.Background(), "rol_1", []mgmt.Permission{{ResourceServerIdentifier: "https://gone", PermissionName: "p"}})
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("err = %v, want an error: %v", err, tc.wantErr)
+			}
+			if deletes != 1 {
+				t.Fatalf("%d DELETEs", deletes)
+			}
+		})
 	}
 }

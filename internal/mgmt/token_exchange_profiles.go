@@ -42,39 +42,10 @@ type TokenExchangeProfilePage struct {
 
 func (c *Client) CreateTokenExchangeProfile(ctx context.Context, in TokenExchangeProfileCreate) (*TokenExchangeProfile, error) {
 	var out TokenExchangeProfile
-	if _, err := c.do(ctx, request{method: http.MethodPost, path: "/token-exchange-profiles", body: in, writes: c.profileWrites()}, &out); err != nil {
+	if _, err := c.do(ctx, request{method: http.MethodPost, path: "/token-exchange-profiles", body: in}, &out); err != nil {
 		return nil, err
 	}
 	return checkID(&out, out.ID, "POST /token-exchange-profiles")
-}
-
-// ReadTokenExchangeProfile reads a profile by id for a refresh: when many
-// profiles are refreshed in one run, it is served from list pages shared by
-// all readers.
-func (c *Client) ReadTokenExchangeProfile(ctx context.Context, id string) (*TokenExchangeProfile, error) {
-	if c == nil {
-		return nil, errNotConfigured
-	}
-	return c.profiles.get(ctx, id, func() (*TokenExchangeProfile, error) { return c.GetTokenExchangeProfile(ctx, id) })
-}
-
-// profileWrites is the coalescer a profile write invalidates.
-func (c *Client) profileWrites() interface{ invalidate() } {
-	if c == nil {
-		return nil
-	}
-	return c.profiles
-}
-
-func (c *Client) profilePage(ctx context.Context, cursor string) (listPage[TokenExchangeProfile], error) {
-	p, err := c.ListTokenExchangeProfiles(ctx, cursor, 100)
-	if err != nil {
-		return listPage[TokenExchangeProfile]{}, err
-	}
-	if p.Next != "" && p.Next == cursor {
-		return listPage[TokenExchangeProfile]{}, fmt.Errorf("malformed response from GET /token-exchange-profiles: the cursor %q repeats", p.Next)
-	}
-	return listPage[TokenExchangeProfile]{items: p.Profiles, next: p.Next, done: p.Next == "", total: -1}, nil
 }
 
 func (c *Client) GetTokenExchangeProfile(ctx context.Context, id string) (*TokenExchangeProfile, error) {
@@ -92,7 +63,7 @@ func (c *Client) GetTokenExchangeProfile(ctx context.Context, id string) (*Token
 func (c *Client) UpdateTokenExchangeProfile(ctx context.Context, id string, in TokenExchangeProfileUpdate) (*TokenExchangeProfile, error) {
 	var out TokenExchangeProfile
 	path := "/token-exchange-profiles/" + escape(id)
-	if _, err := c.do(ctx, request{method: http.MethodPatch, path: path, body: in, writes: c.profileWrites()}, &out); err != nil {
+	if _, err := c.do(ctx, request{method: http.MethodPatch, path: path, body: in}, &out); err != nil {
 		return nil, err
 	}
 	if out.ID == "" {
@@ -103,7 +74,7 @@ func (c *Client) UpdateTokenExchangeProfile(ctx context.Context, id string, in T
 
 // DeleteTokenExchangeProfile deletes the profile; a profile already gone is success.
 func (c *Client) DeleteTokenExchangeProfile(ctx context.Context, id string) error {
-	_, err := c.do(ctx, request{method: http.MethodDelete, path: "/token-exchange-profiles/" + escape(id), writes: c.profileWrites()}, nil)
+	_, err := c.do(ctx, request{method: http.MethodDelete, path: "/token-exchange-profiles/" + escape(id)}, nil)
 	if IsNotFound(err) {
 		return nil
 	}

@@ -28,7 +28,7 @@ var (
 func NewAction() action.Action { return &testAction{} }
 
 type testAction struct {
-	framework.ActionWithClient
+	framework.ActionWithTenant
 }
 
 type testModel struct {
@@ -76,7 +76,7 @@ func (a *testAction) Invoke(ctx context.Context, req action.InvokeRequest, resp 
 	}
 	id, to := m.ProviderID.ValueString(), m.To.ValueString()
 	progress(resp, fmt.Sprintf("Sending a test notification through phone provider %s to %s", id, to))
-	res, err := a.API.TryPhoneProvider(ctx, id, mgmt.PhoneTest{To: to, DeliveryMethod: m.DeliveryMethod.ValueString()})
+	res, err := a.Tenant.API.TryPhoneProvider(ctx, id, mgmt.PhoneTest{To: to, DeliveryMethod: m.DeliveryMethod.ValueString()})
 	if err != nil {
 		detail := framework.APIErrorDetail(fmt.Sprintf("Sending a test notification through phone provider %q", id), err)
 		if mgmt.IsNotFound(err) {

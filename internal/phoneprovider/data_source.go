@@ -22,7 +22,7 @@ var (
 func NewDataSource() datasource.DataSource { return &providerDataSource{} }
 
 type providerDataSource struct {
-	framework.DataSourceWithClient
+	framework.DataSourceWithTenant
 }
 
 type providerModel struct {
@@ -51,7 +51,7 @@ func (d *providerDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 }
 
 func (d *providerDataSource) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {
-	providers, err := d.API.ListPhoneProviders(ctx)
+	providers, err := d.Tenant.API.ListPhoneProviders(ctx)
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to read phone provider", framework.APIErrorDetail("Listing the tenant's phone providers", err))
 		return

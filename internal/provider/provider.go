@@ -20,6 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/conns"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/phoneprovider"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/resourceserver"
@@ -142,15 +143,15 @@ func (p *tenantProvider) Configure(ctx context.Context, req provider.ConfigureRe
 	if !checkConfig(cfg, &resp.Diagnostics) {
 		return
 	}
-	client, err := mgmt.New(cfg)
+	tenant, err := conns.New(cfg)
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to configure the tenant provider", err.Error())
 		return
 	}
-	resp.ResourceData = client
-	resp.DataSourceData = client
-	resp.ActionData = client
-	resp.ListResourceData = client
+	resp.ResourceData = tenant
+	resp.DataSourceData = tenant
+	resp.ActionData = tenant
+	resp.ListResourceData = tenant
 }
 
 // checkConfig names what is missing or conflicting, and the variable that

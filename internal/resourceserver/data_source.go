@@ -26,7 +26,7 @@ var (
 func NewDataSource() datasource.DataSource { return &serverDataSource{} }
 
 type serverDataSource struct {
-	framework.DataSourceWithClient
+	framework.DataSourceWithTenant
 }
 
 func (d *serverDataSource) Metadata(_ context.Context, _ datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -149,7 +149,7 @@ func (d *serverDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	if m.ID.IsNull() {
 		key, byID = m.Identifier.ValueString(), false
 	}
-	s, err := d.API.GetResourceServer(ctx, key)
+	s, err := d.Tenant.API.GetResourceServer(ctx, key)
 	// The API takes an id or an identifier in the same place: an answer
 	// found the other way is not the one asked for.
 	if err == nil && (byID && s.ID != key || !byID && s.Identifier != key) {

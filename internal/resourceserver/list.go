@@ -22,7 +22,7 @@ var _ list.ListResourceWithConfigure = (*serverList)(nil)
 func NewListResource() list.ListResource { return &serverList{} }
 
 type serverList struct {
-	framework.WithClient
+	framework.WithTenant
 }
 
 type serverListModel struct {
@@ -64,7 +64,7 @@ func (l *serverList) List(ctx context.Context, req list.ListRequest, stream *lis
 		stream.Results = list.ListResultsStreamDiagnostics(diags)
 		return
 	}
-	stream.Results = framework.ListResults(ctx, req, l.API.EachResourceServer(ctx, identifiers...), "APIs",
+	stream.Results = framework.ListResults(ctx, req, l.Tenant.API.EachResourceServer(ctx, identifiers...), "APIs",
 		func(s *mgmt.ResourceServer, result *list.ListResult) bool {
 			if s.IsSystem && !cfg.IncludeSystem.ValueBool() {
 				return false

@@ -69,7 +69,7 @@ var (
 func NewResource() resource.Resource { return &serverResource{} }
 
 type serverResource struct {
-	framework.WithClient
+	framework.WithTenant
 }
 
 func (r *serverResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -114,7 +114,7 @@ func (r *serverResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			},
 			"scopes": schema.MapAttribute{
 				MarkdownDescription: "The permissions the API defines, keyed by the scope's value (e.g. `read:orders`: 1 to 280 " +
-					"characters without white space), each mapped to its description (up to 500 characters; `\"\"` for none). " +
+					"characters without white space), each mapped to its description (up to 500 characters; `\"\"` for none, not null). " +
 					"At least one when set, and at most " + fmt.Sprint(mgmt.MaxScopesPerAPI) + " (the platform's limit of scopes per API). " +
 					"Adding, editing or removing one entry changes only that scope. Removing the argument removes every scope from " +
 					"the API, including scopes added outside Terraform. (In a map written out in HCL, Terraform keeps the last of " +
@@ -123,6 +123,7 @@ func (r *serverResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 				ElementType: types.StringType,
 				Validators: []validator.Map{
 					mapvalidator.SizeBetween(1, mgmt.MaxScopesPerAPI),
+					mapvalidator.NoNullValues(),
 					mapvalidator.KeysAre(validate.ScopeValue()...),
 					mapvalidator.ValueStringsAre(stringvalidator.UTF8LengthAtMost(500)),
 				},
@@ -380,14 +381,14 @@ func (r *serverResource) ValidateConfig(ctx context.Context, req resource.Valida
 // ModifyPlan refuses, at plan time, an identifier that belongs to one of the
 // tenant's system APIs: they exist from the start and cannot be managed.
 func (r *serverResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || r.API == nil {
+	if req.Plan.Raw.IsNull() || !r.Tenant.Configured() {
 		return
 	}
 	var ident types.String
 	if resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("identifier"), &ident)...); resp.Diagnostics.HasError() || ident.IsUnknown() {
 		return
 	}
-	if IsSystemIdentifier(r.API.Endpoint(), ident.ValueString()) {
+	if IsSystemIdentifier(r.Tenant.API.Endpoint(), ident.ValueString()) {
 		resp.Diagnostics.AddAttributeError(path.Root("identifier"), "Unable to manage a system API", systemAPIDetail(ident.ValueString()))
 	}
 }
@@ -413,9 +414,9 @@ func (r *serverResource) Create(ctx context.Context, req resource.CreateRequest,
 		return
 	}
 	s, outcome, err := mgmt.SafeCreate(ctx, 3,
-		func() (*mgmt.ResourceServer, error) { return r.API.CreateResourceServer(ctx, body) },
+		func() (*mgmt.ResourceServer, error) { return r.Tenant.API.CreateResourceServer(ctx, body) },
 		func() (*mgmt.ResourceServer, error) {
-			found, err := r.API.GetResourceServer(ctx, body.Identifier)
+			found, err := r.Tenant.API.GetResourceServer(ctx, body.Identifier)
 			if mgmt.IsNotFound(err) {
 				return nil, nil
 			}
@@ -469,7 +470,7 @@ func (r *serverResource) Read(ctx context.Context, req resource.ReadRequest, res
 	}
 	// The identity comes from the state, so it holds even when the object is gone.
 	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: m.ID}, &resp.Diagnostics)
-	s, err := r.API.ReadResourceServer(ctx, m.ID.ValueString())
+	s, err := r.Tenant.ResourceServers.Read(ctx, m.ID.ValueString())
 	if mgmt.IsNotFound(err) {
 		resp.Diagnostics.Append(framework.RemovedFromState(TypeName, m.ID.ValueString()))
 		resp.State.RemoveResource(ctx)
@@ -497,7 +498,7 @@ func (r *serverResource) Update(ctx context.Context, req resource.UpdateRequest,
 	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
 		return
 	}
-	s, err := r.API.UpdateResourceServer(ctx, state.ID.ValueString(), body)
+	s, err := r.Tenant.API.UpdateResourceServer(ctx, state.ID.ValueString(), body)
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to update resource server", framework.APIErrorDetail(fmt.Sprintf("Updating the API %q", state.ID.ValueString()), err))
 		return
@@ -512,7 +513,7 @@ func (r *serverResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}
-	if err := r.API.DeleteResourceServer(ctx, m.ID.ValueString()); err != nil {
+	if err := r.Tenant.API.DeleteResourceServer(ctx, m.ID.ValueString()); err != nil {
 		resp.Diagnostics.AddError("Unable to delete resource server", framework.APIErrorDetail(fmt.Sprintf("Deleting the API %q", m.ID.ValueString()), err))
 	}
 }
@@ -526,7 +527,7 @@ func (r *serverResource) ImportState(ctx context.Context, req resource.ImportSta
 	if resp.Diagnostics.Append(framework.CheckImportID(TypeName, id, accepted)...); resp.Diagnostics.HasError() {
 		return
 	}
-	s, err := r.API.GetResourceServer(ctx, id)
+	s, err := r.Tenant.API.GetResourceServer(ctx, id)
 	switch {
 	case mgmt.IsNotFound(err):
 		resp.Diagnostics.AddError("Unable to import resource server", fmt.Sprintf("No API has the id or identifier %q in the tenant. Use %s.", id, accepted))

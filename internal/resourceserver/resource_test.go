@@ -325,6 +325,7 @@ func TestAccResourceServer_validation(t *testing.T) {
 		{`identifier = "https://v"` + "\n  token_lifetime = 100\n  token_lifetime_for_web = 101", `token_lifetime_for_web must be at most token_lifetime \(100\), got: 101`},
 		{`identifier = "https://v"` + "\n  signing_secret = \"0123456789abcdef\"", `signing_secret is only used with signing_alg = "HS256"`},
 		{`identifier = "https://v"` + "\n  signing_alg = \"HS256\"\n  signing_secret = \"short\"", `Attribute signing_secret UTF-8 character count must be at least 16, got: 5`},
+		{`identifier = "https://v"` + "\n  scopes = { a = null }", `Null Map Value.*This attribute contains a null value`},
 		{`identifier = "https://v"` + "\n  scopes = {}", `Attribute scopes map must contain at least 1 elements and at most 1000 elements, got: 0`},
 		{`identifier = "https://v"` + "\n  scopes = { \"\" = \"\" }", `Attribute scopes\[""\] UTF-8 character count must be between 1 and 280, got: 0`},
 	} {

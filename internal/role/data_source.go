@@ -28,7 +28,7 @@ var (
 func NewDataSource() datasource.DataSource { return &roleDataSource{} }
 
 type roleDataSource struct {
-	framework.DataSourceWithClient
+	framework.DataSourceWithTenant
 }
 
 func (d *roleDataSource) Metadata(_ context.Context, _ datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -69,7 +69,7 @@ func (d *roleDataSource) Read(ctx context.Context, req datasource.ReadRequest, r
 	}
 	var role *mgmt.Role
 	if !m.ID.IsNull() {
-		r, err := d.API.GetRole(ctx, m.ID.ValueString())
+		r, err := d.Tenant.API.GetRole(ctx, m.ID.ValueString())
 		switch {
 		case mgmt.IsNotFound(err):
 			resp.Diagnostics.AddError("Unable to find role", fmt.Sprintf("No role has the id %q in the tenant.", m.ID.ValueString()))
@@ -81,7 +81,7 @@ func (d *roleDataSource) Read(ctx context.Context, req datasource.ReadRequest, r
 		role = r
 	} else {
 		name := m.Name.ValueString()
-		roles, err := d.API.FindRolesByName(ctx, name)
+		roles, err := d.Tenant.API.FindRolesByName(ctx, name)
 		if err != nil {
 			resp.Diagnostics.AddError("Unable to read role", framework.APIErrorDetail(fmt.Sprintf("Looking up the role named %q", name), err))
 			return

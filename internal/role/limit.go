@@ -20,7 +20,7 @@ func (v atMost) Description(context.Context) string {
 
 func (v atMost) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
-func (v atMost) ValidateMap(_ context.Context, req validator.MapRequest, resp *validator.MapResponse) {
+func (v atMost) ValidateMap(ctx context.Context, req validator.MapRequest, resp *validator.MapResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
@@ -30,7 +30,7 @@ func (v atMost) ValidateMap(_ context.Context, req validator.MapRequest, resp *v
 		if !ok || e.IsUnknown() || e.IsNull() {
 			continue
 		}
-		s, diags := set.ToSetValue(context.Background())
+		s, diags := set.ToSetValue(ctx)
 		if diags.HasError() {
 			continue
 		}

@@ -29,11 +29,11 @@ func NewListResource() list.ListResource { return &roleList{} }
 func NewPermissionsExclusiveListResource() list.ListResource { return &permissionsExclusiveList{} }
 
 type roleList struct {
-	framework.WithClient
+	framework.WithTenant
 }
 
 type permissionsExclusiveList struct {
-	framework.WithClient
+	framework.WithTenant
 }
 
 // roleListModel filters by name as the API does: name_filter is a
@@ -70,7 +70,7 @@ func (l *roleList) List(ctx context.Context, req list.ListRequest, stream *list.
 		stream.Results = list.ListResultsStreamDiagnostics(diags)
 		return
 	}
-	stream.Results = framework.ListResults(ctx, req, l.API.EachRole(ctx, cfg.NameFilter.ValueString()), "roles",
+	stream.Results = framework.ListResults(ctx, req, l.Tenant.API.EachRole(ctx, cfg.NameFilter.ValueString()), "roles",
 		func(r *mgmt.Role, result *list.ListResult) bool {
 			result.DisplayName = r.Name
 			framework.SetIdentity(ctx, result.Identity, framework.IDIdentity{ID: types.StringValue(r.ID)}, &result.Diagnostics)
@@ -105,10 +105,10 @@ func (l *permissionsExclusiveList) List(ctx context.Context, req list.ListReques
 		return
 	}
 	withPerms := func(yield func(rolePermissions, error) bool) {
-		for r, err := range l.API.EachRole(ctx, cfg.NameFilter.ValueString()) {
+		for r, err := range l.Tenant.API.EachRole(ctx, cfg.NameFilter.ValueString()) {
 			var perms []mgmt.RolePermission
 			if err == nil {
-				perms, err = l.API.RolePermissions(ctx, r.ID)
+				perms, err = l.Tenant.API.RolePermissions(ctx, r.ID)
 			}
 			if !yield(rolePermissions{r, perms}, err) || err != nil {
 				return

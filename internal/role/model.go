@@ -1,11 +1,11 @@
 package role
 
 import (
-	"sort"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
@@ -23,22 +23,44 @@ type permissionsExclusiveModel struct {
 // whose checks run in linear time however many names it holds.
 var permissionNamesType = framework.NewLinearSetType(types.StringType)
 
-// pairs returns the permissions of the model as API pairs, sorted.
-func (m permissionsExclusiveModel) pairs() []mgmt.Permission {
+// pairs returns the permissions of the model as API pairs, sorted, and
+// whether all of them are known: at plan time the names of an API, or a
+// name, may be unknown (they come from another resource); at apply time
+// they never are.
+func (m permissionsExclusiveModel) pairs() ([]mgmt.Permission, bool) {
+	if m.Permissions.IsUnknown() || m.Permissions.IsNull() {
+		return nil, false
+	}
 	var out []mgmt.Permission
+	known := true
 	for ident, v := range m.Permissions.Elements() {
 		names, ok := v.(framework.LinearSet)
-		if !ok {
+		if !ok || names.IsUnknown() || names.IsNull() {
+			known = false
 			continue
 		}
 		for _, n := range names.Elements() {
-			if name, ok := n.(types.String); ok {
-				out = append(out, mgmt.Permission{ResourceServerIdentifier: ident, PermissionName: name.ValueString()})
+			name, ok := n.(types.String)
+			if !ok || name.IsUnknown() || name.IsNull() {
+				known = false
+				continue
 			}
+			out = append(out, mgmt.Permission{ResourceServerIdentifier: ident, PermissionName: name.ValueString()})
 		}
 	}
-	sortPairs(out)
-	return out
+	mgmt.SortPermissions(out)
+	return out, known
+}
+
+// appliedPairs is pairs for the apply, where every pair is known: one that
+// is not is reported as the bug it is.
+func (m permissionsExclusiveModel) appliedPairs(diags *diag.Diagnostics) []mgmt.Permission {
+	pairs, known := m.pairs()
+	if !known {
+		diags.AddAttributeError(path.Root("permissions"), "Unable to read the permissions",
+			"A permission of the configuration is not known at apply time. This is a bug in the provider; please report it.")
+	}
+	return pairs
 }
 
 // fromAPI sets the permissions from what the API lists.
@@ -68,40 +90,6 @@ func (m *permissionsExclusiveModel) fromPairs(roleID string, pairs []mgmt.Permis
 	perms, d := types.MapValue(permissionNamesType, elems)
 	m.Permissions = perms
 	return append(diags, d...)
-}
-
-// diff returns the pairs in want but not in have, and in have but not in want.
-func diff(want, have []mgmt.Permission) (added, removed []mgmt.Permission) {
-	in := func(list []mgmt.Permission) map[mgmt.Permission]bool {
-		m := make(map[mgmt.Permission]bool, len(list))
-		for _, p := range list {
-			m[p] = true
-		}
-		return m
-	}
-	w, h := in(want), in(have)
-	for p := range w {
-		if !h[p] {
-			added = append(added, p)
-		}
-	}
-	for p := range h {
-		if !w[p] {
-			removed = append(removed, p)
-		}
-	}
-	sortPairs(added)
-	sortPairs(removed)
-	return added, removed
-}
-
-func sortPairs(p []mgmt.Permission) {
-	sort.Slice(p, func(i, j int) bool {
-		if p[i].ResourceServerIdentifier != p[j].ResourceServerIdentifier {
-			return p[i].ResourceServerIdentifier < p[j].ResourceServerIdentifier
-		}
-		return p[i].PermissionName < p[j].PermissionName
-	})
 }
 
 // roleModel is a tenant_role resource or data source.

@@ -44,7 +44,7 @@ func NewPermissionResource() resource.Resource { return &permissionResource{} }
 // removes the pair from the role. Another instance of the same pair then
 // finds it gone on its next refresh and assigns it again on the next apply.
 type permissionResource struct {
-	framework.WithClient
+	framework.WithTenant
 }
 
 func (r *permissionResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -118,36 +118,54 @@ func (r *permissionResource) Schema(_ context.Context, _ resource.SchemaRequest,
 	}
 }
 
-// ModifyPlan records the role for the check against tenant_role_permissions
-// on the same role (see roleClaims).
+// ModifyPlan counts the resources of the configuration that manage the
+// role's permissions: a pair declared twice is not owned by either, and
+// tenant_role_permissions beside it on the role would undo it on every apply.
 func (r *permissionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return
 	}
-	var roleID types.String
-	if resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("role_id"), &roleID)...); resp.Diagnostics.HasError() {
+	var m permissionModel
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}
-	if !roleID.IsUnknown() && !roleID.IsNull() {
-		claimRole(r.API, roleID.ValueString(), PermissionTypeName, &resp.Diagnostics)
+	if m.RoleID.IsUnknown() || m.ResourceServerIdentifier.IsUnknown() || m.PermissionName.IsUnknown() {
+		return
+	}
+	roleID, pair := m.RoleID.ValueString(), m.pair()
+	if !req.State.Raw.IsNull() {
+		var state permissionModel
+		if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
+			return
+		}
+		if state.pair() != pair || !state.RoleID.Equal(m.RoleID) {
+			// A replacement: Terraform plans it again as a create, which
+			// claims the pair.
+			return
+		}
+	}
+	instances, mixed := r.Tenant.RolePermissions.ClaimPair(roleID, pair)
+	if instances == 2 {
+		resp.Diagnostics.AddAttributeWarning(path.Root("permission_name"), "Role permission declared twice", fmt.Sprintf(
+			"Two %s resources in this configuration assign %s on %s to role %q. Neither owns the pair: destroying either "+
+				"removes it from the role. Declare each pair once.", PermissionTypeName, pair.PermissionName, pair.ResourceServerIdentifier, roleID))
+	}
+	if mixed {
+		resp.Diagnostics.AddAttributeWarning(path.Root("role_id"), "Role permissions managed by two resource types", mixedUseDetail(roleID))
 	}
 }
 
 // Create assigns the pair: one POST, whose answer is `{}` (reference §3),
-// so the state is the pair the API accepted. Parallel creates on one role
-// are independent requests.
+// so the state is the pair the API accepted.
 func (r *permissionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var m permissionModel
 	if resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}
 	roleID, pair := m.RoleID.ValueString(), m.pair()
-	claimRole(r.API, roleID, PermissionTypeName, &resp.Diagnostics)
-	reads.forget(r.API, roleID)
-	err := r.API.AddRolePermissions(ctx, roleID, []mgmt.Permission{pair})
-	reads.forget(r.API, roleID)
-	if err != nil {
-		resp.Diagnostics.AddError("Unable to assign role permission", writeErrorDetail(roleID, err))
+	if _, err := r.Tenant.RolePermissions.Change(ctx, roleID, []mgmt.Permission{pair}, nil); err != nil {
+		resp.Diagnostics.AddError("Unable to assign role permission", writeErrorDetail(roleID,
+			"Check resource_server_identifier (the API's identifier, not its id) and permission_name against the API's scopes.", err))
 		return
 	}
 	m.fromAPI(roleID, pair)
@@ -163,7 +181,7 @@ func (r *permissionResource) Read(ctx context.Context, req resource.ReadRequest,
 	// The identity comes from the state, so it holds even when the object is gone.
 	framework.SetIdentity(ctx, resp.Identity, m.identity(), &resp.Diagnostics)
 	roleID, want := m.RoleID.ValueString(), m.pair()
-	perms, err := reads.get(ctx, r.API, roleID)
+	perms, err := r.Tenant.RolePermissions.Read(ctx, roleID)
 	if mgmt.IsNotFound(err) {
 		resp.Diagnostics.AddWarning("Resource not found, removed from state", fmt.Sprintf(
 			"The role %q no longer exists (it was deleted outside Terraform), so its permission %s on %s was removed from the state.\n\n"+
@@ -193,17 +211,16 @@ func (r *permissionResource) Update(_ context.Context, _ resource.UpdateRequest,
 }
 
 // Delete removes this one pair; the role's other pairs stay. A role already
-// gone is success.
+// gone is success. A pair another resource assigned in this apply (the same
+// pair under a new for_each key, or a role switching to
+// tenant_role_permissions) stays.
 func (r *permissionResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var m permissionModel
 	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}
 	roleID, pair := m.RoleID.ValueString(), m.pair()
-	reads.forget(r.API, roleID)
-	err := r.API.RemoveRolePermissions(ctx, roleID, []mgmt.Permission{pair})
-	reads.forget(r.API, roleID)
-	if err != nil {
+	if _, err := r.Tenant.RolePermissions.Change(ctx, roleID, nil, []mgmt.Permission{pair}); err != nil {
 		resp.Diagnostics.AddError("Unable to remove role permission", framework.APIErrorDetail(
 			fmt.Sprintf("Removing the permission %s on %s from role %q", pair.PermissionName, pair.ResourceServerIdentifier, roleID), err))
 	}
@@ -231,7 +248,7 @@ func (r *permissionResource) ImportState(ctx context.Context, req resource.Impor
 		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("The import ID %q for %s %s. Use %s.", id, PermissionTypeName, problem, accepted))
 		return
 	}
-	perms, err := reads.get(ctx, r.API, roleID)
+	perms, err := r.Tenant.RolePermissions.Read(ctx, roleID)
 	switch {
 	case mgmt.IsNotFound(err):
 		resp.Diagnostics.AddError("Unable to import role permission",

@@ -2,8 +2,8 @@ package role
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/conns"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/validate"
@@ -44,7 +45,7 @@ type roleIdentity struct {
 func NewPermissionsExclusiveResource() resource.Resource { return &permissionsExclusiveResource{} }
 
 type permissionsExclusiveResource struct {
-	framework.WithClient
+	framework.WithTenant
 }
 
 func (r *permissionsExclusiveResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -95,9 +96,11 @@ func (r *permissionsExclusiveResource) Schema(_ context.Context, _ resource.Sche
 				ElementType: permissionNamesType,
 				Validators: []validator.Map{
 					mapvalidator.SizeAtLeast(1),
+					mapvalidator.NoNullValues(),
 					mapvalidator.KeysAre(stringvalidator.UTF8LengthBetween(1, 600)),
 					mapvalidator.ValueSetsAre(
 						setvalidator.SizeBetween(1, mgmt.MaxPermissionsPerRole),
+						setvalidator.NoNullValues(),
 						setvalidator.ValueStringsAre(validate.ScopeValue()...),
 					),
 					permissionsAtMost(mgmt.MaxPermissionsPerRole),
@@ -107,108 +110,138 @@ func (r *permissionsExclusiveResource) Schema(_ context.Context, _ resource.Sche
 	}
 }
 
-// ModifyPlan says, at plan time, how many pairs an update or a destroy
-// removes from the role, so an authoritative removal never surprises, and
-// records the role for the check against tenant_role_permission on the same
-// role (see roleClaims).
+// ModifyPlan counts, at plan time, the resources that manage the role's
+// permissions (two tenant_role_permissions on one role would undo each
+// other's pairs on every apply; tenant_role_permission beside it likewise),
+// and says which pairs the apply removes from the role: those dropped from
+// the configuration, and on create those the role holds that the
+// configuration does not list.
 func (r *permissionsExclusiveResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if !req.Plan.Raw.IsNull() {
-		var roleID types.String
-		if resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("role_id"), &roleID)...); resp.Diagnostics.HasError() {
+	if req.Plan.Raw.IsNull() {
+		var state permissionsExclusiveModel
+		if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
 			return
 		}
-		if !roleID.IsUnknown() && !roleID.IsNull() {
-			claimRole(r.API, roleID.ValueString(), PermissionsExclusiveTypeName, &resp.Diagnostics)
-		}
-	}
-	if req.State.Raw.IsNull() {
-		return
-	}
-	var state permissionsExclusiveModel
-	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
-		return
-	}
-	have := state.pairs()
-	roleID := state.RoleID.ValueString()
-	if req.Plan.Raw.IsNull() {
-		sortPairs(have)
+		have, _ := state.pairs()
 		resp.Diagnostics.AddWarning("Role permissions will be removed", fmt.Sprintf(
-			"Destroying this resource removes its %d permission(s) from role %q: %s.", len(have), roleID, listPairs(have)))
+			"Destroying this resource removes its %d permission(s) from role %q: %s.", len(have), state.RoleID.ValueString(), listPairs(have)))
 		return
 	}
 	var plan permissionsExclusiveModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || plan.Permissions.IsUnknown() || !plan.RoleID.Equal(state.RoleID) {
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || plan.RoleID.IsUnknown() {
 		return
 	}
-	want := plan.pairs()
-	if _, removed := diff(want, have); len(removed) > 0 {
+	roleID := plan.RoleID.ValueString()
+	var state permissionsExclusiveModel
+	if !req.State.Raw.IsNull() {
+		if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
+			return
+		}
+		if !plan.RoleID.Equal(state.RoleID) {
+			// A replacement: Terraform plans it again as a create, which
+			// claims the role.
+			return
+		}
+	}
+	instances, mixed := r.Tenant.RolePermissions.ClaimExclusive(roleID)
+	if instances > 1 {
+		resp.Diagnostics.AddAttributeError(path.Root("role_id"), "Role permissions managed twice", duplicateExclusiveDetail(roleID, instances))
+		return
+	}
+	if mixed {
+		resp.Diagnostics.AddAttributeWarning(path.Root("role_id"), "Role permissions managed by two resource types", mixedUseDetail(roleID))
+	}
+	want, known := plan.pairs()
+	if !known {
+		// Some names are known only after apply: what the apply removes is too.
+		return
+	}
+	if req.State.Raw.IsNull() {
+		r.warnCreateRemovals(ctx, roleID, want, &resp.Diagnostics)
+		return
+	}
+	have, _ := state.pairs()
+	if _, removed := mgmt.DiffPermissions(want, have); len(removed) > 0 {
 		resp.Diagnostics.AddWarning("Role permissions will be removed", fmt.Sprintf(
 			"This apply removes %d permission(s) from role %q: %s.", len(removed), roleID, listPairs(removed)))
 	}
 }
 
+// warnCreateRemovals reads what the role holds (the run's shared read) and
+// warns when the create will remove pairs the configuration does not list.
+// A role that cannot be read is left to the apply, which says why.
+func (r *permissionsExclusiveResource) warnCreateRemovals(ctx context.Context, roleID string, want []mgmt.Permission, diags *diag.Diagnostics) {
+	if !r.Tenant.Configured() {
+		return
+	}
+	perms, err := r.Tenant.RolePermissions.Read(ctx, roleID)
+	if err != nil {
+		return
+	}
+	held := make([]mgmt.Permission, 0, len(perms))
+	for _, p := range perms {
+		held = append(held, p.Permission)
+	}
+	if _, removed := mgmt.DiffPermissions(want, held); len(removed) > 0 {
+		diags.AddAttributeWarning(path.Root("permissions"), "Role permissions will be removed", fmt.Sprintf(
+			"Role %q holds %d permission(s) that the configuration does not list, assigned outside Terraform or by another "+
+				"configuration. This resource is authoritative: creating it removes them: %s.\n\n"+
+				"Add them to permissions to keep them.", roleID, len(removed), listPairs(removed)))
+	}
+}
+
 // Create makes the role hold exactly the configured pairs: it reads what the
-// role holds (one paged read; correctness is worth it), adds what is missing
-// and removes the rest, with a warning that lists what was removed.
+// role holds (one paged read, shared with the plan of this apply), adds what
+// is missing and removes the rest, with a warning that lists what was
+// removed.
 func (r *permissionsExclusiveResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var m permissionsExclusiveModel
 	if resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}
-	want := m.pairs()
-	roleID := m.RoleID.ValueString()
-	// The role id may have been unknown at plan time.
-	claimRole(r.API, roleID, PermissionsExclusiveTypeName, &resp.Diagnostics)
-	held, err := r.API.RolePermissions(ctx, roleID)
-	if err != nil {
-		detail := framework.APIErrorDetail(fmt.Sprintf("Reading the permissions role %q holds", roleID), err)
-		if mgmt.IsNotFound(err) {
-			detail = fmt.Sprintf("The role %q does not exist. Check role_id.\n\n%s", roleID, detail)
-		}
-		resp.Diagnostics.AddError("Unable to read role permissions", detail)
+	roleID, want := m.RoleID.ValueString(), m.appliedPairs(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
 		return
 	}
-	have := make([]mgmt.Permission, 0, len(held))
-	for _, p := range held {
-		have = append(have, p.Permission)
-	}
-	if r.converge(ctx, roleID, want, have, &resp.Diagnostics, &resp.State) {
+	held, added, removed, kept, err := r.Tenant.RolePermissions.Converge(ctx, roleID, want)
+	if r.checkWrite(ctx, roleID, held, added, removed, kept, err, &resp.Diagnostics, &resp.State) {
 		m.ID = m.RoleID
 		resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 		framework.SetIdentity(ctx, resp.Identity, roleIdentity{RoleID: m.RoleID}, &resp.Diagnostics)
 	}
 }
 
-// converge adds the pairs of want the role lacks, then removes the pairs of
-// have not in want: a pair kept in the configuration is never missing from
-// the role. It reports whether the role now holds exactly want; when a
-// removal failed, the state records what the role holds instead, so nothing
-// is lost.
-func (r *permissionsExclusiveResource) converge(ctx context.Context, roleID string, want, have []mgmt.Permission, diags *diag.Diagnostics, state *tfsdk.State) bool {
-	added, removed := diff(want, have)
-	// Reads of this role under way in tenant_role_permission may predate these writes.
-	reads.forget(r.API, roleID)
-	defer reads.forget(r.API, roleID)
-	if len(added) > 0 {
-		if err := r.API.AddRolePermissions(ctx, roleID, added); err != nil {
-			diags.AddError("Unable to assign role permissions", writeErrorDetail(roleID, err))
-			return false
-		}
-	}
-	if len(removed) == 0 {
-		return true
-	}
-	if err := r.API.RemoveRolePermissions(ctx, roleID, removed); err != nil {
+// checkWrite turns the outcome of a write into diagnostics. It reports
+// whether the role now holds exactly the configured pairs; when a removal
+// failed, the state records what the role holds instead, so nothing is lost.
+func (r *permissionsExclusiveResource) checkWrite(ctx context.Context, roleID string, held, added, removed, kept []mgmt.Permission, err error,
+	diags *diag.Diagnostics, state *tfsdk.State) bool {
+	var removeErr *conns.RemoveError
+	switch {
+	case errors.As(err, &removeErr):
 		diags.AddError("Unable to remove role permissions",
-			framework.APIErrorDetail(fmt.Sprintf("Removing %d permissions from role %q", len(removed), roleID), err))
-		// added holds only pairs not in have, so the role now holds both.
+			framework.APIErrorDetail(fmt.Sprintf("Removing %d permissions from role %q", len(removed), roleID), removeErr.Err))
+		// added holds only pairs not in held, so the role now holds both.
 		var partial permissionsExclusiveModel
-		diags.Append(partial.fromPairs(roleID, append(have, added...))...)
+		diags.Append(partial.fromPairs(roleID, append(held, added...))...)
 		diags.Append(state.Set(ctx, &partial)...)
 		return false
+	case err != nil && held == nil && added == nil:
+		detail := framework.APIErrorDetail(fmt.Sprintf("Reading the permissions role %q holds", roleID), err)
+		if mgmt.IsNotFound(err) {
+			detail = fmt.Sprintf("The role %q does not exist. Check role_id.\n\n%s", roleID, detail)
+		}
+		diags.AddError("Unable to read role permissions", detail)
+		return false
+	case err != nil:
+		diags.AddError("Unable to assign role permissions", writeErrorDetail(roleID,
+			"Check each key of permissions (an API's identifier, not its id) and the names under it against that API's scopes.", err))
+		return false
 	}
-	diags.AddWarning("Role permissions removed", fmt.Sprintf(
-		"Role %q held %d permission(s) that are not in the configuration; they were removed: %s.", roleID, len(removed), listPairs(removed)))
+	if gone := len(removed) - len(kept); gone > 0 {
+		diags.AddWarning("Role permissions removed", fmt.Sprintf(
+			"Role %q held %d permission(s) that are not in the configuration; they were removed: %s.", roleID, gone, listPairs(without(removed, kept))))
+	}
 	return true
 }
 
@@ -220,7 +253,7 @@ func (r *permissionsExclusiveResource) Read(ctx context.Context, req resource.Re
 	// The identity comes from the state, so it holds even when the object is gone.
 	framework.SetIdentity(ctx, resp.Identity, roleIdentity{RoleID: m.RoleID}, &resp.Diagnostics)
 	roleID := m.RoleID.ValueString()
-	perms, err := r.API.RolePermissions(ctx, roleID)
+	perms, err := r.Tenant.RolePermissions.Read(ctx, roleID)
 	if mgmt.IsNotFound(err) {
 		resp.Diagnostics.AddWarning("Resource not found, removed from state", fmt.Sprintf(
 			"The role %q no longer exists (it was deleted outside Terraform), so its permissions were removed from the state.\n\n"+
@@ -244,27 +277,32 @@ func (r *permissionsExclusiveResource) Update(ctx context.Context, req resource.
 	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
 		return
 	}
-	want, have := plan.pairs(), state.pairs()
-	claimRole(r.API, plan.RoleID.ValueString(), PermissionsExclusiveTypeName, &resp.Diagnostics)
-	if r.converge(ctx, plan.RoleID.ValueString(), want, have, &resp.Diagnostics, &resp.State) {
+	roleID, want, have := plan.RoleID.ValueString(), plan.appliedPairs(&resp.Diagnostics), state.appliedPairs(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	added, removed := mgmt.DiffPermissions(want, have)
+	kept, err := r.Tenant.RolePermissions.Change(ctx, roleID, added, removed)
+	if r.checkWrite(ctx, roleID, have, added, removed, kept, err, &resp.Diagnostics, &resp.State) {
 		plan.ID = plan.RoleID
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 		framework.SetIdentity(ctx, resp.Identity, roleIdentity{RoleID: plan.RoleID}, &resp.Diagnostics)
 	}
 }
 
+// Delete removes the pairs this resource manages, but for those another
+// resource assigned in this apply (a role switching to tenant_role_permission
+// in one apply keeps them).
 func (r *permissionsExclusiveResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var m permissionsExclusiveModel
 	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}
-	pairs := m.pairs()
-	if len(pairs) == 0 {
+	pairs := m.appliedPairs(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() || len(pairs) == 0 {
 		return
 	}
-	reads.forget(r.API, m.RoleID.ValueString())
-	defer reads.forget(r.API, m.RoleID.ValueString())
-	if err := r.API.RemoveRolePermissions(ctx, m.RoleID.ValueString(), pairs); err != nil {
+	if _, err := r.Tenant.RolePermissions.Change(ctx, m.RoleID.ValueString(), nil, pairs); err != nil {
 		resp.Diagnostics.AddError("Unable to remove role permissions", framework.APIErrorDetail(fmt.Sprintf("Removing the permissions of role %q", m.RoleID.ValueString()), err))
 	}
 }
@@ -283,34 +321,4 @@ func (r *permissionsExclusiveResource) ImportState(ctx context.Context, req reso
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("role_id"), id)...)
-}
-
-func writeErrorDetail(roleID string, err error) string {
-	detail := framework.APIErrorDetail(fmt.Sprintf("Assigning permissions to role %q", roleID), err)
-	switch e, _ := mgmt.AsAPIError(err); {
-	case e == nil:
-	case e.StatusCode == 404 && e.ErrorCode != "inexistent_resource_server" && !strings.Contains(e.Message, "resource server"):
-		detail = fmt.Sprintf("The role %q does not exist. Check role_id.\n\n%s", roleID, detail)
-	case e.StatusCode == 404 || e.StatusCode == 400:
-		detail = "A permission names an API that does not exist or a scope that API does not define (the API's message names the pair). " +
-			"Check resource_server_identifier (the API's identifier, not its id) and permission_name against the API's scopes.\n\n" + detail
-	}
-	return detail
-}
-
-// listPairs writes pairs for a diagnostic, the first 20 of them.
-func listPairs(pairs []mgmt.Permission) string {
-	const shown = 20
-	parts := make([]string, 0, min(len(pairs), shown))
-	for i, p := range pairs {
-		if i == shown {
-			break
-		}
-		parts = append(parts, fmt.Sprintf("%s on %s", p.PermissionName, p.ResourceServerIdentifier))
-	}
-	out := strings.Join(parts, ", ")
-	if len(pairs) > shown {
-		out += fmt.Sprintf(" and %d more", len(pairs)-shown)
-	}
-	return out
 }

@@ -341,6 +341,8 @@ func TestAccRolePermissions_validation(t *testing.T) {
 	target := acctest.NewTarget(t)
 	var cases []acctest.PlanError
 	for _, tc := range []struct{ body, want string }{
+		{`role_id = "rol_x"` + "\n  permissions = { \"https://a\" = null }", `Null Map Value.*This attribute contains a null value`},
+		{`role_id = "rol_x"` + "\n  permissions = { \"https://a\" = [\"p\", null] }", `Null Set Value.*This attribute contains a null value`},
 		{`role_id = "rol_x"` + "\n  permissions = {}", `Attribute permissions map must contain at least 1 elements, got: 0`},
 		{`role_id = "rol_x"` + "\n  permissions = { \"https://a\" = [] }", `Attribute permissions\["https://a"\] set must contain at least 1 elements and at most 1000 elements, got: 0`},
 		{`role_id = ""` + "\n  permissions = { \"https://a\" = [\"p\"] }", `Attribute role_id must not be empty`},

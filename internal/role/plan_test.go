@@ -5,10 +5,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/conns"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
@@ -46,7 +50,9 @@ func modifyPlan(t *testing.T, state, plan *permissionsExclusiveModel) string {
 		}
 	}
 	resp := resource.ModifyPlanResponse{Plan: req.Plan}
-	NewPermissionsExclusiveResource().(resource.ResourceWithModifyPlan).ModifyPlan(ctx, req, &resp)
+	res := &permissionsExclusiveResource{}
+	res.Tenant = conns.Unconfigured()
+	res.ModifyPlan(ctx, req, &resp)
 	if resp.Diagnostics.HasError() {
 		t.Fatal(resp.Diagnostics)
 	}
@@ -72,6 +78,24 @@ func TestModifyPlan_warnsWhatItRemoves(t *testing.T) {
 	}
 	if got := modifyPlan(t, nil, &more); got != "" {
 		t.Fatalf("create warns at plan time: %q", got)
+	}
+}
+
+// TestModifyPlan_unknownNamesWarnNothing: names known only after apply (from
+// another resource) are not taken for removals.
+func TestModifyPlan_unknownNamesWarnNothing(t *testing.T) {
+	state := pairsModel(t, "a", "b")
+	for name, elems := range map[string]map[string]attr.Value{
+		"one API's names unknown": {"https://a": framework.LinearSetOf(types.SetUnknown(types.StringType))},
+		"one name unknown": {"https://a": framework.LinearSetOf(types.SetValueMust(types.StringType, []attr.Value{
+			types.StringValue("a"), types.StringUnknown(),
+		}))},
+	} {
+		plan := state
+		plan.Permissions = types.MapValueMust(permissionNamesType, elems)
+		if got := modifyPlan(t, &state, &plan); got != "" {
+			t.Errorf("%s: %q", name, got)
+		}
 	}
 }
 

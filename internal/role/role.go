@@ -39,7 +39,7 @@ var (
 func NewResource() resource.Resource { return &roleResource{} }
 
 type roleResource struct {
-	framework.WithClient
+	framework.WithTenant
 }
 
 func (r *roleResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -86,9 +86,9 @@ func (r *roleResource) Create(ctx context.Context, req resource.CreateRequest, r
 	}
 	sent := m.toCreate()
 	role, outcome, err := mgmt.SafeCreate(ctx, 3,
-		func() (*mgmt.Role, error) { return r.API.CreateRole(ctx, sent) },
+		func() (*mgmt.Role, error) { return r.Tenant.API.CreateRole(ctx, sent) },
 		func() (*mgmt.Role, error) {
-			roles, err := r.API.FindRolesByName(ctx, sent.Name)
+			roles, err := r.Tenant.API.FindRolesByName(ctx, sent.Name)
 			if err != nil || len(roles) == 0 {
 				return nil, err
 			}
@@ -142,7 +142,7 @@ func (r *roleResource) Read(ctx context.Context, req resource.ReadRequest, resp 
 	}
 	// The identity comes from the state, so it holds even when the object is gone.
 	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: m.ID}, &resp.Diagnostics)
-	role, err := r.API.ReadRole(ctx, m.ID.ValueString())
+	role, err := r.Tenant.Roles.Read(ctx, m.ID.ValueString())
 	if mgmt.IsNotFound(err) {
 		resp.Diagnostics.Append(framework.RemovedFromState(TypeName, m.ID.ValueString()))
 		resp.State.RemoveResource(ctx)
@@ -163,7 +163,7 @@ func (r *roleResource) Update(ctx context.Context, req resource.UpdateRequest, r
 		return
 	}
 	id := state.ID.ValueString()
-	role, err := r.API.UpdateRole(ctx, id, plan.toUpdate(state))
+	role, err := r.Tenant.API.UpdateRole(ctx, id, plan.toUpdate(state))
 	switch {
 	case mgmt.IsConflict(err):
 		resp.Diagnostics.AddAttributeError(path.Root("name"), "Unable to update role", r.renameConflictDetail(ctx, id, plan.Name.ValueString(), err))
@@ -183,7 +183,7 @@ func (r *roleResource) Update(ctx context.Context, req resource.UpdateRequest, r
 // name it; the look-up failing only leaves its id out.
 func (r *roleResource) renameConflictDetail(ctx context.Context, id, name string, err error) string {
 	other := "another role"
-	if roles, lerr := r.API.FindRolesByName(ctx, name); lerr == nil && len(roles) > 0 {
+	if roles, lerr := r.Tenant.API.FindRolesByName(ctx, name); lerr == nil && len(roles) > 0 {
 		other = fmt.Sprintf("another role (id %s)", roleIDs(roles))
 	}
 	return fmt.Sprintf("The role %q was not renamed to %q: %s already has that name, and role names are unique in the tenant.\n\n"+
@@ -196,7 +196,7 @@ func (r *roleResource) Delete(ctx context.Context, req resource.DeleteRequest, r
 	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}
-	if err := r.API.DeleteRole(ctx, m.ID.ValueString()); err != nil {
+	if err := r.Tenant.API.DeleteRole(ctx, m.ID.ValueString()); err != nil {
 		resp.Diagnostics.AddError("Unable to delete role", framework.APIErrorDetail(fmt.Sprintf("Deleting the role %q", m.ID.ValueString()), err))
 	}
 }
@@ -214,7 +214,7 @@ func (r *roleResource) ImportState(ctx context.Context, req resource.ImportState
 		return
 	}
 	if roleIDPattern.MatchString(name) {
-		role, err := r.API.GetRole(ctx, name)
+		role, err := r.Tenant.API.GetRole(ctx, name)
 		switch {
 		case err == nil:
 			resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), role.ID)...)
@@ -224,7 +224,7 @@ func (r *roleResource) ImportState(ctx context.Context, req resource.ImportState
 			return
 		}
 	}
-	roles, err := r.API.FindRolesByName(ctx, name)
+	roles, err := r.Tenant.API.FindRolesByName(ctx, name)
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to import role", framework.APIErrorDetail(fmt.Sprintf("Looking up the role named %q", name), err))
 		return

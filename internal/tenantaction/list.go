@@ -22,7 +22,7 @@ var _ list.ListResourceWithConfigure = (*actionList)(nil)
 func NewListResource() list.ListResource { return &actionList{} }
 
 type actionList struct {
-	framework.WithClient
+	framework.WithTenant
 }
 
 // actionListModel holds the filters the actions list takes (reference §2:
@@ -61,7 +61,7 @@ func (l *actionList) List(ctx context.Context, req list.ListRequest, stream *lis
 		stream.Results = list.ListResultsStreamDiagnostics(diags)
 		return
 	}
-	stream.Results = framework.ListResults(ctx, req, l.API.EachAction(ctx, cfg.Trigger.ValueString(), cfg.Name.ValueString()), "actions",
+	stream.Results = framework.ListResults(ctx, req, l.Tenant.API.EachAction(ctx, cfg.Trigger.ValueString(), cfg.Name.ValueString()), "actions",
 		func(a *mgmt.Action, result *list.ListResult) bool {
 			result.DisplayName = fmt.Sprintf("%s (%s)", a.Name, a.ID)
 			framework.SetIdentity(ctx, result.Identity, framework.IDIdentity{ID: types.StringValue(a.ID)}, &result.Diagnostics)

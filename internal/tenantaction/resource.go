@@ -88,7 +88,7 @@ var (
 func NewResource() resource.Resource { return &actionResource{} }
 
 type actionResource struct {
-	framework.WithClient
+	framework.WithTenant
 }
 
 func (r *actionResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -365,7 +365,7 @@ func (r *actionResource) Create(ctx context.Context, req resource.CreateRequest,
 	// after it was sent could not look up its lost answer, and would leave
 	// an action behind.
 	deadline := time.Now().Add(timeout)
-	a, outcome, err := r.API.CreateActionSafe(ctx, body)
+	a, outcome, err := r.Tenant.API.CreateActionSafe(ctx, body)
 	switch {
 	case errors.Is(err, mgmt.ErrDifferent):
 		resp.Diagnostics.AddError("Unable to create action", fmt.Sprintf(
@@ -404,7 +404,7 @@ func (r *actionResource) Read(ctx context.Context, req resource.ReadRequest, res
 	}
 	// The identity comes from the state, so it holds even when the object is gone.
 	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: m.ID}, &resp.Diagnostics)
-	a, err := r.API.GetAction(ctx, m.ID.ValueString())
+	a, err := r.Tenant.API.GetAction(ctx, m.ID.ValueString())
 	if mgmt.IsNotFound(err) {
 		resp.Diagnostics.Append(framework.RemovedFromState(TypeName, m.ID.ValueString()))
 		resp.State.RemoveResource(ctx)
@@ -458,9 +458,9 @@ func (r *actionResource) Update(ctx context.Context, req resource.UpdateRequest,
 	if body.IsEmpty() {
 		// Nothing changed in the configuration, but the latest code is not
 		// built or not deployed: go on from where the tenant is.
-		a, err = r.API.GetAction(ctx, id)
+		a, err = r.Tenant.API.GetAction(ctx, id)
 	} else {
-		a, err = r.API.UpdateAction(ctx, id, body)
+		a, err = r.Tenant.API.UpdateAction(ctx, id, body)
 	}
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to update action", framework.APIErrorDetail(fmt.Sprintf("Updating the action %q", id), err))
@@ -490,7 +490,7 @@ func (r *actionResource) Delete(ctx context.Context, req resource.DeleteRequest,
 		// The reference does not say that the API refuses to delete an
 		// action a profile uses, so the check is ours: when the profiles
 		// cannot be listed, nothing is deleted.
-		profiles, err := r.API.AllTokenExchangeProfiles(ctx)
+		profiles, err := r.Tenant.API.AllTokenExchangeProfiles(ctx)
 		if err != nil {
 			resp.Diagnostics.AddError("Unable to delete action", framework.APIErrorDetail(
 				fmt.Sprintf("Listing the token exchange profiles, to check that none uses the action %q", id), err)+
@@ -508,7 +508,7 @@ func (r *actionResource) Delete(ctx context.Context, req resource.DeleteRequest,
 			return
 		}
 	}
-	err := r.API.DeleteAction(ctx, id, force)
+	err := r.Tenant.API.DeleteAction(ctx, id, force)
 	switch {
 	case mgmt.IsConflict(err):
 		e, _ := mgmt.AsAPIError(err)
@@ -544,12 +544,12 @@ func (r *actionResource) ImportState(ctx context.Context, req resource.ImportSta
 // and, with deploy, deployed. It returns the last answer read, also with an
 // error, so the state always shows where the tenant is.
 func (r *actionResource) converge(ctx context.Context, a *mgmt.Action, deploy bool) (*mgmt.Action, error) {
-	a, err := r.API.AwaitAction(ctx, a, mgmt.IsBuilt)
+	a, err := r.Tenant.API.AwaitAction(ctx, a, mgmt.IsBuilt)
 	if err != nil || !deploy || mgmt.IsDeployed(a) {
 		// A create with deploy is deployed by the tenant once built.
 		return a, err
 	}
-	deployed, err := r.API.DeployAndWait(ctx, a.ID)
+	deployed, err := r.Tenant.API.DeployAndWait(ctx, a.ID)
 	var we *mgmt.WaitError
 	switch {
 	case err == nil:

@@ -25,7 +25,7 @@ var (
 func NewDataSource() datasource.DataSource { return &profileDataSource{} }
 
 type profileDataSource struct {
-	framework.DataSourceWithClient
+	framework.DataSourceWithTenant
 }
 
 func (d *profileDataSource) Metadata(_ context.Context, _ datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -68,13 +68,13 @@ func (d *profileDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	)
 	if !m.ID.IsNull() {
 		what = fmt.Sprintf("id %q", m.ID.ValueString())
-		p, err = d.API.GetTokenExchangeProfile(ctx, m.ID.ValueString())
+		p, err = d.Tenant.API.GetTokenExchangeProfile(ctx, m.ID.ValueString())
 		if mgmt.IsNotFound(err) {
 			p, err = nil, nil
 		}
 	} else {
 		what = fmt.Sprintf("subject_token_type %q", m.SubjectTokenType.ValueString())
-		p, err = d.API.FindTokenExchangeProfile(ctx, m.SubjectTokenType.ValueString())
+		p, err = d.Tenant.API.FindTokenExchangeProfile(ctx, m.SubjectTokenType.ValueString())
 	}
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to read token exchange profile", framework.APIErrorDetail("Looking up the profile with "+what, err))

@@ -19,7 +19,7 @@ var _ list.ListResourceWithConfigure = (*profileList)(nil)
 func NewListResource() list.ListResource { return &profileList{} }
 
 type profileList struct {
-	framework.WithClient
+	framework.WithTenant
 }
 
 func (l *profileList) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -34,7 +34,7 @@ func (l *profileList) ListResourceConfigSchema(_ context.Context, _ list.ListRes
 }
 
 func (l *profileList) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	stream.Results = framework.ListResults(ctx, req, l.API.EachTokenExchangeProfile(ctx), "token exchange profiles",
+	stream.Results = framework.ListResults(ctx, req, l.Tenant.API.EachTokenExchangeProfile(ctx), "token exchange profiles",
 		func(p *mgmt.TokenExchangeProfile, result *list.ListResult) bool {
 			result.DisplayName = fmt.Sprintf("%s (%s)", p.Name, p.SubjectTokenType)
 			framework.SetIdentity(ctx, result.Identity, framework.IDIdentity{ID: types.StringValue(p.ID)}, &result.Diagnostics)

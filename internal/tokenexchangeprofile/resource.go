@@ -44,7 +44,7 @@ var (
 func NewResource() resource.Resource { return &profileResource{} }
 
 type profileResource struct {
-	framework.WithClient
+	framework.WithTenant
 }
 
 func (r *profileResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -145,9 +145,9 @@ func (r *profileResource) Create(ctx context.Context, req resource.CreateRequest
 	}
 	sent := m.toAPI()
 	p, outcome, err := mgmt.SafeCreate(ctx, 3,
-		func() (*mgmt.TokenExchangeProfile, error) { return r.API.CreateTokenExchangeProfile(ctx, sent) },
+		func() (*mgmt.TokenExchangeProfile, error) { return r.Tenant.API.CreateTokenExchangeProfile(ctx, sent) },
 		func() (*mgmt.TokenExchangeProfile, error) {
-			return r.API.FindTokenExchangeProfile(ctx, sent.SubjectTokenType)
+			return r.Tenant.API.FindTokenExchangeProfile(ctx, sent.SubjectTokenType)
 		},
 		func(p *mgmt.TokenExchangeProfile) bool {
 			return p.Name == sent.Name && p.SubjectTokenType == sent.SubjectTokenType && p.ActionID == sent.ActionID && p.Type == sent.Type
@@ -183,7 +183,7 @@ func (r *profileResource) Read(ctx context.Context, req resource.ReadRequest, re
 	}
 	// The identity comes from the state, so it holds even when the object is gone.
 	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: m.ID}, &resp.Diagnostics)
-	p, err := r.API.ReadTokenExchangeProfile(ctx, m.ID.ValueString())
+	p, err := r.Tenant.Profiles.Read(ctx, m.ID.ValueString())
 	if mgmt.IsNotFound(err) {
 		resp.Diagnostics.Append(framework.RemovedFromState(TypeName, m.ID.ValueString()))
 		resp.State.RemoveResource(ctx)
@@ -204,7 +204,7 @@ func (r *profileResource) Update(ctx context.Context, req resource.UpdateRequest
 	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
 		return
 	}
-	p, err := r.API.UpdateTokenExchangeProfile(ctx, state.ID.ValueString(), plan.toUpdate(state))
+	p, err := r.Tenant.API.UpdateTokenExchangeProfile(ctx, state.ID.ValueString(), plan.toUpdate(state))
 	if err != nil {
 		detail := framework.APIErrorDetail(fmt.Sprintf("Updating token exchange profile %q", state.ID.ValueString()), err)
 		if mgmt.IsBadRequest(err) && strings.Contains(err.Error(), "already exists") {
@@ -224,7 +224,7 @@ func (r *profileResource) Delete(ctx context.Context, req resource.DeleteRequest
 	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}
-	if err := r.API.DeleteTokenExchangeProfile(ctx, m.ID.ValueString()); err != nil {
+	if err := r.Tenant.API.DeleteTokenExchangeProfile(ctx, m.ID.ValueString()); err != nil {
 		resp.Diagnostics.AddError("Unable to delete token exchange profile",
 			framework.APIErrorDetail(fmt.Sprintf("Deleting token exchange profile %q", m.ID.ValueString()), err))
 	}
@@ -240,7 +240,7 @@ func (r *profileResource) ImportState(ctx context.Context, req resource.ImportSt
 			"The import ID %q is neither a profile id (tep_...) nor a subject_token_type URI; it is empty, \".\" or \"..\", or holds white space.", id))
 		return
 	case ImportBySubjectTokenType:
-		p, err := r.API.FindTokenExchangeProfile(ctx, id)
+		p, err := r.Tenant.API.FindTokenExchangeProfile(ctx, id)
 		if err != nil {
 			resp.Diagnostics.AddError("Unable to import token exchange profile",
 				framework.APIErrorDetail(fmt.Sprintf("Looking up the profile with subject_token_type %q", id), err))

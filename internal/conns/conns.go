@@ -1,0 +1,119 @@
+// Package conns holds TenantClient, the provider's one object for a
+// configured tenant. The provider builds it once in Configure and hands it to
+// every resource, data source, list resource and action; it owns the plain
+// Management API client and every behaviour that spans resources, each a
+// named part of it:
+//
+//   - ResourceServers, Profiles, Roles: the reads of a refresh served from
+//     list pages that many reads share (SharedReads);
+//   - RolePermissions: each role's permissions read once per run, the
+//     writes to them ordered within the run, and which resources claim a
+//     role in the configuration.
+//
+// Terraform starts the provider anew for each of validate, plan and apply,
+// and configures it once in each, so everything here lasts one run and
+// nothing depends on what ran before. Tests build one with New.
+package conns
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
+)
+
+// TenantClient is the provider-scoped object; see the package comment.
+type TenantClient struct {
+	// API is the plain Management API client: requests, retries, errors.
+	API *mgmt.Client
+
+	ResourceServers *SharedReads[mgmt.ResourceServer]
+	Profiles        *SharedReads[mgmt.TokenExchangeProfile]
+	Roles           *SharedReads[mgmt.Role]
+	RolePermissions *RolePermissions
+}
+
+// New builds the client for cfg and everything that coordinates through it.
+// It sends no request.
+func New(cfg mgmt.Config) (*TenantClient, error) {
+	t := &TenantClient{}
+	cfg.OnWrite = t.written
+	api, err := mgmt.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	t.init(api)
+	return t, nil
+}
+
+// Unconfigured is the TenantClient of a provider that is not configured yet
+// (its domain or credentials are unknown until apply): every request it
+// would send fails with an error that says so.
+func Unconfigured() *TenantClient {
+	t := &TenantClient{}
+	t.init(nil)
+	return t
+}
+
+// Configured reports whether t can send requests.
+func (t *TenantClient) Configured() bool { return t.API != nil }
+
+func (t *TenantClient) init(api *mgmt.Client) {
+	t.API = api
+	t.ResourceServers = newSharedReads(func(s *mgmt.ResourceServer) string { return s.ID },
+		func(ctx context.Context, cursor string) (listPage[mgmt.ResourceServer], error) {
+			page, _ := strconv.Atoi(cursor)
+			items, more, total, err := api.ResourceServersPage(ctx, page)
+			return listPage[mgmt.ResourceServer]{items: items, next: strconv.Itoa(page + 1), done: !more, total: total}, err
+		}, api.GetResourceServer)
+	t.Roles = newSharedReads(func(r *mgmt.Role) string { return r.ID },
+		func(ctx context.Context, cursor string) (listPage[mgmt.Role], error) {
+			page, _ := strconv.Atoi(cursor)
+			items, more, total, err := api.RolesPage(ctx, page)
+			return listPage[mgmt.Role]{items: items, next: strconv.Itoa(page + 1), done: !more, total: total}, err
+		}, api.GetRole)
+	t.Profiles = newSharedReads(func(p *mgmt.TokenExchangeProfile) string { return p.ID },
+		func(ctx context.Context, cursor string) (listPage[mgmt.TokenExchangeProfile], error) {
+			p, err := api.ListTokenExchangeProfiles(ctx, cursor, 100)
+			if err != nil {
+				return listPage[mgmt.TokenExchangeProfile]{}, err
+			}
+			if p.Next != "" && p.Next == cursor {
+				return listPage[mgmt.TokenExchangeProfile]{}, fmt.Errorf("malformed response from GET /token-exchange-profiles: the cursor %q repeats", p.Next)
+			}
+			return listPage[mgmt.TokenExchangeProfile]{items: p.Profiles, next: p.Next, done: p.Next == "", total: -1}, nil
+		}, api.GetTokenExchangeProfile)
+	t.RolePermissions = newRolePermissions(api)
+}
+
+// written drops whatever a write to path may have made out of date; the
+// client calls it before each write is sent and after its answer.
+func (t *TenantClient) written(_, path string) {
+	segments := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	switch segments[0] {
+	case "resource-servers":
+		t.ResourceServers.invalidate()
+		// An API deleted, or a scope removed from it, leaves roles'
+		// permissions too.
+		t.RolePermissions.forgetAll()
+	case "token-exchange-profiles":
+		t.Profiles.invalidate()
+	case "roles":
+		if len(segments) < 2 {
+			t.Roles.invalidate()
+			return
+		}
+		id, err := url.PathUnescape(segments[1])
+		if err != nil {
+			id = segments[1]
+		}
+		if len(segments) == 2 {
+			// A role renamed or deleted; deleting it takes its permissions.
+			t.Roles.invalidate()
+		}
+		t.RolePermissions.forget(id)
+	}
+}

@@ -1,0 +1,225 @@
+package conns_test
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+	"testing"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/conns"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
+)
+
+// tenant starts an emulator with an API defining three scopes and a role,
+// and returns a TenantClient for it.
+func tenant(t *testing.T) (*conns.TenantClient, *emulator.Server, string, string) {
+	t.Helper()
+	emu, err := emulator.Start(emulator.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = emu.Close() })
+	tc, err := conns.New(mgmt.Config{Domain: emu.Domain(), ClientID: emu.ClientID(), ClientSecret: emu.ClientSecret()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	scopes := []mgmt.ResourceServerScope{{Value: "a"}, {Value: "b"}, {Value: "c"}}
+	if _, err := tc.API.CreateResourceServer(ctx, mgmt.ResourceServer{Identifier: "https://api", Scopes: &scopes}); err != nil {
+		t.Fatal(err)
+	}
+	role, err := tc.API.CreateRole(ctx, mgmt.Role{Name: "r"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tc, emu, role.ID, "https://api"
+}
+
+func pair(name string) mgmt.Permission {
+	return mgmt.Permission{ResourceServerIdentifier: "https://api", PermissionName: name}
+}
+
+func held(t *testing.T, tc *conns.TenantClient, roleID string) string {
+	t.Helper()
+	perms, err := tc.API.RolePermissions(context.Background(), roleID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range perms {
+		names = append(names, p.PermissionName)
+	}
+	sort.Strings(names)
+	return fmt.Sprint(names)
+}
+
+// TestRolePermissions_oneReadPerRolePerRun: many readers of one role's
+// permissions share one read until a write to the role.
+func TestRolePermissions_oneReadPerRolePerRun(t *testing.T) {
+	tc, emu, roleID, _ := tenant(t)
+	ctx := context.Background()
+	emu.ResetStats()
+	var wg sync.WaitGroup
+	for range 50 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := tc.RolePermissions.Read(ctx, roleID); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	route := "GET /api/v2/roles/{id}/permissions"
+	if n := emu.Stats().ByRoute[route]; n != 1 {
+		t.Fatalf("50 reads of one role cost %d reads, want 1", n)
+	}
+	if _, err := tc.RolePermissions.Change(ctx, roleID, []mgmt.Permission{pair("a")}, nil); err != nil {
+		t.Fatal(err)
+	}
+	perms, err := tc.RolePermissions.Read(ctx, roleID)
+	if err != nil || len(perms) != 1 {
+		t.Fatalf("a read after a write gave %v %v: the read before the write was used", perms, err)
+	}
+	if n := emu.Stats().ByRoute[route]; n != 2 {
+		t.Fatalf("%d reads, want 2: a write makes the next read read anew", n)
+	}
+}
+
+// TestRolePermissions_removalKeepsWhatTheRunAssigned: when one apply both
+// removes a pair and assigns it, the pair ends assigned, whichever runs
+// first.
+func TestRolePermissions_removalKeepsWhatTheRunAssigned(t *testing.T) {
+	ctx := context.Background()
+	t.Run("assigned, then removed", func(t *testing.T) {
+		tc, _, roleID, _ := tenant(t)
+		if _, err := tc.RolePermissions.Change(ctx, roleID, []mgmt.Permission{pair("a"), pair("b")}, nil); err != nil {
+			t.Fatal(err)
+		}
+		kept, err := tc.RolePermissions.Change(ctx, roleID, nil, []mgmt.Permission{pair("a"), pair("c")})
+		if err != nil || fmt.Sprint(kept) != fmt.Sprint([]mgmt.Permission{pair("a")}) {
+			t.Fatalf("kept %v, %v", kept, err)
+		}
+		if got := held(t, tc, roleID); got != "[a b]" {
+			t.Fatalf("role holds %s, want [a b]", got)
+		}
+	})
+	t.Run("removed, then assigned", func(t *testing.T) {
+		tc, _, roleID, _ := tenant(t)
+		if err := tc.API.AddRolePermissions(ctx, roleID, []mgmt.Permission{pair("a")}); err != nil {
+			t.Fatal(err)
+		}
+		if kept, err := tc.RolePermissions.Change(ctx, roleID, nil, []mgmt.Permission{pair("a")}); err != nil || len(kept) != 0 {
+			t.Fatalf("kept %v, %v", kept, err)
+		}
+		if _, err := tc.RolePermissions.Change(ctx, roleID, []mgmt.Permission{pair("a")}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := held(t, tc, roleID); got != "[a]" {
+			t.Fatalf("role holds %s, want [a]", got)
+		}
+	})
+	t.Run("a new run removes it", func(t *testing.T) {
+		tc, emu, roleID, _ := tenant(t)
+		if _, err := tc.RolePermissions.Change(ctx, roleID, []mgmt.Permission{pair("a")}, nil); err != nil {
+			t.Fatal(err)
+		}
+		next, err := conns.New(mgmt.Config{Domain: emu.Domain(), ClientID: emu.ClientID(), ClientSecret: emu.ClientSecret()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := next.RolePermissions.Change(ctx, roleID, nil, []mgmt.Permission{pair("a")}); err != nil {
+			t.Fatal(err)
+		}
+		if got := held(t, tc, roleID); got != "[]" {
+			t.Fatalf("role holds %s, want []", got)
+		}
+	})
+}
+
+// TestRolePermissions_converge: the role ends with exactly what is wanted,
+// read as it is now, not as the run's shared read saw it.
+func TestRolePermissions_converge(t *testing.T) {
+	tc, _, roleID, _ := tenant(t)
+	ctx := context.Background()
+	if _, err := tc.RolePermissions.Read(ctx, roleID); err != nil {
+		t.Fatal(err)
+	}
+	if err := tc.API.AddRolePermissions(ctx, roleID, []mgmt.Permission{pair("c")}); err != nil {
+		t.Fatal(err)
+	}
+	heldBefore, added, removed, kept, err := tc.RolePermissions.Converge(ctx, roleID, []mgmt.Permission{pair("a"), pair("b")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(heldBefore) != fmt.Sprint([]mgmt.Permission{pair("c")}) || len(added) != 2 || fmt.Sprint(removed) != fmt.Sprint([]mgmt.Permission{pair("c")}) || kept != nil {
+		t.Fatalf("held %v added %v removed %v kept %v", heldBefore, added, removed, kept)
+	}
+	if got := held(t, tc, roleID); got != "[a b]" {
+		t.Fatalf("role holds %s, want [a b]", got)
+	}
+}
+
+func TestRolePermissions_claims(t *testing.T) {
+	tc := conns.Unconfigured()
+	p := tc.RolePermissions
+	if n, mixed := p.ClaimExclusive("rol_1"); n != 1 || mixed {
+		t.Fatalf("first exclusive claim: %d %v", n, mixed)
+	}
+	if n, mixed := p.ClaimExclusive("rol_1"); n != 2 || mixed {
+		t.Fatalf("second exclusive claim of one role: %d %v", n, mixed)
+	}
+	if n, mixed := p.ClaimPair("rol_1", pair("a")); n != 1 || !mixed {
+		t.Fatalf("a pair beside an exclusive claim: %d %v, want mixed", n, mixed)
+	}
+	if n, mixed := p.ClaimPair("rol_1", pair("a")); n != 2 || mixed {
+		t.Fatalf("the same pair again: %d %v (mixed is reported once)", n, mixed)
+	}
+	if n, mixed := p.ClaimPair("rol_2", pair("a")); n != 1 || mixed {
+		t.Fatalf("another role: %d %v", n, mixed)
+	}
+}
+
+// TestTenantClient_writesInvalidateSharedReads: a write through the API
+// client drops the shared pages of its type, so a refresh after a write
+// never sees the object as it was before.
+func TestTenantClient_writesInvalidateSharedReads(t *testing.T) {
+	tc, _, _, _ := tenant(t)
+	ctx := context.Background()
+	var ids []string
+	for i := range 5 {
+		rs, err := tc.API.CreateResourceServer(ctx, mgmt.ResourceServer{Identifier: fmt.Sprintf("https://api/%d", i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, rs.ID)
+	}
+	for _, id := range ids {
+		if _, err := tc.ResourceServers.Read(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	name := "renamed"
+	if _, err := tc.API.UpdateResourceServer(ctx, ids[4], mgmt.ResourceServerUpdate{Name: mgmt.Set(name)}); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := tc.ResourceServers.Read(ctx, ids[4])
+	if err != nil || rs.Name == nil || *rs.Name != name {
+		t.Fatalf("read after the write: %+v %v", rs, err)
+	}
+}
+
+func TestUnconfigured_failsSayingSo(t *testing.T) {
+	tc := conns.Unconfigured()
+	if tc.Configured() {
+		t.Fatal("Unconfigured reports configured")
+	}
+	if _, err := tc.ResourceServers.Read(context.Background(), "x"); err == nil {
+		t.Fatal("a read through an unconfigured client succeeded")
+	}
+	if _, err := tc.RolePermissions.Read(context.Background(), "rol_1"); err == nil {
+		t.Fatal("a read through an unconfigured client succeeded")
+	}
+}

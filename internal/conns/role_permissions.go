@@ -1,0 +1,222 @@
+package conns
+
+import (
+	"context"
+	"sync"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
+)
+
+// RolePermissions is everything about roles' permissions that spans
+// resources, for one run:
+//
+//   - Read shares one paged read of a role's permissions with every resource
+//     that refreshes them (a hundred tenant_role_permission instances of one
+//     role cost one read), until a write to the role;
+//   - Change, Converge and Remove write one at a time per role, and a
+//     removal leaves the pairs assigned earlier in the same run: when one
+//     apply removes a pair (a resource destroyed) and assigns it (another
+//     created: a for_each key renamed, a role switching from one permission
+//     resource type to the other), the pair ends assigned, whatever order
+//     Terraform ran the two in;
+//   - ClaimExclusive and ClaimPair count the resources of the configuration
+//     being planned that manage each role's permissions.
+type RolePermissions struct {
+	api *mgmt.Client
+
+	mu    sync.Mutex
+	roles map[string]*roleState
+}
+
+type roleState struct {
+	// writes is held across each write to the role's permissions, and the
+	// read a write depends on.
+	writes sync.Mutex
+	// read is the read shared in this run; nil until one starts, and after
+	// a write.
+	read *readCall
+	// assigned are the pairs assigned to the role in this run.
+	assigned map[mgmt.Permission]bool
+	// exclusive counts the tenant_role_permissions instances planned for
+	// the role, pairs the tenant_role_permission instances per pair.
+	exclusive int
+	pairs     map[mgmt.Permission]int
+	warned    bool
+}
+
+type readCall struct {
+	done  chan struct{}
+	perms []mgmt.RolePermission
+	err   error
+}
+
+func newRolePermissions(api *mgmt.Client) *RolePermissions {
+	return &RolePermissions{api: api, roles: map[string]*roleState{}}
+}
+
+// role returns the state of roleID; p.mu must be held.
+func (p *RolePermissions) role(roleID string) *roleState {
+	r, ok := p.roles[roleID]
+	if !ok {
+		r = &roleState{assigned: map[mgmt.Permission]bool{}, pairs: map[mgmt.Permission]int{}}
+		p.roles[roleID] = r
+	}
+	return r
+}
+
+// Read returns the permissions roleID holds, read once in this run and
+// shared with every other reader until a write to the role.
+func (p *RolePermissions) Read(ctx context.Context, roleID string) ([]mgmt.RolePermission, error) {
+	p.mu.Lock()
+	r := p.role(roleID)
+	c := r.read
+	if c == nil {
+		c = &readCall{done: make(chan struct{})}
+		r.read = c
+		p.mu.Unlock()
+		c.perms, c.err = p.api.RolePermissions(ctx, roleID)
+		close(c.done)
+		if c.err != nil {
+			p.mu.Lock()
+			if r.read == c {
+				r.read = nil // an error is not shared with later readers
+			}
+			p.mu.Unlock()
+		}
+		return c.perms, c.err
+	}
+	p.mu.Unlock()
+	select {
+	case <-c.done:
+		return c.perms, c.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// forget makes the next read of roleID read it anew; the client calls it
+// around each write to the role.
+func (p *RolePermissions) forget(roleID string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if r, ok := p.roles[roleID]; ok {
+		r.read = nil
+	}
+}
+
+// forgetAll makes the next read of every role read it anew.
+func (p *RolePermissions) forgetAll() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, r := range p.roles {
+		r.read = nil
+	}
+}
+
+// lock takes the role's write lock and returns its state and the unlock.
+func (p *RolePermissions) lock(roleID string) (*roleState, func()) {
+	p.mu.Lock()
+	r := p.role(roleID)
+	p.mu.Unlock()
+	r.writes.Lock()
+	return r, r.writes.Unlock
+}
+
+// RemoveError is a Change whose additions were made and whose removal
+// failed.
+type RemoveError struct{ Err error }
+
+func (e *RemoveError) Error() string { return e.Err.Error() }
+func (e *RemoveError) Unwrap() error { return e.Err }
+
+// Change assigns add to the role, then removes remove from it but for the
+// pairs assigned in this run, which it returns as kept. A pair kept in the
+// configuration is never missing from the role: additions come first.
+func (p *RolePermissions) Change(ctx context.Context, roleID string, add, remove []mgmt.Permission) (kept []mgmt.Permission, err error) {
+	r, unlock := p.lock(roleID)
+	defer unlock()
+	return p.change(ctx, r, roleID, add, remove)
+}
+
+func (p *RolePermissions) change(ctx context.Context, r *roleState, roleID string, add, remove []mgmt.Permission) ([]mgmt.Permission, error) {
+	if len(add) > 0 {
+		if err := p.api.AddRolePermissions(ctx, roleID, add); err != nil {
+			return nil, err
+		}
+		p.mu.Lock()
+		for _, pair := range add {
+			r.assigned[pair] = true
+		}
+		p.mu.Unlock()
+	}
+	var kept, gone []mgmt.Permission
+	p.mu.Lock()
+	for _, pair := range remove {
+		if r.assigned[pair] {
+			kept = append(kept, pair)
+		} else {
+			gone = append(gone, pair)
+		}
+	}
+	p.mu.Unlock()
+	if len(gone) > 0 {
+		if err := p.api.RemoveRolePermissions(ctx, roleID, gone); err != nil {
+			return kept, &RemoveError{Err: err}
+		}
+	}
+	return kept, nil
+}
+
+// Converge makes the role hold want: it reads what the role holds (the
+// run's read, which any write to the role renews), assigns what is missing
+// and removes the rest but for the pairs assigned in this run. It returns
+// what the role held, and the pairs added, removed and kept.
+func (p *RolePermissions) Converge(ctx context.Context, roleID string, want []mgmt.Permission) (held, added, removed, kept []mgmt.Permission, err error) {
+	r, unlock := p.lock(roleID)
+	defer unlock()
+	perms, err := p.Read(ctx, roleID)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	held = make([]mgmt.Permission, 0, len(perms))
+	for _, pair := range perms {
+		held = append(held, pair.Permission)
+	}
+	added, removed = mgmt.DiffPermissions(want, held)
+	kept, err = p.change(ctx, r, roleID, added, removed)
+	return held, added, removed, kept, err
+}
+
+// ClaimExclusive records that one tenant_role_permissions instance of the
+// configuration being planned manages roleID. It returns how many do, this
+// one included (each would remove the others' pairs), and, the first time
+// the role is claimed by both permission resource types, the other type's
+// pairs.
+func (p *RolePermissions) ClaimExclusive(roleID string) (instances int, mixed bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	r := p.role(roleID)
+	r.exclusive++
+	return r.exclusive, r.mixed()
+}
+
+// ClaimPair records that one tenant_role_permission instance of the
+// configuration being planned manages pair of roleID. It returns how many
+// instances manage that pair, this one included, and, the first time the
+// role is claimed by both permission resource types, true.
+func (p *RolePermissions) ClaimPair(roleID string, pair mgmt.Permission) (instances int, mixed bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	r := p.role(roleID)
+	r.pairs[pair]++
+	return r.pairs[pair], r.mixed()
+}
+
+// mixed reports, once, that both types claim the role; p.mu must be held.
+func (r *roleState) mixed() bool {
+	if r.warned || r.exclusive == 0 || len(r.pairs) == 0 {
+		return false
+	}
+	r.warned = true
+	return true
+}
