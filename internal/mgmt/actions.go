@@ -2,6 +2,7 @@ package mgmt
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
@@ -56,6 +57,17 @@ type ActionSecret struct {
 type ActionSecretValue struct {
 	Name  string `json:"name"`
 	Value string `json:"value"`
+}
+
+// secretValues are the values of secrets as they are and as JSON writes
+// them (with quotes and backslashes escaped), for the log masks.
+func secretValues(secrets []ActionSecretValue) []string {
+	out := make([]string, 0, 2*len(secrets))
+	for _, s := range secrets {
+		quoted, _ := json.Marshal(s.Value)
+		out = append(out, s.Value, strings.Trim(string(quoted), `"`))
+	}
+	return out
 }
 
 // ActionVersion is a built version of an action (current_version,
@@ -116,7 +128,7 @@ const TriggerCustomTokenExchange = "custom-token-exchange"
 
 func (c *Client) CreateAction(ctx context.Context, in ActionCreate) (*Action, error) {
 	var out Action
-	if _, err := c.do(ctx, request{method: http.MethodPost, path: "/actions/actions", body: in}, &out); err != nil {
+	if _, err := c.do(ctx, request{method: http.MethodPost, path: "/actions/actions", body: in, secrets: secretValues(in.Secrets)}, &out); err != nil {
 		return nil, err
 	}
 	return checkID(&out, out.ID, "POST /actions/actions")
@@ -135,7 +147,7 @@ func (c *Client) GetAction(ctx context.Context, id string) (*Action, error) {
 func (c *Client) UpdateAction(ctx context.Context, id string, in ActionUpdate) (*Action, error) {
 	var out Action
 	path := "/actions/actions/" + escape(id)
-	if _, err := c.do(ctx, request{method: http.MethodPatch, path: path, body: in}, &out); err != nil {
+	if _, err := c.do(ctx, request{method: http.MethodPatch, path: path, body: in, secrets: secretValues(in.Secrets.Value())}, &out); err != nil {
 		return nil, err
 	}
 	return checkID(&out, out.ID, "PATCH "+path)

@@ -154,6 +154,8 @@ type request struct {
 	// idempotent marks a POST whose repetition changes nothing, so it is
 	// retried like a PUT.
 	idempotent bool
+	// secrets are values in the body that no log line may show.
+	secrets []string
 }
 
 // do sends r, retrying as the API allows, and decodes a 2xx body into out
@@ -169,7 +171,7 @@ func (c *Client) do(ctx context.Context, r request, out any) (int, error) {
 		c.cfg.OnWrite(r.method, r.path)
 		defer c.cfg.OnWrite(r.method, r.path)
 	}
-	ctx = c.logContext(ctx)
+	ctx = c.logContext(ctx, r.secrets...)
 	var payload []byte
 	if r.body != nil {
 		b, err := json.Marshal(r.body)
