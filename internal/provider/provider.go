@@ -123,11 +123,12 @@ func (p *tenantProvider) Configure(ctx context.Context, req provider.ConfigureRe
 			return
 		}
 	}
+	clientID, clientSecret, apiToken := credentials(m)
 	cfg := mgmt.Config{
 		Domain:               valueOrEnv(m.Domain, "TENANT_DOMAIN"),
-		ClientID:             valueOrEnv(m.ClientID, "TENANT_CLIENT_ID"),
-		ClientSecret:         valueOrEnv(m.ClientSecret, "TENANT_CLIENT_SECRET"),
-		APIToken:             valueOrEnv(m.APIToken, "TENANT_API_TOKEN"),
+		ClientID:             clientID,
+		ClientSecret:         clientSecret,
+		APIToken:             apiToken,
 		Audience:             valueOrEnv(m.Audience, "TENANT_AUDIENCE"),
 		UserAgent:            fmt.Sprintf("terraform-provider-tenant/%s terraform/%s", p.version, req.TerraformVersion),
 		MaxRequestsPerSecond: m.MaxRequestsPerSecond.ValueFloat64(),
@@ -189,6 +190,22 @@ func checkConfig(cfg mgmt.Config, diags interface {
 		ok = false
 	}
 	return ok
+}
+
+// credentials picks how the provider authenticates. The provider block
+// wins over the environment: when it sets api_token, or either half of the
+// client credentials, that method is used (the other half of client
+// credentials may still come from its variable) and the environment's other
+// method is ignored; only a block that sets neither takes the method from
+// the environment.
+func credentials(m providerModel) (clientID, clientSecret, apiToken string) {
+	if m.APIToken.IsNull() && m.ClientID.IsNull() && m.ClientSecret.IsNull() {
+		return os.Getenv("TENANT_CLIENT_ID"), os.Getenv("TENANT_CLIENT_SECRET"), os.Getenv("TENANT_API_TOKEN")
+	}
+	if !m.ClientID.IsNull() || !m.ClientSecret.IsNull() {
+		clientID, clientSecret = valueOrEnv(m.ClientID, "TENANT_CLIENT_ID"), valueOrEnv(m.ClientSecret, "TENANT_CLIENT_SECRET")
+	}
+	return clientID, clientSecret, m.APIToken.ValueString()
 }
 
 func valueOrEnv(v types.String, env string) string {

@@ -104,6 +104,34 @@ func TestProvider_configure(t *testing.T) {
 	}
 }
 
+// TestProvider_blockWinsOverTheEnvironment: a method the provider block
+// sets is used although the environment holds the other one.
+func TestProvider_blockWinsOverTheEnvironment(t *testing.T) {
+	t.Setenv("TENANT_DOMAIN", "acme.example.com")
+	t.Setenv("TENANT_API_TOKEN", "env-token")
+	t.Setenv("TENANT_CLIENT_ID", "")
+	t.Setenv("TENANT_CLIENT_SECRET", "")
+	if diags := configure(t, map[string]any{"client_id": "a", "client_secret": "b"}); len(diags) > 0 {
+		t.Fatalf("client credentials in the block with TENANT_API_TOKEN set: %v", diags)
+	}
+	t.Setenv("TENANT_API_TOKEN", "")
+	t.Setenv("TENANT_CLIENT_ID", "env-id")
+	t.Setenv("TENANT_CLIENT_SECRET", "env-secret")
+	if diags := configure(t, map[string]any{"api_token": "t"}); len(diags) > 0 {
+		t.Fatalf("api_token in the block with TENANT_CLIENT_ID/SECRET set: %v", diags)
+	}
+	// The block names client_id; the secret comes from the environment.
+	if diags := configure(t, map[string]any{"client_id": "a"}); len(diags) > 0 {
+		t.Fatalf("client_id in the block, TENANT_CLIENT_SECRET in the environment: %v", diags)
+	}
+	// The environment alone holding both methods is ambiguous.
+	t.Setenv("TENANT_API_TOKEN", "env-token")
+	diags := configure(t, nil)
+	if len(diags) == 0 || !strings.Contains(diags[0].Detail, "Use exactly one") {
+		t.Fatalf("both methods in the environment: %v", diags)
+	}
+}
+
 func TestProvider_environmentFallback(t *testing.T) {
 	t.Setenv("TENANT_DOMAIN", "http://tenant.example.com")
 	t.Setenv("TENANT_API_TOKEN", "t")
