@@ -3,7 +3,6 @@ package tokenexchangeprofile
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -152,24 +151,14 @@ func (r *profileResource) Create(ctx context.Context, req resource.CreateRequest
 		func(p *mgmt.TokenExchangeProfile) bool {
 			return p.Name == sent.Name && p.SubjectTokenType == sent.SubjectTokenType && p.ActionID == sent.ActionID && p.Type == sent.Type
 		})
-	switch {
-	case errors.Is(err, mgmt.ErrExists):
-		resp.Diagnostics.AddAttributeError(path.Root("subject_token_type"), "Unable to create token exchange profile", existsDetail(sent.SubjectTokenType, p))
+	creation := framework.Creation{TypeName: TypeName, Summary: "token exchange profile", Noun: "token exchange profile",
+		Key: "subject_token_type", Value: sent.SubjectTokenType}
+	var found *framework.Found
+	if p != nil {
+		found = &framework.Found{ID: p.ID, Description: fmt.Sprintf("name %q, action_id %q", p.Name, p.ActionID)}
+	}
+	if !creation.Result(found, outcome, err, func(err error) string { return r.createErrorDetail(m, err) }, &resp.Diagnostics) {
 		return
-	case errors.Is(err, mgmt.ErrDifferent):
-		resp.Diagnostics.AddError("Unable to create token exchange profile", fmt.Sprintf(
-			"The answer to creating the profile for subject_token_type %q was lost, and the profile now found under it (id %s, name %q, "+
-				"action_id %q) differs from the configuration, so it was not adopted: another writer may have created it. "+
-				"Subject token types are unique in the tenant.\n\nIf it is yours, import it:\n  terraform import %s.<name> %s",
-			sent.SubjectTokenType, p.ID, p.Name, p.ActionID, TypeName, p.ID))
-		return
-	case err != nil:
-		resp.Diagnostics.AddError("Unable to create token exchange profile", r.createErrorDetail(m, err))
-		return
-	case outcome == mgmt.Adopted:
-		resp.Diagnostics.AddWarning("Token exchange profile created after a lost answer", fmt.Sprintf(
-			"The answer to creating the profile for subject_token_type %q was lost, and the profile found under it (id %s) equals the "+
-				"configuration, so it is the one this apply created and was taken into the state instead of created twice.", sent.SubjectTokenType, p.ID))
 	}
 	m.fromAPI(p)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
@@ -299,18 +288,4 @@ func (r *profileResource) createErrorDetail(m profileModel, err error) string {
 			"Use the credentials of the tenant's global client (or a token issued to it).\n\nThe API said: %s", e.Message)
 	}
 	return framework.APIErrorDetail(tried, err)
-}
-
-// existsDetail explains a 409 on the first create: the profile was there
-// before this apply, so it is someone else's until it is imported.
-func existsDetail(stt string, found *mgmt.TokenExchangeProfile) string {
-	if found == nil {
-		return fmt.Sprintf("A token exchange profile with subject_token_type %q already exists (409); subject token types are unique "+
-			"in the tenant, so it was not created.\n\nTo manage it here, import it:\n  terraform import %s.<name> %s", stt, TypeName, stt)
-	}
-	return fmt.Sprintf("A token exchange profile with subject_token_type %q already exists in the tenant (id %s, name %q, action_id %q); "+
-		"subject token types are unique, so it was not created, and it is not taken over because it existed before this apply "+
-		"(another configuration, or another instance of this resource, may manage it).\n\n"+
-		"To manage it here, import it:\n  terraform import %s.<name> %s\nor choose another subject_token_type.",
-		stt, found.ID, found.Name, found.ActionID, TypeName, found.ID)
 }

@@ -253,7 +253,7 @@ func TestAccTokenExchangeProfile_apiErrors(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{
-			{Config: target.Config(cfg("urn:acme:taken", deployed)), ExpectError: acctest.ExpectError(`already exists in the tenant \(id ` + existing.ID + `, name "existing", action_id "` + deployed + `"\).*it is not taken over.*terraform import tenant_token_exchange_profile.<name> ` + existing.ID)},
+			{Config: target.Config(cfg("urn:acme:taken", deployed)), ExpectError: acctest.ExpectError(`already exists in the tenant \(id ` + existing.ID + `, name "existing", action_id "` + deployed + `"\).*is not taken over.*terraform import tenant_token_exchange_profile.<name> ` + existing.ID)},
 			// Equal to the configuration, but there before: still not adopted.
 			{Config: target.Config(testAccProfileConfig("existing", "urn:acme:taken", deployed)), ExpectError: acctest.ExpectError(`already exists in the tenant \(id ` + existing.ID + `.*terraform import`)},
 			{Config: target.Config(cfg("urn:acme:e1", "00000000-0000-4000-8000-000000000000")), ExpectError: acctest.ExpectError(`does not exist in the tenant`)},

@@ -1,0 +1,41 @@
+package framework_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
+)
+
+func TestCreation_result(t *testing.T) {
+	c := framework.Creation{TypeName: "tenant_resource_server", Summary: "resource server", Noun: "API", Key: "identifier", Value: "https://a"}
+	found := &framework.Found{ID: "0123", Description: `name "N"`}
+	for name, tc := range map[string]struct {
+		outcome mgmt.CreateOutcome
+		err     error
+		ok      bool
+		want    string
+	}{
+		"created":  {mgmt.Created, nil, true, ""},
+		"adopted":  {mgmt.Adopted, nil, true, "Resource server created after a lost answer: The answer to creating the API with identifier \"https://a\" was lost"},
+		"existed":  {mgmt.Created, errors.Join(mgmt.ErrExists, errors.New("409")), false, "An API with identifier \"https://a\" already exists in the tenant (id 0123, name \"N\")"},
+		"differs":  {mgmt.Created, errors.Join(mgmt.ErrDifferent, errors.New("5xx")), false, "terraform import tenant_resource_server.<name> 0123"},
+		"an error": {mgmt.Created, errors.New("boom"), false, "Unable to create resource server: other: boom"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var diags diag.Diagnostics
+			ok := c.Result(found, tc.outcome, tc.err, func(err error) string { return "other: " + err.Error() }, &diags)
+			var got []string
+			for _, d := range diags {
+				got = append(got, d.Summary()+": "+d.Detail())
+			}
+			if ok != tc.ok || (tc.want == "") != (len(diags) == 0) || !strings.Contains(strings.Join(got, "\n"), tc.want) {
+				t.Fatalf("ok %v, diagnostics %q; want ok %v and %q", ok, got, tc.ok, tc.want)
+			}
+		})
+	}
+}
