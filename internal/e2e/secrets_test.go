@@ -1,7 +1,11 @@
 package e2e_test
 
 import (
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
 	"encoding/json"
+	"encoding/pem"
 	"net/http"
 	"net/url"
 	"os"
@@ -159,5 +163,55 @@ resource "tenant_resource_server" "api" {
 	}
 	if out, err := cli.Run("destroy", "-auto-approve", "-input=false", "-no-color"); err != nil {
 		t.Fatalf("destroy: %v\n%s", err, out)
+	}
+}
+
+// TestSecrets_privateKeyInPEM: a private key pasted where token encryption
+// takes a public key is refused at plan, and neither the diagnostics nor
+// the logs show any of it.
+func TestSecrets_privateKeyInPEM(t *testing.T) {
+	requireAcc(t)
+	emu, err := emulator.Start(emulator.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emu.Close()
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	private := string(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)}))
+	body := strings.Split(private, "\n")[5] // a line of the key's base64
+	cli := acctest.NewCLI(t, map[string]string{"main.tf": acctest.ProviderHCL(emu.Domain(), emu.ClientID(), emu.ClientSecret()) + `
+variable "pem" {
+  type = string
+}
+
+resource "tenant_resource_server" "x" {
+  identifier = "https://api.example.com/encrypted"
+  token_encryption = {
+    format         = "compact-nested-jwe"
+    encryption_key = { alg = "RSA-OAEP-256", pem = var.pem }
+  }
+}
+`})
+	logFile := filepath.Join(t.TempDir(), "trace.log")
+	cli.Env = append(cli.Env, "TF_LOG=TRACE", "TF_LOG_PATH="+logFile, "TF_VAR_pem="+private)
+	emu.ResetStats()
+	out, err := cli.Run("plan", "-input=false", "-no-color")
+	if err == nil || !strings.Contains(strings.Join(strings.Fields(out), " "), `holds a "RSA PRIVATE KEY" PEM block`) {
+		t.Fatalf("the private key was not refused at plan: %v\n%.3000s", err, out)
+	}
+	logs, err := os.ReadFile(logFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for what, text := range map[string]string{"output": out, "trace log": string(logs)} {
+		if strings.Contains(text, body) {
+			t.Errorf("the %s shows the private key", what)
+		}
+	}
+	if n := emu.Stats().Total; n != 0 {
+		t.Errorf("%d requests sent for a configuration refused at plan", n)
 	}
 }

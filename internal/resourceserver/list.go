@@ -26,8 +26,7 @@ type serverList struct {
 }
 
 type serverListModel struct {
-	Identifiers   types.List `tfsdk:"identifiers"`
-	IncludeSystem types.Bool `tfsdk:"include_system"`
+	Identifiers types.List `tfsdk:"identifiers"`
 }
 
 func (l *serverList) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -37,17 +36,14 @@ func (l *serverList) Metadata(_ context.Context, _ resource.MetadataRequest, res
 func (l *serverList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	resp.Schema = listschema.Schema{
 		MarkdownDescription: "Lists the tenant's APIs (resource servers), 100 per request, for `terraform query`. " +
-			"System APIs are left out unless `include_system` is true (they can be read but not managed).",
+			"System APIs are left out: they can be read (data source `tenant_resource_server`) but not managed or imported. " +
+			"The signing secret of an HS256 API is not in the results: the import reads it, and the generated configuration leaves it out.",
 		Attributes: map[string]listschema.Attribute{
 			"identifiers": listschema.ListAttribute{
 				MarkdownDescription: "Only the APIs with these identifiers (audiences).",
 				ElementType:         types.StringType,
 				Optional:            true,
 				Validators:          []validator.List{listvalidator.SizeAtLeast(1)},
-			},
-			"include_system": listschema.BoolAttribute{
-				MarkdownDescription: "Whether the tenant's system APIs are listed too. Defaults to `false`.",
-				Optional:            true,
 			},
 		},
 	}
@@ -66,7 +62,7 @@ func (l *serverList) List(ctx context.Context, req list.ListRequest, stream *lis
 	}
 	stream.Results = framework.ListResults(ctx, req, l.Tenant.API.EachResourceServer(ctx, identifiers...), "APIs",
 		func(s *mgmt.ResourceServer, result *list.ListResult) bool {
-			if s.IsSystem && !cfg.IncludeSystem.ValueBool() {
+			if s.IsSystem {
 				return false
 			}
 			result.DisplayName = s.Identifier
@@ -77,6 +73,8 @@ func (l *serverList) List(ctx context.Context, req list.ListRequest, stream *lis
 			if req.IncludeResource {
 				var m serverModel
 				result.Diagnostics.Append(m.fromAPI(ctx, s)...)
+				// `terraform query -json` prints results as they are.
+				m.SigningSecret = types.StringNull()
 				result.Diagnostics.Append(result.Resource.Set(ctx, &m)...)
 			}
 			return true

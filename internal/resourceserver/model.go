@@ -40,7 +40,13 @@ type serverModel struct {
 
 // toCreate builds the POST body from the plan: every known value is sent, the
 // defaults the plan shows included, so the tenant holds exactly the plan.
-func (m serverModel) toCreate(ctx context.Context) (mgmt.ResourceServer, diag.Diagnostics) {
+//
+// The fields of features a tenant may lack (online access,
+// subject_type_authorization) are sent only when the configuration sets
+// them: their values when unset are what the API shows when it omits them,
+// and a tenant without the feature would refuse the field (reference §4:
+// omitted until set; the API answers 400 to fields it does not know, §0.3).
+func (m serverModel) toCreate(ctx context.Context, config serverModel) (mgmt.ResourceServer, diag.Diagnostics) {
 	var diags, d diag.Diagnostics
 	rs := mgmt.ResourceServer{
 		Identifier:          m.Identifier.ValueString(),
@@ -53,15 +59,17 @@ func (m serverModel) toCreate(ctx context.Context) (mgmt.ResourceServer, diag.Di
 		SkipConsentForVerifiableFirstPartyClients: known(m.SkipConsent, m.SkipConsent.ValueBoolPointer),
 		EnforcePolicies:                        known(m.EnforcePolicies, m.EnforcePolicies.ValueBoolPointer),
 		TokenDialect:                           known(m.TokenDialect, m.TokenDialect.ValueStringPointer),
-		AllowOnlineAccess:                      known(m.AllowOnlineAccess, m.AllowOnlineAccess.ValueBoolPointer),
-		AllowOnlineAccessWithEphemeralSessions: known(m.EphemeralSessions, m.EphemeralSessions.ValueBoolPointer),
+		AllowOnlineAccess:                      known(config.AllowOnlineAccess, m.AllowOnlineAccess.ValueBoolPointer),
+		AllowOnlineAccessWithEphemeralSessions: known(config.EphemeralSessions, m.EphemeralSessions.ValueBoolPointer),
 		ConsentPolicy:                          known(m.ConsentPolicy, m.ConsentPolicy.ValueStringPointer),
 	}
 	if scopes := m.scopes(); len(scopes) > 0 {
 		rs.Scopes = &scopes
 	}
-	rs.SubjectTypeAuthorization, d = subjectTypeAuthToAPI(ctx, m.SubjectTypeAuth)
-	diags.Append(d...)
+	if isSet(config.SubjectTypeAuth) {
+		rs.SubjectTypeAuthorization, d = subjectTypeAuthToAPI(ctx, m.SubjectTypeAuth)
+		diags.Append(d...)
+	}
 	if details, d := detailsToAPI(ctx, m.AuthzDetails); details != nil {
 		rs.AuthorizationDetails = &details
 		diags.Append(d...)
@@ -82,14 +90,17 @@ func (m serverModel) toCreate(ctx context.Context) (mgmt.ResourceServer, diag.Di
 // list, reference §4). A value still unknown is left to the tenant.
 func (m serverModel) toUpdate(ctx context.Context, state serverModel) (mgmt.ResourceServerUpdate, diag.Diagnostics) {
 	var u mgmt.ResourceServerUpdate
-	u.Name = patch(m.Name, state.Name, m.Name.ValueString)
+	// name, enforce_policies and token_dialect are never sent as null: the
+	// reference observes null accepted only on the five nullable objects
+	// (§4), so a value removed from the configuration is left as it is.
+	u.Name = patchValue(m.Name, state.Name, m.Name.ValueString)
 	u.SigningAlg = patch(m.SigningAlg, state.SigningAlg, m.SigningAlg.ValueString)
 	u.AllowOfflineAccess = patch(m.AllowOfflineAccess, state.AllowOfflineAccess, m.AllowOfflineAccess.ValueBool)
 	u.TokenLifetime = patch(m.TokenLifetime, state.TokenLifetime, m.TokenLifetime.ValueInt64)
 	u.TokenLifetimeForWeb = patch(m.TokenLifetimeForWeb, state.TokenLifetimeForWeb, m.TokenLifetimeForWeb.ValueInt64)
 	u.SkipConsentForVerifiableFirstPartyClients = patch(m.SkipConsent, state.SkipConsent, m.SkipConsent.ValueBool)
-	u.EnforcePolicies = patch(m.EnforcePolicies, state.EnforcePolicies, m.EnforcePolicies.ValueBool)
-	u.TokenDialect = patch(m.TokenDialect, state.TokenDialect, m.TokenDialect.ValueString)
+	u.EnforcePolicies = patchValue(m.EnforcePolicies, state.EnforcePolicies, m.EnforcePolicies.ValueBool)
+	u.TokenDialect = patchValue(m.TokenDialect, state.TokenDialect, m.TokenDialect.ValueString)
 	u.AllowOnlineAccess = patch(m.AllowOnlineAccess, state.AllowOnlineAccess, m.AllowOnlineAccess.ValueBool)
 	u.AllowOnlineAccessWithEphemeralSessions = patch(m.EphemeralSessions, state.EphemeralSessions, m.EphemeralSessions.ValueBool)
 	u.ConsentPolicy = patch(m.ConsentPolicy, state.ConsentPolicy, m.ConsentPolicy.ValueString)
@@ -164,7 +175,13 @@ func (m *serverModel) fromAPI(ctx context.Context, s *mgmt.ResourceServer) diag.
 	m.Identifier = types.StringValue(s.Identifier)
 	m.Name = types.StringPointerValue(s.Name)
 	m.SigningAlg = types.StringPointerValue(s.SigningAlg)
-	m.SigningSecret = types.StringPointerValue(s.SigningSecret)
+	// The secret belongs to HS256: whether the API still shows it after a
+	// switch to another algorithm is not in the reference, so it is not read
+	// then (the schema plans it null).
+	m.SigningSecret = types.StringNull()
+	if s.SigningAlg != nil && *s.SigningAlg == "HS256" {
+		m.SigningSecret = types.StringPointerValue(s.SigningSecret)
+	}
 	m.AllowOfflineAccess = types.BoolPointerValue(s.AllowOfflineAccess)
 	m.TokenLifetime = types.Int64PointerValue(s.TokenLifetime)
 	m.TokenLifetimeForWeb = types.Int64PointerValue(s.TokenLifetimeForWeb)
@@ -207,6 +224,15 @@ func patch[T any](plan, state attr.Value, value func() T) mgmt.Patch[T] {
 		return mgmt.Null[T]()
 	}
 	return mgmt.Set(value())
+}
+
+// patchValue is patch for an attribute that is never cleared: a null plan
+// leaves it out too.
+func patchValue[T any](plan, state attr.Value, value func() T) mgmt.Patch[T] {
+	if plan.IsNull() {
+		return mgmt.Patch[T]{}
+	}
+	return patch(plan, state, value)
 }
 
 // sameServer reports whether found has every value sent set the same way, so

@@ -28,7 +28,7 @@ func TestServerModel_unknownAndNullAreNotSentOnCreate(t *testing.T) {
 		TokenDialect:        types.StringUnknown(),
 		Scopes:              types.MapNull(types.StringType),
 	}
-	rs, d := m.toCreate(context.Background())
+	rs, d := m.toCreate(context.Background(), m)
 	if d.HasError() {
 		t.Fatal(d)
 	}
@@ -94,9 +94,9 @@ func TestServerModel_updateSendsOnlyWhatChanged(t *testing.T) {
 			m.TokenLifetime, m.TokenLifetimeForWeb = types.Int64Value(3600), types.Int64Value(3600)
 		}, state, `{"token_lifetime":3600,"token_lifetime_for_web":3600}`},
 		"name changed, scopes left out stay untouched": {func(m *serverModel) { m.Name = types.StringValue("B") }, withScopes, `{"name":"B"}`},
-		"name removed":   {func(m *serverModel) { m.Name = types.StringNull() }, state, `{"name":null}`},
-		"scopes removed": {func(m *serverModel) { m.Scopes = types.MapNull(types.StringType) }, withScopes, `{"scopes":[]}`},
-		"scopes set":     {func(m *serverModel) { m.Scopes = withScopes.Scopes }, state, `{"scopes":[{"value":"read:a"}]}`},
+		"name null: never sent as null":                {func(m *serverModel) { m.Name = types.StringNull() }, state, `{}`},
+		"scopes removed":                               {func(m *serverModel) { m.Scopes = types.MapNull(types.StringType) }, withScopes, `{"scopes":[]}`},
+		"scopes set":                                   {func(m *serverModel) { m.Scopes = withScopes.Scopes }, state, `{"scopes":[{"value":"read:a"}]}`},
 		// The API replaces the whole list (reference §4): an edit of one
 		// description sends every scope, in the order of their values.
 		"one description edited": {func(m *serverModel) {
@@ -110,13 +110,13 @@ func TestServerModel_updateSendsOnlyWhatChanged(t *testing.T) {
 			})
 			return s
 		}(), `{"scopes":[{"value":"delete:c"},{"value":"read:a","description":"A"},{"value":"write:b","description":"B"}]}`},
-		"dialect and policies removed": {func(m *serverModel) {
+		"dialect and policies null: never sent as null": {func(m *serverModel) {
 			m.TokenDialect, m.EnforcePolicies = types.StringNull(), types.BoolNull()
 		}, func() serverModel {
 			s := base()
 			s.TokenDialect, s.EnforcePolicies = types.StringValue("access_token_authz"), types.BoolValue(true)
 			return s
-		}(), `{"enforce_policies":null,"token_dialect":null}`},
+		}(), `{}`},
 		// HS256 to RS256: the secret goes with the algorithm, never as null.
 		"HS256 removed": {func(m *serverModel) {
 			m.SigningAlg, m.SigningSecret = types.StringValue("RS256"), types.StringNull()
@@ -170,7 +170,7 @@ func TestServerModel_roundTrip(t *testing.T) {
 	if m.ClientID.IsNull() != true || m.IsSystem.ValueBool() || len(m.Scopes.Elements()) != 2 {
 		t.Fatalf("%+v", m)
 	}
-	out, d := m.toCreate(context.Background())
+	out, d := m.toCreate(context.Background(), m)
 	if d.HasError() || *out.Name != "N" || *out.SigningSecret != secret || *out.TokenDialect != dialect || len(*out.Scopes) != 2 {
 		t.Fatalf("%+v %v", out, d)
 	}
@@ -272,5 +272,47 @@ func TestEncryptionFromAPI_keepsPEMUntilTheThumbprintChanges(t *testing.T) {
 	sent, _ := encryptionToAPI(ctx, prior("PEM", types.StringValue("T1")))
 	if b, _ := json.Marshal(sent); strings.Contains(string(b), "thumbprint") || !strings.Contains(string(b), `"pem":"PEM"`) {
 		t.Fatalf("sent %s", b)
+	}
+}
+
+// TestServerModel_createLeavesOutUnconfiguredFeatures: the fields of
+// features a tenant may lack are sent only when the configuration sets
+// them, though the plan shows their defaults.
+func TestServerModel_createLeavesOutUnconfiguredFeatures(t *testing.T) {
+	plan := base()
+	plan.ID = types.StringUnknown()
+	config := base()
+	config.AllowOnlineAccess, config.EphemeralSessions, config.SubjectTypeAuth = types.BoolNull(), types.BoolNull(), types.ObjectNull(subjectTypeAuthType.AttrTypes)
+	body, d := plan.toCreate(context.Background(), config)
+	if d.HasError() {
+		t.Fatal(d)
+	}
+	b, _ := json.Marshal(body)
+	for _, field := range []string{"allow_online_access", "subject_type_authorization"} {
+		if strings.Contains(string(b), field) {
+			t.Errorf("%s sent although the configuration does not set it: %s", field, b)
+		}
+	}
+	if !strings.Contains(string(b), `"signing_alg":"RS256"`) || !strings.Contains(string(b), `"token_lifetime":86400`) {
+		t.Errorf("the defaults every tenant has are sent, so the tenant holds the plan: %s", b)
+	}
+	body, _ = plan.toCreate(context.Background(), plan)
+	if b, _ := json.Marshal(body); !strings.Contains(string(b), `"allow_online_access":false`) || !strings.Contains(string(b), "subject_type_authorization") {
+		t.Errorf("configured feature fields not sent: %s", b)
+	}
+}
+
+// TestServerModel_signingSecretOnlyWithHS256: a secret the API still shows
+// after a switch to another algorithm is not read into the state.
+func TestServerModel_signingSecretOnlyWithHS256(t *testing.T) {
+	rs256, hs256, secret := "RS256", "HS256", "0123456789abcdefXYZ"
+	var m serverModel
+	_ = m.fromAPI(context.Background(), &mgmt.ResourceServer{ID: "1", Identifier: "https://a", SigningAlg: &rs256, SigningSecret: &secret})
+	if !m.SigningSecret.IsNull() {
+		t.Fatalf("signing_secret = %v with RS256", m.SigningSecret)
+	}
+	_ = m.fromAPI(context.Background(), &mgmt.ResourceServer{ID: "1", Identifier: "https://a", SigningAlg: &hs256, SigningSecret: &secret})
+	if m.SigningSecret.ValueString() != secret {
+		t.Fatalf("signing_secret = %v with HS256", m.SigningSecret)
 	}
 }

@@ -110,8 +110,9 @@ resource "tenant_resource_server" "test" {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("token_lifetime"), knownvalue.Int64Exact(86400)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("token_lifetime_for_web"), knownvalue.Int64Exact(7200)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_offline_access"), knownvalue.Bool(false)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("enforce_policies"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("token_dialect"), knownvalue.Null()),
+					// Left as they are: never cleared by a removal.
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("enforce_policies"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("token_dialect"), knownvalue.StringExact("access_token_authz")),
 				},
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
@@ -196,6 +197,76 @@ func checkScopes(target *acctest.Target, want map[string]string) resource.TestCh
 		}
 		return nil
 	}
+}
+
+// TestAccResourceServer_tenantFilledValues: what the tenant may fill in when
+// the configuration leaves it unset is planned as known after apply, not as
+// null, so whatever the tenant answers is consistent with the plan; and a
+// value the tenant fills in later is kept, not drift.
+func TestAccResourceServer_tenantFilledValues(t *testing.T) {
+	target := acctest.NewTarget(t)
+	ident := "https://api.example.com/" + acctest.RandomName()
+	key := publicKeyPEM(t)
+	cfg := target.Config(fmt.Sprintf(`
+resource "tenant_resource_server" "test" {
+  identifier          = %[1]q
+  proof_of_possession = { mechanism = "dpop", required = true }
+  token_encryption = {
+    format         = "compact-nested-jwe"
+    encryption_key = { alg = "RSA-OAEP-256", pem = %[2]q }
+  }
+}
+`, ident, key))
+	encryptionKey := tfjsonpath.New("token_encryption").AtMapKey("encryption_key")
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             target.CheckGone(resourceserver.TypeName, getServer),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectUnknownValue(addr, tfjsonpath.New("name")),
+					plancheck.ExpectUnknownValue(addr, tfjsonpath.New("enforce_policies")),
+					plancheck.ExpectUnknownValue(addr, tfjsonpath.New("token_dialect")),
+					plancheck.ExpectUnknownValue(addr, tfjsonpath.New("proof_of_possession").AtMapKey("required_for")),
+					plancheck.ExpectUnknownValue(addr, encryptionKey.AtMapKey("kid")),
+					plancheck.ExpectUnknownValue(addr, encryptionKey.AtMapKey("name")),
+				}},
+			},
+			{
+				// The tenant fills them in (another client, or the tenant's
+				// own defaults): not drift.
+				PreConfig: func() {
+					id := serverID(t, target, ident)
+					dialect, yes, name := "rfc9068_profile", true, "Filled in"
+					_, err := target.Client().UpdateResourceServer(context.Background(), id, mgmt.ResourceServerUpdate{
+						Name:              mgmt.Set(name),
+						EnforcePolicies:   mgmt.Set(yes),
+						TokenDialect:      mgmt.Set(dialect),
+						ProofOfPossession: mgmt.Set(mgmt.ProofOfPossession{Mechanism: "dpop", Required: true, RequiredFor: "all_clients"}),
+						TokenEncryption: mgmt.Set(mgmt.TokenEncryption{Format: "compact-nested-jwe", EncryptionKey: mgmt.EncryptionKey{
+							Alg: "RSA-OAEP-256", PEM: key, Kid: "kid-filled", Name: "filled",
+						}}),
+					})
+					if err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:   cfg,
+				PlanOnly: true,
+			},
+		},
+	})
+}
+
+// serverID looks an API up by identifier.
+func serverID(t *testing.T, target *acctest.Target, ident string) string {
+	t.Helper()
+	s, err := target.Client().GetResourceServer(context.Background(), ident)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.ID
 }
 
 func TestAccResourceServer_replace(t *testing.T) {
@@ -326,6 +397,8 @@ func TestAccResourceServer_validation(t *testing.T) {
 		{`identifier = "https://v"` + "\n  signing_secret = \"0123456789abcdef\"", `signing_secret is only used with signing_alg = "HS256"`},
 		{`identifier = "https://v"` + "\n  signing_alg = \"HS256\"\n  signing_secret = \"short\"", `Attribute signing_secret UTF-8 character count must be at least 16, got: 5`},
 		{`identifier = "https://v"` + "\n  scopes = { a = null }", `Null Map Value.*This attribute contains a null value`},
+		{`identifier = "https://v"` + "\n  token_encryption = { format = \"compact-nested-jwe\", encryption_key = { alg = \"RSA-OAEP-256\", pem = \"not pem\" } }",
+			`Attribute token_encryption.encryption_key.pem holds no PEM block`},
 		{`identifier = "https://v"` + "\n  scopes = {}", `Attribute scopes map must contain at least 1 elements and at most 1000 elements, got: 0`},
 		{`identifier = "https://v"` + "\n  scopes = { \"\" = \"\" }", `Attribute scopes\[""\] UTF-8 character count must be between 1 and 280, got: 0`},
 	} {
@@ -496,7 +569,11 @@ resource "tenant_resource_server" "test" {
 }
 `, ident)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact("Not default")),
+						plancheck.ExpectKnownValue(addr, tfjsonpath.New("signing_secret"), knownvalue.Null()),
+					},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				Check: func(*terraform.State) error {
@@ -504,21 +581,21 @@ resource "tenant_resource_server" "test" {
 					if err != nil {
 						return err
 					}
+					// name, enforce_policies and token_dialect are never sent as
+					// null: removing them leaves the API as it is.
 					switch {
-					case got.Name != nil:
-						return fmt.Errorf("name = %q, want none", *got.Name)
+					case got.Name == nil || *got.Name != "Not default":
+						return fmt.Errorf("name = %v, want it kept", got.Name)
 					case got.SigningAlg == nil || *got.SigningAlg != "RS256":
 						return fmt.Errorf("signing_alg = %v, want RS256", got.SigningAlg)
-					case got.SigningSecret != nil:
-						return fmt.Errorf("a signing secret is left")
 					case got.AllowOfflineAccess == nil || *got.AllowOfflineAccess:
 						return fmt.Errorf("allow_offline_access = %v, want false", got.AllowOfflineAccess)
 					case got.SkipConsentForVerifiableFirstPartyClients == nil || *got.SkipConsentForVerifiableFirstPartyClients:
 						return fmt.Errorf("skip_consent = %v, want false", got.SkipConsentForVerifiableFirstPartyClients)
-					case got.EnforcePolicies != nil:
-						return fmt.Errorf("enforce_policies = %v, want unset", *got.EnforcePolicies)
-					case got.TokenDialect != nil:
-						return fmt.Errorf("token_dialect = %q, want unset", *got.TokenDialect)
+					case got.EnforcePolicies == nil || !*got.EnforcePolicies:
+						return fmt.Errorf("enforce_policies = %v, want it kept", got.EnforcePolicies)
+					case got.TokenDialect == nil || *got.TokenDialect != "access_token_authz":
+						return fmt.Errorf("token_dialect = %v, want it kept", got.TokenDialect)
 					case *got.TokenLifetime != 86400 || *got.TokenLifetimeForWeb != 7200:
 						return fmt.Errorf("lifetimes %d/%d, want 86400/7200", *got.TokenLifetime, *got.TokenLifetimeForWeb)
 					case got.Scopes != nil && len(*got.Scopes) > 0:

@@ -58,6 +58,50 @@ type serverConfig struct {
 	pop                                       *pop
 	enc                                       *encryption
 	subjectTypeSet                            bool
+	// held is what the tenant keeps from earlier steps of the same API.
+	held held
+}
+
+// held are the values an API keeps when their arguments are removed from
+// the configuration: name, enforce_policies and token_dialect keep their
+// last value (the provider never sends null for them), and so do
+// proof_of_possession.required_for and the encryption key's name and kid
+// while their object stays. A replacement starts over.
+type held struct {
+	name, dialect           *string
+	enforce                 *bool
+	popFor, encName, encKid string
+}
+
+// holds is what the tenant keeps once c is applied.
+func (c *serverConfig) holds() held {
+	h := c.held
+	if c.name != nil {
+		h.name = c.name
+	}
+	if c.dialect != nil {
+		h.dialect = c.dialect
+	}
+	if c.enforce != nil {
+		h.enforce = c.enforce
+	}
+	switch {
+	case c.pop == nil:
+		h.popFor = ""
+	case c.pop.requiredFor != "":
+		h.popFor = c.pop.requiredFor
+	}
+	if c.enc == nil {
+		h.encName, h.encKid = "", ""
+	} else {
+		if c.enc.name != "" {
+			h.encName = c.enc.name
+		}
+		if c.enc.kid != "" {
+			h.encKid = c.enc.kid
+		}
+	}
+	return h
 }
 
 type serverWalker struct {
@@ -74,15 +118,20 @@ func (w *serverWalker) First(r *mrand.Rand) config {
 }
 
 func (w *serverWalker) Next(r *mrand.Rand, prev config) config {
-	c := *prev.(*serverConfig)
+	p := prev.(*serverConfig)
+	c := *p
+	c.held = p.holds()
 	switch {
 	case maybe(r, 12):
 		// A replacement: another identifier (at the 600-character bound
 		// now and then).
 		c.ident = pick(r, w.base+"/v2", w.base+"/"+strings.Repeat("i", 600-len(w.base)-1), w.base)
+		if c.ident != p.ident {
+			c.held = held{}
+		}
 	case maybe(r, 10):
 		// Back to a configuration with nothing but the identifier.
-		c = serverConfig{keys: &w.keys, ident: c.ident}
+		c = serverConfig{keys: &w.keys, ident: c.ident, held: c.held}
 	}
 	for range 1 + r.IntN(3) {
 		c.mutate(r)
@@ -285,7 +334,8 @@ func (c *serverConfig) HCL() string {
 }
 
 // want is the API object the configuration means: the tenant's defaults
-// for what is unset (reference §4), and what the provider sends for them.
+// for what is unset (reference §4), what the provider sends for them, and
+// what earlier steps left that a removal keeps (held).
 func (c *serverConfig) want(got map[string]any) map[string]any {
 	orDefault := func(v *bool) bool { return v != nil && *v }
 	alg := "RS256"
@@ -315,8 +365,9 @@ func (c *serverConfig) want(got map[string]any) map[string]any {
 		"token_lifetime_for_web":                          web,
 		"signing_alg":                                     alg,
 	}
-	if c.name != nil {
-		w["name"] = *c.name
+	h := c.holds()
+	if h.name != nil {
+		w["name"] = *h.name
 	}
 	if alg == "HS256" {
 		w["signing_secret"] = got["signing_secret"] // generated when not set
@@ -338,11 +389,11 @@ func (c *serverConfig) want(got map[string]any) map[string]any {
 		}
 		w["scopes"] = list
 	}
-	if c.enforce != nil {
-		w["enforce_policies"] = *c.enforce
+	if h.enforce != nil {
+		w["enforce_policies"] = *h.enforce
 	}
-	if c.dialect != nil {
-		w["token_dialect"] = *c.dialect
+	if h.dialect != nil {
+		w["token_dialect"] = *h.dialect
 	}
 	if c.consent != nil {
 		w["consent_policy"] = *c.consent
@@ -356,18 +407,18 @@ func (c *serverConfig) want(got map[string]any) map[string]any {
 	}
 	if c.pop != nil {
 		p := map[string]any{"mechanism": c.pop.mechanism, "required": c.pop.required}
-		if c.pop.requiredFor != "" {
-			p["required_for"] = c.pop.requiredFor
+		if h.popFor != "" {
+			p["required_for"] = h.popFor
 		}
 		w["proof_of_possession"] = p
 	}
 	if c.enc != nil {
 		k := map[string]any{"alg": c.enc.alg}
-		if c.enc.name != "" {
-			k["name"] = c.enc.name
+		if h.encName != "" {
+			k["name"] = h.encName
 		}
-		if c.enc.kid != "" {
-			k["kid"] = c.enc.kid
+		if h.encKid != "" {
+			k["kid"] = h.encKid
 		}
 		// The thumbprint is the tenant's; only its presence is checked.
 		if e, ok := got["token_encryption"].(map[string]any); ok {
@@ -407,6 +458,14 @@ func (c *serverConfig) Check(st emulator.State) error {
 		})
 		if len(s) == 0 {
 			delete(got, "scopes")
+		}
+	}
+	// The online access flags are absent until they are first sent
+	// (reference §4): absent is false. Whether a removal sends false or
+	// leaves the key is the provider's choice; both mean the default.
+	for _, k := range []string{"allow_online_access", "allow_online_access_with_ephemeral_sessions"} {
+		if _, ok := got[k]; !ok {
+			got[k] = false
 		}
 	}
 	return diff("the API "+c.ident, got, c.want(got))
