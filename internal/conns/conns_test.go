@@ -121,6 +121,25 @@ func TestRolePermissions_removalKeepsWhatTheRunAssigned(t *testing.T) {
 			t.Fatalf("role holds %s, want [a]", got)
 		}
 	})
+	t.Run("held, converged to, then removed", func(t *testing.T) {
+		// tenant_role_permission "a" destroyed and tenant_role_permissions
+		// {a, b} created in one apply, the create first: the role already
+		// holds a, so the create assigns only b, and a must stay.
+		tc, _, roleID, _ := tenant(t)
+		if err := tc.API.AddRolePermissions(ctx, roleID, []mgmt.Permission{pair("a")}); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, _, _, err := tc.RolePermissions.Converge(ctx, roleID, []mgmt.Permission{pair("a"), pair("b")}); err != nil {
+			t.Fatal(err)
+		}
+		kept, err := tc.RolePermissions.Change(ctx, roleID, nil, []mgmt.Permission{pair("a")})
+		if err != nil || fmt.Sprint(kept) != fmt.Sprint([]mgmt.Permission{pair("a")}) {
+			t.Fatalf("kept %v, %v", kept, err)
+		}
+		if got := held(t, tc, roleID); got != "[a b]" {
+			t.Fatalf("role holds %s, want [a b]", got)
+		}
+	})
 	t.Run("a new run removes it", func(t *testing.T) {
 		tc, emu, roleID, _ := tenant(t)
 		if _, err := tc.RolePermissions.Change(ctx, roleID, []mgmt.Permission{pair("a")}, nil); err != nil {

@@ -13,7 +13,7 @@ import (
 //   - Read shares one paged read of a role's permissions with every resource
 //     that refreshes them (a hundred tenant_role_permission instances of one
 //     role cost one read), until a write to the role;
-//   - Change, Converge and Remove write one at a time per role, and a
+//   - Change and Converge write one at a time per role, and a
 //     removal leaves the pairs assigned earlier in the same run: when one
 //     apply removes a pair (a resource destroyed) and assigns it (another
 //     created: a for_each key renamed, a role switching from one permission
@@ -35,7 +35,8 @@ type roleState struct {
 	// read is the read shared in this run; nil until one starts, and after
 	// a write.
 	read *readCall
-	// assigned are the pairs assigned to the role in this run.
+	// assigned are the pairs assigned to the role in this run, or found
+	// held by a Converge that wants them.
 	assigned map[mgmt.Permission]bool
 	// exclusive counts the tenant_role_permissions instances planned for
 	// the role, pairs the tenant_role_permission instances per pair.
@@ -135,20 +136,22 @@ func (e *RemoveError) Unwrap() error { return e.Err }
 func (p *RolePermissions) Change(ctx context.Context, roleID string, add, remove []mgmt.Permission) (kept []mgmt.Permission, err error) {
 	r, unlock := p.lock(roleID)
 	defer unlock()
-	return p.change(ctx, r, roleID, add, remove)
+	return p.change(ctx, r, roleID, add, add, remove)
 }
 
-func (p *RolePermissions) change(ctx context.Context, r *roleState, roleID string, add, remove []mgmt.Permission) ([]mgmt.Permission, error) {
+// change assigns add, records hold as assigned in this run, and removes
+// remove but for the pairs so recorded.
+func (p *RolePermissions) change(ctx context.Context, r *roleState, roleID string, hold, add, remove []mgmt.Permission) ([]mgmt.Permission, error) {
 	if len(add) > 0 {
 		if err := p.api.AddRolePermissions(ctx, roleID, add); err != nil {
 			return nil, err
 		}
-		p.mu.Lock()
-		for _, pair := range add {
-			r.assigned[pair] = true
-		}
-		p.mu.Unlock()
 	}
+	p.mu.Lock()
+	for _, pair := range hold {
+		r.assigned[pair] = true
+	}
+	p.mu.Unlock()
 	var kept, gone []mgmt.Permission
 	p.mu.Lock()
 	for _, pair := range remove {
@@ -169,7 +172,9 @@ func (p *RolePermissions) change(ctx context.Context, r *roleState, roleID strin
 
 // Converge makes the role hold want: it reads what the role holds (the
 // run's read, which any write to the role renews), assigns what is missing
-// and removes the rest but for the pairs assigned in this run. It returns
+// and removes the rest but for the pairs assigned in this run. Every pair of
+// want counts as assigned in this run, also one the role already held: a
+// tenant_role_permission destroyed in the same apply leaves it. It returns
 // what the role held, and the pairs added, removed and kept.
 func (p *RolePermissions) Converge(ctx context.Context, roleID string, want []mgmt.Permission) (held, added, removed, kept []mgmt.Permission, err error) {
 	r, unlock := p.lock(roleID)
@@ -183,7 +188,7 @@ func (p *RolePermissions) Converge(ctx context.Context, roleID string, want []mg
 		held = append(held, pair.Permission)
 	}
 	added, removed = mgmt.DiffPermissions(want, held)
-	kept, err = p.change(ctx, r, roleID, added, removed)
+	kept, err = p.change(ctx, r, roleID, want, added, removed)
 	return held, added, removed, kept, err
 }
 

@@ -103,7 +103,7 @@ func TestBadInput_catalogue(t *testing.T) {
 		{"role_permissions role_id ..", `resource "tenant_role_permissions" "x" {
   role_id     = ".."
   permissions = { "https://a" = ["p"] }
-}`, `Attribute role_id must not be "." or ".."`},
+}`, `Attribute role_id must be a role id: rol_ followed by letters and digits`},
 		{"resource server name 201 two-byte characters", `resource "tenant_resource_server" "x" {
   identifier = "https://a"
   name       = "` + strings.Repeat("é", 201) + `"

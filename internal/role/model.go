@@ -1,6 +1,7 @@
 package role
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -185,14 +186,28 @@ func parsePairID(id string) (roleID string, p mgmt.Permission, problem string) {
 	switch {
 	case roleID == "":
 		return "", p, "has an empty role id"
-	case validate.IDProblem(roleID) != "":
-		return "", p, "has a role id that " + validate.IDProblem(roleID)
+	case !validate.RoleIDPattern.MatchString(roleID):
+		return "", p, "has a role id that is not one (rol_ followed by letters and digits)"
 	case p.ResourceServerIdentifier == "":
 		return "", p, "has an empty resource server identifier"
 	case p.PermissionName == "":
 		return "", p, "has an empty permission name"
 	}
 	return roleID, p, ""
+}
+
+// identityProblem says what is wrong with the parts of an identity ("" when
+// nothing is): each must name exactly what the attribute of its name holds.
+func identityProblem(roleID string, p mgmt.Permission) string {
+	switch {
+	case !validate.RoleIDPattern.MatchString(roleID):
+		return fmt.Sprintf("has role_id %q, which is not a role id (rol_ followed by letters and digits)", roleID)
+	case p.ResourceServerIdentifier == "" || validate.IDProblem(p.ResourceServerIdentifier) != "":
+		return fmt.Sprintf("has resource_server_identifier %q, which cannot name an API", p.ResourceServerIdentifier)
+	case p.PermissionName == "" || strings.ContainsAny(p.PermissionName, " \t\n"):
+		return fmt.Sprintf("has permission_name %q, which cannot name a permission", p.PermissionName)
+	}
+	return ""
 }
 
 // hasPair returns the pair as perms holds it, if it does.

@@ -120,7 +120,8 @@ func TestParsePairID(t *testing.T) {
 		{"rol_1::https://a", "", "", "", "three parts"},
 		{":::", "", "", "", "three parts"},
 		{"::https://a::p", "", "", "", "empty role id"},
-		{"..::https://a::p", "", "", "", `"." or ".."`},
+		{"..::https://a::p", "", "", "", "not one (rol_ followed by letters and digits)"},
+		{"rol_x/../y::https://a::p", "", "", "", "not one (rol_ followed by letters and digits)"},
 		{"rol_1::::p", "", "", "", "empty resource server identifier"},
 		{"rol_1::https://a::", "", "", "", "empty permission name"},
 	} {
@@ -136,6 +137,29 @@ func TestParsePairID(t *testing.T) {
 		}
 		if back := pairID(role, p); back != tc.id {
 			t.Errorf("%q: pairID gives %q", tc.id, back)
+		}
+	}
+}
+
+// TestIdentityProblem: each identity value must name exactly the part of its
+// name; a hostile value that would move into another part, or change the
+// route, is refused.
+func TestIdentityProblem(t *testing.T) {
+	for _, tc := range []struct {
+		role, ident, name, problem string
+	}{
+		{"rol_1", "https://a", "read", ""},
+		{"rol_1", "urn:a::b", "read", ""},
+		{"rol_1::urn:adv", "split", "read", "not a role id"},
+		{"rol_x::zzz", "https://a", "read", "not a role id"},
+		{"rol_1", "", "read", "cannot name an API"},
+		{"rol_1", "..", "read", "cannot name an API"},
+		{"rol_1", "https://a", "", "cannot name a permission"},
+		{"rol_1", "https://a", "read all", "cannot name a permission"},
+	} {
+		got := identityProblem(tc.role, mgmt.Permission{ResourceServerIdentifier: tc.ident, PermissionName: tc.name})
+		if (tc.problem == "") != (got == "") || !strings.Contains(got, tc.problem) {
+			t.Errorf("%q %q %q: problem %q, want %q", tc.role, tc.ident, tc.name, got, tc.problem)
 		}
 	}
 }

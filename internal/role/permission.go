@@ -86,9 +86,9 @@ func (r *permissionResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			"The pair is not owned exclusively: if the role already holds it (assigned outside Terraform, or by another " +
 			"`tenant_role_permission` with the same pair), creating this resource changes nothing, and destroying it removes " +
 			"the pair from the role all the same. Declare each pair once.\n\n" +
-			"Switching a role from one resource to the other takes two applies: first remove the old resources (or `removed` blocks " +
-			"with `destroy = false`), then add the new ones. In one apply, the destroy of the old and the create of the new run " +
-			"in no set order, and the destroy can remove pairs the create has just assigned.",
+			"Switching a role from one resource to the other (or renaming a `for_each` key without a `moved` block) works in " +
+			"one apply: a pair that the apply assigns, or that the new `tenant_role_permissions` lists, is not removed by the " +
+			"destroy of the old resource, whichever of the two Terraform runs first.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "`<role_id>::<resource_server_identifier>::<permission_name>`, also the import ID.",
@@ -96,9 +96,9 @@ func (r *permissionResource) Schema(_ context.Context, _ resource.SchemaRequest,
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"role_id": schema.StringAttribute{
-				MarkdownDescription: "ID of the role (`rol_...`). Changing it replaces the resource.",
+				MarkdownDescription: "ID of the role (`rol_` followed by letters and digits). Changing it replaces the resource.",
 				Required:            true,
-				Validators:          []validator.String{validate.ID()},
+				Validators:          []validator.String{validate.RoleID()},
 				PlanModifiers:       replace,
 			},
 			"resource_server_identifier": schema.StringAttribute{
@@ -231,22 +231,31 @@ func (r *permissionResource) Delete(ctx context.Context, req resource.DeleteRequ
 func (r *permissionResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	const accepted = "<role_id>::<resource_server_identifier>::<permission_name>, " +
 		"e.g. rol_k1SD22gLpZCOvGjd::https://api.example.com/orders/::read:orders"
-	id := req.ID
-	if id == "" && req.Identity != nil {
+	var roleID string
+	var pair mgmt.Permission
+	if req.ID == "" && req.Identity != nil {
+		// Each identity value names its own part: they are not joined into an
+		// import ID and parsed back, which would let a value move into
+		// another part.
 		var ident permissionIdentity
-		resp.Diagnostics.Append(req.Identity.Get(ctx, &ident)...)
-		id = pairID(ident.RoleID.ValueString(), mgmt.Permission{
-			ResourceServerIdentifier: ident.ResourceServerIdentifier.ValueString(),
-			PermissionName:           ident.PermissionName.ValueString(),
-		})
-	}
-	if resp.Diagnostics.Append(framework.CheckImportID(PermissionTypeName, id, accepted)...); resp.Diagnostics.HasError() {
-		return
-	}
-	roleID, pair, problem := parsePairID(id)
-	if problem != "" {
-		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("The import ID %q for %s %s. Use %s.", id, PermissionTypeName, problem, accepted))
-		return
+		if resp.Diagnostics.Append(req.Identity.Get(ctx, &ident)...); resp.Diagnostics.HasError() {
+			return
+		}
+		roleID = ident.RoleID.ValueString()
+		pair = mgmt.Permission{ResourceServerIdentifier: ident.ResourceServerIdentifier.ValueString(), PermissionName: ident.PermissionName.ValueString()}
+		if problem := identityProblem(roleID, pair); problem != "" {
+			resp.Diagnostics.AddError("Invalid import identity", fmt.Sprintf("The identity of %s %s.", PermissionTypeName, problem))
+			return
+		}
+	} else {
+		if resp.Diagnostics.Append(framework.CheckImportID(PermissionTypeName, req.ID, accepted)...); resp.Diagnostics.HasError() {
+			return
+		}
+		var problem string
+		if roleID, pair, problem = parsePairID(req.ID); problem != "" {
+			resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("The import ID %q for %s %s. Use %s.", req.ID, PermissionTypeName, problem, accepted))
+			return
+		}
 	}
 	perms, err := r.Tenant.RolePermissions.Read(ctx, roleID)
 	switch {

@@ -110,7 +110,8 @@ func TestAccRolePermission_import(t *testing.T) {
 				`Use <role_id>::<resource_server_identifier>::<permission_name>`),
 			importErr(role.ID+"::"+ident, `does not have three parts separated by "::"`),
 			importErr("::"+ident+"::p:000", `has an empty role id`),
-			importErr("..::"+ident+"::p:000", `has a role id that must not be "." or ".."`),
+			importErr("..::"+ident+"::p:000", `has a role id that is not one`),
+			importErr("rol_x/y::"+ident+"::p:000", `has a role id that is not one`),
 			importErr(role.ID+"::::p:000", `has an empty resource server identifier`),
 			importErr(role.ID+"::"+ident+"::", `has an empty permission name`),
 			importErr("..", `The import ID ".." for tenant_role_permission must not be "." or ".."`),
@@ -314,9 +315,9 @@ func TestAccRolePermission_validation(t *testing.T) {
 	}
 	var cases []acctest.PlanError
 	for _, tc := range []struct{ body, want string }{
-		{body("", "https://a", "p"), `Attribute role_id must not be empty`},
-		{body(".", "https://a", "p"), `Attribute role_id must not be "." or ".."`},
-		{body("..", "https://a", "p"), `Attribute role_id must not be "." or ".."`},
+		{body("", "https://a", "p"), `Attribute role_id must be a role id: rol_ followed by letters and digits, got: `},
+		{body(".", "https://a", "p"), `Attribute role_id must be a role id: rol_ followed by letters and digits`},
+		{body("..", "https://a", "p"), `Attribute role_id must be a role id: rol_ followed by letters and digits`},
 		{body("rol_x", "", "p"), `Attribute resource_server_identifier UTF-8 character count must be between 1 and 600, got: 0`},
 		{body("rol_x", strings.Repeat("é", 601), "p"), `Attribute resource_server_identifier UTF-8 character count must be between 1 and 600, got: 601`},
 		{body("rol_x", strings.Repeat("日", 601), "p"), `Attribute resource_server_identifier UTF-8 character count must be between 1 and 600, got: 601`},
@@ -506,4 +507,38 @@ func TestAccRolePermission_identity(t *testing.T) {
 			"permission_name":            knownvalue.StringExact("p:001"),
 		}),
 	})
+}
+
+// TestAccRolePermission_hostileIdentity: an identity whose values would
+// name another pair if joined and split, or change the route, is refused
+// before any request.
+func TestAccRolePermission_hostileIdentity(t *testing.T) {
+	target := acctest.NewTarget(t)
+	role, ident := target.Role(t), api(t, target, 1)
+	before := target.Requests()
+	config := func(roleID, identifier string) string {
+		return target.Config(fmt.Sprintf(`
+import {
+  to       = tenant_role_permission.x
+  identity = { role_id = %[1]q, resource_server_identifier = %[2]q, permission_name = "p:000" }
+}
+
+resource "tenant_role_permission" "x" {
+  role_id                    = %[3]q
+  resource_server_identifier = %[4]q
+  permission_name            = "p:000"
+}
+`, roleID, identifier, role.ID, ident))
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		TerraformVersionChecks:   acctest.NeedsIdentity,
+		Steps: []resource.TestStep{
+			{Config: config(role.ID+"::urn:adv", "split"), PlanOnly: true, ExpectError: acctest.ExpectError(`Invalid import identity.*is not a role id`)},
+			{Config: config("rol_x::zzz", ident), PlanOnly: true, ExpectError: acctest.ExpectError(`Invalid import identity.*is not a role id`)},
+		},
+	})
+	if n := target.Requests() - before; target.Emulator != nil && n != 0 {
+		t.Fatalf("%d requests sent for identities refused before any", n)
+	}
 }

@@ -71,9 +71,9 @@ func (r *permissionsExclusiveResource) Schema(_ context.Context, _ resource.Sche
 			"`tenant_role_permissions` per role, and do not combine it with `tenant_role_permission` on the same role: this " +
 			"resource would remove that one's pair on each apply and that one would assign it again, a permanent diff (the plan " +
 			"warns when one configuration does both).\n\n" +
-			"Switching a role from one resource to the other takes two applies: first remove the old resources (or `removed` blocks " +
-			"with `destroy = false`), then add the new ones. In one apply, the destroy of the old and the create of the new run " +
-			"in no set order, and the destroy can remove pairs the create has just assigned.",
+			"Switching a role from one resource to the other (or renaming a `for_each` key without a `moved` block) works in " +
+			"one apply: a pair that the apply assigns, or that the new `tenant_role_permissions` lists, is not removed by the " +
+			"destroy of the old resource, whichever of the two Terraform runs first.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "The role's ID (the same as `role_id`).",
@@ -81,9 +81,9 @@ func (r *permissionsExclusiveResource) Schema(_ context.Context, _ resource.Sche
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"role_id": schema.StringAttribute{
-				MarkdownDescription: "ID of the role (`rol_...`). Changing it replaces the resource.",
+				MarkdownDescription: "ID of the role (`rol_` followed by letters and digits). Changing it replaces the resource.",
 				Required:            true,
-				Validators:          []validator.String{validate.ID()},
+				Validators:          []validator.String{validate.RoleID()},
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"permissions": schema.MapAttribute{
@@ -124,7 +124,8 @@ func (r *permissionsExclusiveResource) ModifyPlan(ctx context.Context, req resou
 		}
 		have, _ := state.pairs()
 		resp.Diagnostics.AddWarning("Role permissions will be removed", fmt.Sprintf(
-			"Destroying this resource removes its %d permission(s) from role %q: %s.", len(have), state.RoleID.ValueString(), listPairs(have)))
+			"Destroying this resource removes its %d permission(s) from role %q, but for those another resource assigns "+
+				"in the same apply: %s.", len(have), state.RoleID.ValueString(), listPairs(have)))
 		return
 	}
 	var plan permissionsExclusiveModel

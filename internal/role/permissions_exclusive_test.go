@@ -99,13 +99,7 @@ func TestAccRolePermissions_basic(t *testing.T) {
 func TestAccRolePermissions_authoritativeCreate(t *testing.T) {
 	target := acctest.NewTarget(t)
 	role, ident := target.Role(t), api(t, target, 4)
-	err := target.Client().AddRolePermissions(context.Background(), role.ID, []mgmt.Permission{
-		{ResourceServerIdentifier: ident, PermissionName: "p:001"},
-		{ResourceServerIdentifier: ident, PermissionName: "p:003"},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	assign(t, target, role.ID, pair(ident, "p:001"), pair(ident, "p:003"))
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy:             checkNoPermissions(target, role.ID),
@@ -345,9 +339,9 @@ func TestAccRolePermissions_validation(t *testing.T) {
 		{`role_id = "rol_x"` + "\n  permissions = { \"https://a\" = [\"p\", null] }", `Null Set Value.*This attribute contains a null value`},
 		{`role_id = "rol_x"` + "\n  permissions = {}", `Attribute permissions map must contain at least 1 elements, got: 0`},
 		{`role_id = "rol_x"` + "\n  permissions = { \"https://a\" = [] }", `Attribute permissions\["https://a"\] set must contain at least 1 elements and at most 1000 elements, got: 0`},
-		{`role_id = ""` + "\n  permissions = { \"https://a\" = [\"p\"] }", `Attribute role_id must not be empty`},
-		{`role_id = ".."` + "\n  permissions = { \"https://a\" = [\"p\"] }", `Attribute role_id must not be "." or ".."`},
-		{`role_id = "."` + "\n  permissions = { \"https://a\" = [\"p\"] }", `Attribute role_id must not be "." or ".."`},
+		{`role_id = ""` + "\n  permissions = { \"https://a\" = [\"p\"] }", `Attribute role_id must be a role id: rol_ followed by letters and digits, got: `},
+		{`role_id = ".."` + "\n  permissions = { \"https://a\" = [\"p\"] }", `Attribute role_id must be a role id: rol_ followed by letters and digits`},
+		{`role_id = "."` + "\n  permissions = { \"https://a\" = [\"p\"] }", `Attribute role_id must be a role id: rol_ followed by letters and digits`},
 		{`role_id = "rol_x"` + "\n  permissions = { \"\" = [\"p\"] }", `Attribute permissions\[""\] UTF-8 character count must be between 1 and 600, got: 0`},
 		{`role_id = "rol_x"` + "\n  permissions = { \"https://a\" = [\"\"] }", `UTF-8 character count must be between 1 and 280, got: 0`},
 		{`role_id = "rol_x"` + "\n  permissions = { \"https://a\" = [\"" + strings.Repeat("ü", 281) + "\"] }", `UTF-8 character count must be between 1 and 280, got: 281`},

@@ -2,9 +2,7 @@ package role
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -18,6 +16,7 @@ import (
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/validate"
 )
 
 // Bounds of a role's fields. Assumption (reference §3 gives none): the
@@ -98,41 +97,19 @@ func (r *roleResource) Create(ctx context.Context, req resource.CreateRequest, r
 			return &roles[0], nil
 		},
 		func(found *mgmt.Role) bool { return found.Name == sent.Name && found.Description == sent.Description })
-	switch {
-	case errors.Is(err, mgmt.ErrExists):
-		resp.Diagnostics.AddAttributeError(path.Root("name"), "Unable to create role", roleExistsDetail(sent.Name, role))
+	creation := framework.Creation{TypeName: TypeName, Summary: "role", Noun: "role", Key: "name", Value: sent.Name}
+	var found *framework.Found
+	if role != nil {
+		found = &framework.Found{ID: role.ID, Description: fmt.Sprintf("description %q", role.Description)}
+	}
+	if !creation.Result(found, outcome, err, func(err error) string {
+		return framework.APIErrorDetail(fmt.Sprintf("Creating the role %q", sent.Name), err)
+	}, &resp.Diagnostics) {
 		return
-	case errors.Is(err, mgmt.ErrDifferent):
-		resp.Diagnostics.AddAttributeError(path.Root("name"), "Unable to create role", fmt.Sprintf(
-			"The answer to creating the role %q was lost, and the role now found under that name (id %s, description %q) differs "+
-				"from the configuration, so it was not adopted: another writer may have created it. Role names are unique in the tenant.\n\n"+
-				"If it is yours, import it:\n  terraform import %s.<name> %s", sent.Name, role.ID, role.Description, TypeName, role.ID))
-		return
-	case err != nil:
-		resp.Diagnostics.AddError("Unable to create role", framework.APIErrorDetail(fmt.Sprintf("Creating the role %q", sent.Name), err))
-		return
-	case outcome == mgmt.Adopted:
-		resp.Diagnostics.AddWarning("Role created after a lost answer", fmt.Sprintf(
-			"The answer to creating the role %q was lost, and the role found under that name (id %s) equals the configuration, "+
-				"so it is the one this apply created and was taken into the state instead of created twice.", sent.Name, role.ID))
 	}
 	m.fromAPI(role)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: m.ID}, &resp.Diagnostics)
-}
-
-// roleExistsDetail explains a 409 on the first create: the role was there
-// before this apply, so it is someone else's until it is imported.
-func roleExistsDetail(name string, found *mgmt.Role) string {
-	id := "<id>"
-	if found != nil {
-		id = found.ID
-	}
-	return fmt.Sprintf("A role named %q already exists in the tenant (id %s); role names are unique, so it was not created, "+
-		"and it is not taken over because it existed before this apply (another configuration, or another instance of this "+
-		"resource with the same name, may manage it).\n\n"+
-		"To manage it here, import it:\n  terraform import %s.<name> %s\n"+
-		"or choose another name.", name, id, TypeName, id)
 }
 
 func (r *roleResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -201,10 +178,6 @@ func (r *roleResource) Delete(ctx context.Context, req resource.DeleteRequest, r
 	}
 }
 
-// roleIDPattern is the shape of a role id (reference §0.2: rol_ and 16
-// alphanumerics; any length is accepted here).
-var roleIDPattern = regexp.MustCompile(`^rol_[A-Za-z0-9]+$`)
-
 // ImportState accepts the role's id or its exact name. An id-shaped value
 // is read as an id first, and looked up as a name when no role has that id.
 func (r *roleResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
@@ -213,7 +186,7 @@ func (r *roleResource) ImportState(ctx context.Context, req resource.ImportState
 	if resp.Diagnostics.Append(framework.CheckImportID(TypeName, name, accepted)...); resp.Diagnostics.HasError() {
 		return
 	}
-	if roleIDPattern.MatchString(name) {
+	if validate.RoleIDPattern.MatchString(name) {
 		role, err := r.Tenant.API.GetRole(ctx, name)
 		switch {
 		case err == nil:
@@ -231,7 +204,7 @@ func (r *roleResource) ImportState(ctx context.Context, req resource.ImportState
 	}
 	role, problem := pickRole(name, roles)
 	if problem != "" {
-		if len(roles) == 0 && roleIDPattern.MatchString(name) {
+		if len(roles) == 0 && validate.RoleIDPattern.MatchString(name) {
 			problem = fmt.Sprintf("No role has the id %q, and none is named so exactly (names are case-sensitive).", name)
 		}
 		resp.Diagnostics.AddError("Unable to import role", fmt.Sprintf("%s Import by %s.", problem, accepted))

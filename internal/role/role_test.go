@@ -146,8 +146,8 @@ func TestAccRole_conflict(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: cfg,
-				ExpectError: acctest.ExpectError(`A role named "` + existing.Name + `" already exists in the tenant \(id ` + existing.ID +
-					`\).*terraform import tenant_role.<name> ` + existing.ID),
+				ExpectError: acctest.ExpectError(`A role with name "` + existing.Name + `" already exists in the tenant \(id ` + existing.ID +
+					`, description "[^"]*"\).*terraform import tenant_role.<name> ` + existing.ID),
 			},
 			{
 				Config:             cfg,
