@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -64,6 +65,21 @@ func seedTenant(t *testing.T, emu *emulator.Server, n int) int {
 	}
 	action := a.ID
 	made++
+	// An action with secrets: their values cannot be read back.
+	withSecrets, err := c.CreateAction(ctx, mgmt.ActionCreate{
+		Name:              "adopt-with-secrets",
+		SupportedTriggers: []mgmt.ActionTrigger{{ID: "post-login", Version: "v3"}},
+		Code:              "exports.onExecutePostLogin = async (event, api) => {};",
+		Secrets:           []mgmt.ActionSecretValue{{Name: "API_KEY", Value: adoptedSecret}},
+		Deploy:            true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.WaitForAction(ctx, withSecrets.ID, mgmt.IsDeployed); err != nil {
+		t.Fatal(err)
+	}
+	made++
 	for i := range n {
 		if _, err := c.CreateTokenExchangeProfile(ctx, mgmt.TokenExchangeProfileCreate{
 			Name: fmt.Sprintf("profile %d", i), SubjectTokenType: fmt.Sprintf("urn:adopt:%d", i), ActionID: action, Type: "custom_authentication",
@@ -94,6 +110,21 @@ func seedTenant(t *testing.T, emu *emulator.Server, n int) int {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// adoptedSecret is the value of the adopted action's secret.
+const adoptedSecret = "adopted-secret-value"
+
+// fillSecrets does to generated configuration what the adoption guide asks
+// of the user for an action with secrets: give their values in secrets_wo,
+// where the import wrote secrets_wo = null beside secrets_wo_version = 0.
+func fillSecrets(t *testing.T, generated string) string {
+	t.Helper()
+	blank := regexp.MustCompile(`secrets_wo\s+= null(\s+secrets_wo_version = 0\n)`)
+	if n := len(blank.FindAllString(generated, -1)); n != 1 {
+		t.Fatalf("the generated configuration holds %d actions with secrets_wo_version = 0, want 1:\n%s", n, generated)
+	}
+	return blank.ReplaceAllString(generated, `secrets_wo = [{ name = "API_KEY", value = "`+adoptedSecret+`" }]$1`)
+}
 
 // TestAdoptWithQuery adopts a tenant holding objects made outside Terraform
 // in three commands: terraform query -generate-config-out, terraform apply
@@ -133,17 +164,21 @@ func TestAdoptWithQuery(t *testing.T) {
 	if imports != made {
 		t.Fatalf("the generated configuration imports %d objects, want the %d made outside Terraform", imports, made)
 	}
+	cli.Write(t, "generated.tf", fillSecrets(t, string(generated)))
 
 	emu.ResetStats()
 	start = time.Now()
 	out, err = cli.Run("apply", "-auto-approve", "-input=false", "-no-color")
 	if err != nil {
-		t.Fatalf("terraform apply: %v\n%s", err, out)
+		t.Fatalf("terraform apply: %v\n%s", err, tail(out, 40))
 	}
 	applyTime, applyStats := time.Since(start), emu.Stats()
 	want := fmt.Sprintf("Apply complete! Resources: %d imported, 0 added, 0 changed, 0 destroyed.", made)
 	if !strings.Contains(out, want) {
 		t.Fatalf("the apply did more than import; want %q in:\n%s", want, tail(out, 60))
+	}
+	if n := applyStats.ByRoute["POST /api/v2/actions/actions/{id}/deploy"] + applyStats.ByRoute["PATCH /api/v2/actions/actions/{id}"]; n != 0 {
+		t.Fatalf("adopting the actions changed or deployed them (%d requests)", n)
 	}
 
 	emu.ResetStats()

@@ -71,7 +71,8 @@ func (l *actionList) List(ctx context.Context, req list.ListRequest, stream *lis
 				var m actionModel
 				result.Diagnostics.Append(result.Resource.SetAttribute(ctx, path.Root("id"), a.ID)...)
 				result.Diagnostics.Append(result.Resource.Get(ctx, &m)...)
-				m.Deploy, m.ForceDestroy = types.BoolValue(true), types.BoolValue(false)
+				m.Deploy, m.ForceDestroy, m.SkipProfileCheck = types.BoolValue(true), types.BoolValue(false), types.BoolValue(false)
+				adoptSecrets(&m, a)
 				result.Diagnostics.Append(m.fromAPI(ctx, a)...)
 				result.Diagnostics.Append(result.Resource.Set(ctx, &m)...)
 			}

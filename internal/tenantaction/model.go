@@ -26,6 +26,7 @@ type actionModel struct {
 	SecretsWOVersion   types.Int64    `tfsdk:"secrets_wo_version"`
 	Deploy             types.Bool     `tfsdk:"deploy"`
 	ForceDestroy       types.Bool     `tfsdk:"force_destroy"`
+	SkipProfileCheck   types.Bool     `tfsdk:"skip_profile_check"`
 	Status             types.String   `tfsdk:"status"`
 	VersionID          types.String   `tfsdk:"version_id"`
 	DeployedVersion    types.Int64    `tfsdk:"deployed_version"`
@@ -152,6 +153,30 @@ func (m actionModel) differs(state actionModel) bool {
 		!m.Secrets.Equal(state.Secrets) ||
 		!m.SecretsWOVersion.Equal(state.SecretsWOVersion)
 }
+
+// adoptSecrets sets secrets_wo_version to 0 for an action that is imported
+// with secrets. The tenant never returns their values (reference §2), so a
+// configuration can only give them as write-only secrets_wo: with
+// secrets_wo_version = 0 in it too, the first plan after the import shows no
+// change and the apply sends nothing (the tenant keeps its values, and the
+// action is not built and deployed again); a later change of
+// secrets_wo_version sends them.
+func adoptSecrets(m *actionModel, a *mgmt.Action) {
+	if len(a.Secrets) > 0 && m.Secrets.IsNull() && m.SecretsWOVersion.IsNull() {
+		m.SecretsWOVersion = types.Int64Value(0)
+	}
+}
+
+// trigger is the id of the trigger the action supports ("" when unknown).
+func (m actionModel) trigger() string {
+	if !isKnown(m.SupportedTriggers) {
+		return ""
+	}
+	id, _ := m.SupportedTriggers.Attributes()["id"].(types.String)
+	return id.ValueString()
+}
+
+func isKnown(v attr.Value) bool { return !v.IsNull() && !v.IsUnknown() }
 
 func (m actionModel) triggers(ctx context.Context) ([]mgmt.ActionTrigger, diag.Diagnostics) {
 	if m.SupportedTriggers.IsNull() || m.SupportedTriggers.IsUnknown() {

@@ -7,72 +7,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
-)
-
-// TypeName is the resource type.
-const TypeName = "tenant_action"
-
-// DefaultRuntime is the runtime the API gives an action created without one
-// (reference §2, node22 in 2026); removing runtime returns to it.
-const DefaultRuntime = "node22"
-
-// DefaultTimeout bounds a create or an update (the build, then the deploy)
-// when the configuration sets no timeouts.
-const DefaultTimeout = 10 * time.Minute
-
-var (
-	// Runtimes are the runtimes an action may use.
-	//
-	// Assumption (reference §2 names node22, the default, and node18 as
-	// accepted): these two are the ones the tenant accepts.
-	Runtimes = []string{"node18", "node22"}
-
-	// TriggerIDs are the triggers an action may support.
-	//
-	// Assumption (reference §2 names only custom-token-exchange): the
-	// platform's documented triggers are accepted too.
-	TriggerIDs = []string{
-		"custom-token-exchange",
-		"post-login",
-		"credentials-exchange",
-		"pre-user-registration",
-		"post-user-registration",
-		"post-change-password",
-		"send-phone-message",
-		"password-reset-post-challenge",
-	}
-
-	// npmName is npm's rule for a package name: lower case, URL-safe,
-	// optionally scoped, not starting with a dot or an underscore, at most
-	// 214 characters. A dependency whose name breaks it can never be
-	// installed, so its build would fail.
-	npmName = regexp.MustCompile(`^(@[a-z0-9~-][a-z0-9._~-]*/)?[a-z0-9~-][a-z0-9._~-]*$`)
-
-	// uuid is the form of action ids (reference §0.2: UUID v4).
-	uuid = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-
-	httpURL = regexp.MustCompile(`^https?://[^\s/]+\S*$`)
 )
 
 var (
@@ -97,207 +41,6 @@ func (r *actionResource) Metadata(_ context.Context, _ resource.MetadataRequest,
 
 func (r *actionResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
 	resp.IdentitySchema = framework.IDIdentitySchema("The action's ID (a UUID).")
-}
-
-func (r *actionResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	keepString := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
-	resp.Schema = schema.Schema{
-		MarkdownDescription: "An action: Node.js code that the tenant runs at a trigger, such as the `custom-token-exchange` " +
-			"action that a `tenant_token_exchange_profile` needs. The tenant builds the code (installing its dependencies) " +
-			"after every create and change; Terraform waits until the build is done and, with `deploy = true` (the default), " +
-			"deploys it and waits until that version is deployed. How long it waits is set by `timeouts` " +
-			"(10 minutes for each of create and update by default).\n\n" +
-			"Secret values are never returned by the tenant. Set them with `secrets` (the values are kept in the state, " +
-			"and only a change of names made outside Terraform is seen), or with the write-only `secrets_wo` and " +
-			"`secrets_wo_version` (Terraform 1.11 or later; the values are in neither the plan nor the state, and are sent " +
-			"again whenever `secrets_wo_version` changes).",
-		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				MarkdownDescription: "The action's ID (a UUID). Assigned by the tenant; never changes.",
-				Computed:            true,
-				PlanModifiers:       keepString,
-			},
-			"name": schema.StringAttribute{
-				MarkdownDescription: "The action's name, 1 to 255 characters. Updated in place (the action is then built, and deployed, again).",
-				Required:            true,
-				Validators:          []validator.String{stringvalidator.UTF8LengthBetween(1, 255)},
-			},
-			"code": schema.StringAttribute{
-				MarkdownDescription: "The action's JavaScript source. For the `custom-token-exchange` trigger it exports " +
-					"`onExecuteCustomTokenExchange(event, api)`. Updated in place: the new code is built and, with `deploy = true`, deployed.",
-				Required: true,
-			},
-			"runtime": schema.StringAttribute{
-				MarkdownDescription: "The Node.js runtime: `node22` or `node18`. Defaults to `" + DefaultRuntime + "`, the tenant's " +
-					"default; removing it returns to `" + DefaultRuntime + "`. Updated in place.",
-				Optional:   true,
-				Computed:   true,
-				Default:    stringdefault.StaticString(DefaultRuntime),
-				Validators: []validator.String{stringvalidator.OneOf(Runtimes...)},
-			},
-			"dependencies": schema.MapNestedAttribute{
-				MarkdownDescription: "npm packages the code requires, keyed by the package's npm name (e.g. `jose` or " +
-					"`@scope/name`: lower case, at most 214 characters); at least one when set. A dependency that cannot be " +
-					"installed makes the build fail. Removing the argument removes every dependency. (In a map written out in HCL, " +
-					"Terraform keeps the last of a key written twice.)",
-				Optional: true,
-				Validators: []validator.Map{
-					mapvalidator.SizeAtLeast(1),
-					mapvalidator.KeysAre(
-						stringvalidator.UTF8LengthBetween(1, 214),
-						stringvalidator.RegexMatches(npmName, "must be an npm package name: lower case letters, digits, "+
-							"'-', '.', '_' and '~', optionally scoped as @scope/name, not starting with '.' or '_'"),
-					),
-				},
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"version": schema.StringAttribute{
-						MarkdownDescription: "The version to install (e.g. `5.9.6`, or `latest`).",
-						Required:            true,
-						Validators:          []validator.String{stringvalidator.UTF8LengthAtLeast(1)},
-					},
-					"registry_url": schema.StringAttribute{
-						MarkdownDescription: "The npm registry to install the package from (an `http://` or `https://` URL). " +
-							"When not set, the tenant's default registry is used.",
-						Optional:   true,
-						Validators: []validator.String{stringvalidator.RegexMatches(httpURL, "must be an http:// or https:// URL")},
-					},
-				}},
-			},
-			"supported_triggers": schema.SingleNestedAttribute{
-				MarkdownDescription: "The trigger the action runs at (an action is used by exactly one trigger). Changing " +
-					"`id` replaces the action; changing `version` updates it in place.",
-				Required: true,
-				Attributes: map[string]schema.Attribute{
-					"id": schema.StringAttribute{
-						MarkdownDescription: "The trigger: `" + strings.Join(TriggerIDs, "`, `") + "`. Changing it replaces the action.",
-						Required:            true,
-						Validators:          []validator.String{stringvalidator.OneOf(TriggerIDs...)},
-						PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-					},
-					"version": schema.StringAttribute{
-						MarkdownDescription: "The trigger's version (e.g. `v1` for `custom-token-exchange`). Updated in place.",
-						Required:            true,
-						Validators:          []validator.String{stringvalidator.UTF8LengthAtLeast(1)},
-					},
-				},
-			},
-			// A list, not a set: the framework's TRACE logs name a set
-			// element by its whole value, the secret's included.
-			"secrets": schema.ListNestedAttribute{
-				MarkdownDescription: "Secrets the code reads as `event.secrets.<name>`, each name once; at least one when set. " +
-					"The values are kept in the state (the tenant never returns them), so only a change of names made outside " +
-					"Terraform shows as drift; reordering the list sends the secrets again. Conflicts with `secrets_wo`. Removing the argument (without setting `secrets_wo`) " +
-					"removes every secret from the action.",
-				Optional:   true,
-				Validators: []validator.List{listvalidator.SizeAtLeast(1)},
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"name": schema.StringAttribute{
-						MarkdownDescription: "The secret's name.",
-						Required:            true,
-						Validators:          []validator.String{stringvalidator.UTF8LengthAtLeast(1)},
-					},
-					"value": schema.StringAttribute{
-						MarkdownDescription: "The secret's value.",
-						Required:            true,
-						Sensitive:           true,
-					},
-				}},
-			},
-			"secrets_wo": schema.ListNestedAttribute{
-				MarkdownDescription: "Write-only secrets (Terraform 1.11 or later): the same shape as `secrets`, but the values " +
-					"are stored in neither the plan nor the state. They are sent on create and whenever `secrets_wo_version` " +
-					"changes, and then replace every secret of the action. Requires `secrets_wo_version`; conflicts with `secrets`. " +
-					"Removing it together with `secrets_wo_version` removes every secret from the action.",
-				Optional:  true,
-				WriteOnly: true,
-				Validators: []validator.List{
-					listvalidator.SizeAtLeast(1),
-					listvalidator.ConflictsWith(path.MatchRoot("secrets")),
-					listvalidator.AlsoRequires(path.MatchRoot("secrets_wo_version")),
-				},
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"name": schema.StringAttribute{
-						MarkdownDescription: "The secret's name.",
-						Required:            true,
-						WriteOnly:           true,
-						Validators:          []validator.String{stringvalidator.UTF8LengthAtLeast(1)},
-					},
-					"value": schema.StringAttribute{
-						MarkdownDescription: "The secret's value.",
-						Required:            true,
-						WriteOnly:           true,
-						Sensitive:           true,
-					},
-				}},
-			},
-			"secrets_wo_version": schema.Int64Attribute{
-				MarkdownDescription: "A number to change (e.g. increment) whenever `secrets_wo` should be sent again, for " +
-					"example to rotate a value: Terraform cannot see a change of write-only values. Requires `secrets_wo`.",
-				Optional:   true,
-				Validators: []validator.Int64{int64validator.AlsoRequires(path.MatchRoot("secrets_wo"))},
-			},
-			"deploy": schema.BoolAttribute{
-				MarkdownDescription: "Whether to deploy the action after every create and update, and whenever its latest " +
-					"changes are not deployed (for example after an edit in the tenant's editor). Defaults to `true`; removing " +
-					"it returns to `true`. With `false` the code is built but not deployed.",
-				Optional: true,
-				Computed: true,
-				Default:  booldefault.StaticBool(true),
-			},
-			"force_destroy": schema.BoolAttribute{
-				MarkdownDescription: "Whether destroying the action deletes it even while token exchange profiles use it " +
-					"(they are left naming a deleted action). Defaults to `false`: the destroy is refused, naming the profiles. " +
-					"Removing it returns to `false`. Sends no request by itself.",
-				Optional: true,
-				Computed: true,
-				Default:  booldefault.StaticBool(false),
-			},
-			"status": schema.StringAttribute{
-				MarkdownDescription: "The build status of the action's latest code: `built` after a successful apply; " +
-					"`pending`, `building`, `packaged` or `retrying` while the tenant builds it, `failed` when the build failed.",
-				Computed: true,
-			},
-			"version_id": schema.StringAttribute{
-				MarkdownDescription: "The ID of the deployed version (null until the action is first deployed).",
-				Computed:            true,
-			},
-			"deployed_version": schema.Int64Attribute{
-				MarkdownDescription: "The number of the deployed version (null until the action is first deployed).",
-				Computed:            true,
-			},
-			"all_changes_deployed": schema.BoolAttribute{
-				MarkdownDescription: "Whether the action's latest code is the deployed one. `false` after a change that is not " +
-					"deployed; with `deploy = true` the next apply deploys it.",
-				Computed: true,
-			},
-			"created_at": schema.StringAttribute{
-				MarkdownDescription: "When the action was created (ISO 8601, UTC).",
-				Computed:            true,
-				PlanModifiers:       keepString,
-			},
-			"updated_at": schema.StringAttribute{
-				MarkdownDescription: "When the action was last changed (ISO 8601, UTC).",
-				Computed:            true,
-			},
-			"timeouts": timeoutsAttribute(ctx),
-		},
-	}
-}
-
-// timeoutsAttribute is the timeouts module's attribute with a description.
-func timeoutsAttribute(ctx context.Context) schema.Attribute {
-	a := timeouts.Attributes(ctx, timeouts.Opts{
-		Create:            true,
-		Update:            true,
-		CreateDescription: "How long a create may take, the build and the deploy included (a duration such as `\"15m\"`). Defaults to 10 minutes.",
-		UpdateDescription: "How long an update may take, the build and the deploy included (a duration such as `\"15m\"`). Defaults to 10 minutes.",
-	})
-	if n, ok := a.(schema.SingleNestedAttribute); ok {
-		n.MarkdownDescription = "How long Terraform waits for the tenant to build and deploy the action. A wait that runs out " +
-			"is an error that names the status the action was left in; the action stays in the state."
-		return n
-	}
-	return a
 }
 
 // ValidateConfig refuses, before any request, what each attribute's own
@@ -366,21 +109,15 @@ func (r *actionResource) Create(ctx context.Context, req resource.CreateRequest,
 	// an action behind.
 	deadline := time.Now().Add(timeout)
 	a, outcome, err := r.Tenant.API.CreateActionSafe(ctx, body)
-	switch {
-	case errors.Is(err, mgmt.ErrDifferent):
-		resp.Diagnostics.AddError("Unable to create action", fmt.Sprintf(
-			"The answer to creating the action %q was lost, and the new action now found under that name (id %s) differs from the "+
-				"configuration, so it was not taken into the state: another writer may have created it.\n\n"+
-				"If it is this apply's, import it:\n  terraform import %s.<name> %s\nand apply again; otherwise apply again to create the action.",
-			body.Name, a.ID, TypeName, a.ID))
+	creation := framework.Creation{TypeName: TypeName, Summary: "action", Noun: "action", Key: "name", Value: body.Name}
+	var found *framework.Found
+	if a != nil {
+		found = &framework.Found{ID: a.ID}
+	}
+	if !creation.Result(found, outcome, err, func(err error) string {
+		return framework.APIErrorDetail(fmt.Sprintf("Creating the action %q", body.Name), err)
+	}, &resp.Diagnostics) {
 		return
-	case err != nil:
-		resp.Diagnostics.AddError("Unable to create action", framework.APIErrorDetail(fmt.Sprintf("Creating the action %q", body.Name), err))
-		return
-	case outcome == mgmt.Adopted:
-		resp.Diagnostics.AddWarning("Action created after a lost answer", fmt.Sprintf(
-			"The answer to creating the action %q was lost, and a new action under that name (id %s) equals the configuration, "+
-				"so it is the one this apply created and was taken into the state instead of created twice.", body.Name, a.ID))
 	}
 	// From here on the action exists: it is in the state whatever happens
 	// next, so an apply that fails below leaves nothing behind.
@@ -417,9 +154,13 @@ func (r *actionResource) Read(ctx context.Context, req resource.ReadRequest, res
 	// After an import the arguments the API does not hold are at their defaults.
 	if m.Deploy.IsNull() {
 		m.Deploy = types.BoolValue(true)
+		adoptSecrets(&m, a)
 	}
 	if m.ForceDestroy.IsNull() {
 		m.ForceDestroy = types.BoolValue(false)
+	}
+	if m.SkipProfileCheck.IsNull() {
+		m.SkipProfileCheck = types.BoolValue(false)
 	}
 	resp.Diagnostics.Append(m.fromAPI(ctx, a)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
@@ -455,9 +196,16 @@ func (r *actionResource) Update(ctx context.Context, req resource.UpdateRequest,
 	defer cancel()
 	var a *mgmt.Action
 	var err error
+	if body.IsEmpty() && strings.EqualFold(state.Status.ValueString(), mgmt.ActionFailed) {
+		// Nothing changed, but the last build failed (a registry that did not
+		// answer, say): send the code again, which starts a new build.
+		// Assumption (the reference is silent): a PATCH that changes the code
+		// to what it is starts a build, as every other PATCH does (§2).
+		body.Code = mgmt.Set(plan.Code.ValueString())
+	}
 	if body.IsEmpty() {
 		// Nothing changed in the configuration, but the latest code is not
-		// built or not deployed: go on from where the tenant is.
+		// built (still building) or not deployed: go on from where the tenant is.
 		a, err = r.Tenant.API.GetAction(ctx, id)
 	} else {
 		a, err = r.Tenant.API.UpdateAction(ctx, id, body)
@@ -485,45 +233,50 @@ func (r *actionResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}
-	id, force := m.ID.ValueString(), m.ForceDestroy.ValueBool()
-	if !force {
-		// The reference does not say that the API refuses to delete an
-		// action a profile uses, so the check is ours: when the profiles
-		// cannot be listed, nothing is deleted.
-		profiles, err := r.Tenant.API.AllTokenExchangeProfiles(ctx)
-		if err != nil {
-			resp.Diagnostics.AddError("Unable to delete action", framework.APIErrorDetail(
-				fmt.Sprintf("Listing the token exchange profiles, to check that none uses the action %q", id), err)+
-				"\n\nThe action was not deleted. Grant read:token_exchange_profiles, or set force_destroy = true to delete it without the check.")
-			return
-		}
-		var users []string
-		for _, p := range profiles {
-			if p.ActionID == id {
-				users = append(users, fmt.Sprintf("%s (subject_token_type %s)", p.ID, p.SubjectTokenType))
-			}
-		}
-		if len(users) > 0 {
-			resp.Diagnostics.AddError("Unable to delete action", inUseDetail(id, m.Name.ValueString(), strings.Join(users, ", ")))
-			return
-		}
+	id := m.ID.ValueString()
+	if !m.SkipProfileCheck.ValueBool() && m.trigger() == mgmt.TriggerCustomTokenExchange && !r.noProfileUses(ctx, m, &resp.Diagnostics) {
+		return
 	}
-	err := r.Tenant.API.DeleteAction(ctx, id, force)
+	err := r.Tenant.API.DeleteAction(ctx, id, m.ForceDestroy.ValueBool())
 	switch {
 	case mgmt.IsConflict(err):
 		e, _ := mgmt.AsAPIError(err)
-		resp.Diagnostics.AddError("Unable to delete action", inUseDetail(id, m.Name.ValueString(), "the API said: "+e.Message))
+		resp.Diagnostics.AddError("Unable to delete action", inUseByTenantDetail(id, m.Name.ValueString(), e.Message))
 	case err != nil:
 		resp.Diagnostics.AddError("Unable to delete action", framework.APIErrorDetail(fmt.Sprintf("Deleting the action %q", id), err))
 	}
 }
 
-func inUseDetail(id, name, users string) string {
-	return fmt.Sprintf("The action %s (%q) is used by token exchange profiles: %s. Deleting it would leave them naming a deleted "+
-		"action, so token exchange for those subject token types would fail; it was not deleted.\n\n"+
-		"Delete the profiles first, or point them at another action (in one configuration, Terraform destroys a profile before "+
-		"the action it references). To delete the action anyway, set force_destroy = true on it and apply, then destroy it.",
-		id, name, users)
+// noProfileUses checks that no token exchange profile uses the action
+// before it is deleted. The reference does not say whether the API refuses
+// to delete an action a profile uses (§8), so the check is the provider's:
+// when the profiles cannot be listed for want of the scope, nothing is
+// deleted. A tenant without token exchange profiles at all (the API refuses
+// the feature: 403 insufficient_entitlement, or 404) has none that could.
+func (r *actionResource) noProfileUses(ctx context.Context, m actionModel, diags *diag.Diagnostics) bool {
+	id := m.ID.ValueString()
+	profiles, err := r.Tenant.API.AllTokenExchangeProfiles(ctx)
+	if e, ok := mgmt.AsAPIError(err); ok && (e.StatusCode == 404 || e.ErrorCode == "insufficient_entitlement") {
+		return true
+	}
+	if err != nil {
+		diags.AddError("Unable to delete action", framework.APIErrorDetail(
+			fmt.Sprintf("Listing the token exchange profiles, to check that none uses the action %q", id), err)+
+			"\n\nThe action was not deleted. Grant read:token_exchange_profiles to the provider's client, or set "+
+			"skip_profile_check = true on the action (apply, then destroy) to delete it without the check.")
+		return false
+	}
+	var users []string
+	for _, p := range profiles {
+		if p.ActionID == id {
+			users = append(users, fmt.Sprintf("%s (subject_token_type %s)", p.ID, p.SubjectTokenType))
+		}
+	}
+	if len(users) > 0 {
+		diags.AddError("Unable to delete action", inUseDetail(id, m.Name.ValueString(), strings.Join(users, ", ")))
+		return false
+	}
+	return true
 }
 
 // ImportState accepts the action's id (a UUID).
@@ -560,56 +313,4 @@ func (r *actionResource) converge(ctx context.Context, a *mgmt.Action, deploy bo
 		return deployed, err
 	}
 	return a, err
-}
-
-// waitDetail explains why a create or update did not end with the action
-// built (and deployed), and what the next apply does.
-func waitDetail(a *mgmt.Action, err error, op string, timeout time.Duration, deploy bool) string {
-	var next string
-	if op == "create" {
-		next = "The action exists in the tenant and is saved in the state, so nothing is left behind. Terraform marks it tainted " +
-			"because its create did not finish: the next apply replaces it (deletes it and creates it again). To keep it instead, " +
-			"and let the next apply go on from where it is, run:\n  terraform untaint " + TypeName + ".<name>"
-	} else {
-		next = "The state holds the action as the tenant shows it now, so the next apply goes on from there" +
-			map[bool]string{true: ": it waits for the build, then deploys it.", false: ": it waits for the build."}[deploy]
-	}
-	var failed *mgmt.BuildFailedError
-	var we *mgmt.WaitError
-	switch {
-	case errors.As(err, &failed):
-		if op == "update" {
-			next = "The state holds the action as the tenant shows it now (the code and dependencies that failed), so nothing is " +
-				"lost: the next apply sends the corrected configuration and waits for a new build. Until then, each plan shows " +
-				"an update that reports this failure again."
-		}
-		return buildFailedDetail(failed.Action, next)
-	case errors.As(err, &we) && errors.Is(err, context.DeadlineExceeded):
-		goal := map[bool]string{true: "built and deployed", false: "built"}[deploy]
-		return fmt.Sprintf("Waited %s (timeouts.%s) for the action %s (%q) to be %s; when the time ran out its status was %q "+
-			"(all_changes_deployed: %t).\n\n%s\n\nIf builds take this long in the tenant, raise timeouts.%s.",
-			timeout, op, a.ID, a.Name, goal, a.Status, a.AllChangesDeployed, next, op)
-	case errors.As(err, &we):
-		return framework.APIErrorDetail(fmt.Sprintf("Waiting for the action %s (%q), whose status was %q,", a.ID, a.Name, a.Status), we.Err) + "\n\n" + next
-	}
-	return framework.APIErrorDetail(fmt.Sprintf("Deploying the action %s (%q)", a.ID, a.Name), err) + "\n\n" + next
-}
-
-// buildFailedDetail shows all the API gives about a failed build.
-func buildFailedDetail(a *mgmt.Action, next string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "The tenant could not build the action %s (%q): its status is %q.\n\n", a.ID, a.Name, a.Status)
-	if deps := mgmt.DependencyList(a.Dependencies); deps != "" {
-		fmt.Fprintf(&b, "Its dependencies: %s. A dependency that cannot be installed (a package or version that is not "+
-			"published, or a registry that does not answer) is the usual cause: check each name and version.", deps)
-	} else {
-		b.WriteString("It has no dependencies, so none of them is the cause.")
-	}
-	b.WriteString(" The API gives no reason for a failed build (it has no field for a build message or log), so none can be shown here.")
-	if v := a.DeployedVersion; v != nil && v.Deployed {
-		fmt.Fprintf(&b, " The version deployed before (number %d) is still the one that runs.", v.Number)
-	}
-	b.WriteString("\n\nCorrect the configuration (usually dependencies), then apply again. ")
-	b.WriteString(next)
-	return b.String()
 }

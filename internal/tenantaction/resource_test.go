@@ -578,8 +578,17 @@ func TestAccAction_import(t *testing.T) {
 		CheckDestroy:             target.CheckGone(tenantaction.TypeName, getAction),
 		Steps: []resource.TestStep{
 			{Config: target.Config(config)},
-			// The tenant never shows a secret's value; everything else is read back.
-			{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"secrets.0.value"}},
+			// The tenant never shows a secret's value, so an import cannot hold
+			// secrets: it leaves them out and sets secrets_wo_version = 0 (the
+			// configuration either takes them over write-only or sends them
+			// again). Everything else is read back.
+			{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"secrets.", "secrets_wo_version"},
+				ImportStateCheck: func(states []*terraform.InstanceState) error {
+					if got := states[0].Attributes["secrets_wo_version"]; got != "0" {
+						return fmt.Errorf("secrets_wo_version after import = %q, want 0", got)
+					}
+					return nil
+				}},
 			{ResourceName: addr, ImportState: true, ImportStateId: "not-a-uuid", ExpectError: acctest.ExpectError(`The import ID "not-a-uuid" for tenant_action is not an action id`)},
 			{ResourceName: addr, ImportState: true, ImportStateId: "..", ExpectError: acctest.ExpectError(`The import ID ".." for tenant_action must not be "." or ".."`)},
 			{ResourceName: addr, ImportState: true, ImportStateId: "00000000-0000-4000-8000-000000000000", ExpectError: acctest.ExpectError(`Cannot import non-existent remote object`)},
@@ -855,7 +864,7 @@ func TestAccAction_deleteInUse(t *testing.T) {
 				// Refused, naming the profile, before the API is asked.
 				Config: target.Config(""),
 				ExpectError: acctest.ExpectError(`Unable to delete action.*is used by token exchange profiles: tep_[A-Za-z0-9]{16} \(subject_token_type ` +
-					regexp.QuoteMeta(stt) + `\).*set force_destroy = true`),
+					regexp.QuoteMeta(stt) + `\).*Delete the profiles first`),
 			},
 			{
 				// Once the profile is gone, the action goes.
@@ -884,9 +893,18 @@ func TestAccAction_forceDestroy(t *testing.T) {
 				Check:  profileOutside(t, target, stt, &profile),
 			},
 			{
+				// The provider's check skipped, the tenant itself refuses: the
+				// action is in use, and force_destroy is not set.
+				Config: target.Config(testAccActionConfig(name, codeV1, "  skip_profile_check = true\n")),
+			},
+			{
+				Config:      target.Config(""),
+				ExpectError: acctest.ExpectError(`Unable to delete action.*The tenant refused to delete the action.*in use.*force_destroy = true`),
+			},
+			{
 				// force_destroy alone sends nothing.
 				PreConfig:        count.start,
-				Config:           target.Config(testAccActionConfig(name, codeV1, "  force_destroy = true\n")),
+				Config:           target.Config(testAccActionConfig(name, codeV1, "  skip_profile_check = true\n  force_destroy = true\n")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)}},
 				Check:            count.expect(t, "force_destroy = true", map[string]int64{routePatch: 0, routeDeploy: 0, routeGet: 1}),
 			},
@@ -932,7 +950,7 @@ func TestAccAction_deleteWhenProfilesCannotBeListed(t *testing.T) {
 					emu.SetFaults(emulator.Faults{Routes: map[string]int{"GET /api/v2/token-exchange-profiles": 403}})
 				},
 				Config:      target.Config(""),
-				ExpectError: acctest.ExpectError(`Unable to delete action.*Listing the token exchange profiles.*The action was not deleted.*force_destroy = true`),
+				ExpectError: acctest.ExpectError(`Unable to delete action.*Listing the token exchange profiles.*The action was not deleted.*skip_profile_check = true`),
 			},
 			{
 				PreConfig: func() {
@@ -942,7 +960,7 @@ func TestAccAction_deleteWhenProfilesCannotBeListed(t *testing.T) {
 					}
 				},
 				Config:      target.Config(""),
-				ExpectError: acctest.ExpectError(`Unable to delete action.*` + regexp.QuoteMeta(stt) + `.*set force_destroy = true`),
+				ExpectError: acctest.ExpectError(`Unable to delete action.*` + regexp.QuoteMeta(stt) + `.*Delete the profiles first`),
 			},
 			{
 				PreConfig: func() {
@@ -952,6 +970,73 @@ func TestAccAction_deleteWhenProfilesCannotBeListed(t *testing.T) {
 					}
 				},
 				Config: target.Config(""),
+			},
+		},
+	})
+}
+
+// TestAccAction_deleteOtherTrigger: an action for a trigger no profile can
+// use is deleted without listing profiles, by credentials that may not
+// read them.
+func TestAccAction_deleteOtherTrigger(t *testing.T) {
+	target, name := acctest.NewTarget(t), acctest.RandomName()
+	emu := target.RequireEmulator(t)
+	var scopes []string
+	for _, s := range emulator.AllScopes() {
+		if s != "read:token_exchange_profiles" {
+			scopes = append(scopes, s)
+		}
+	}
+	emu.AddClient(emulator.Client{ID: "no-profiles", Secret: "no-profiles-secret-0123456789", Scopes: scopes})
+	provider := acctest.ProviderHCL(target.Domain, "no-profiles", "no-profiles-secret-0123456789")
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             target.CheckGone(tenantaction.TypeName, getAction),
+		Steps: []resource.TestStep{
+			{Config: provider + testAccActionConfig(name, codeV1, "  supported_triggers = { id = \"post-login\", version = \"v3\" }\n")},
+			{
+				PreConfig: emu.ResetStats,
+				Config:    provider,
+				Check: func(*terraform.State) error {
+					if n := emu.Stats().ByRoute["GET /api/v2/token-exchange-profiles"]; n != 0 {
+						return fmt.Errorf("deleting a post-login action listed the profiles %d times", n)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+// TestAccAction_failedBuildIsRetried: a build that failed with nothing
+// changed since (the registry did not answer) is started again by the next
+// apply, and once it builds, the plan is empty: the failure can be cleared
+// without a change to the configuration.
+func TestAccAction_failedBuildIsRetried(t *testing.T) {
+	target, name := acctest.NewTarget(t), acctest.RandomName()
+	emu := target.RequireEmulator(t)
+	cfg := target.Config(testAccActionConfig_dependencies(name, `"jose" = { version = "5.9.6" }`, `"left-pad" = { version = "1.3.0" }`))
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             target.CheckGone(tenantaction.TypeName, getAction),
+		Steps: []resource.TestStep{
+			{Config: target.Config(testAccActionConfig_dependencies(name, `"jose" = { version = "5.9.6" }`))},
+			{
+				PreConfig:   func() { emu.SetFaults(emulator.Faults{FailingPackages: []string{"left-pad"}}) },
+				Config:      cfg,
+				ExpectError: acctest.ExpectError(`Unable to update action.*its status is "failed"`),
+			},
+			{
+				PreConfig: func() { emu.SetFaults(emulator.Faults{}) },
+				Config:    cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("status"), knownvalue.StringExact("built")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("deployed_version"), knownvalue.Int64Exact(2)),
+				},
 			},
 		},
 	})
@@ -1002,7 +1087,7 @@ func TestAccAction_validation(t *testing.T) {
 	target.ExpectPlanErrors(t, []acctest.PlanError{
 		{Config: testAccActionConfig_basic("", codeV1), Want: `Attribute name UTF-8 character count must be between 1 and 255, got: 0`},
 		{Config: testAccActionConfig_basic(strings.Repeat("ü", 256), codeV1), Want: `Attribute name UTF-8 character count must be between 1 and 255, got: 256`},
-		{Config: body(`  runtime = "node16"`), Want: `Attribute runtime value must be one of: \["node18" "node22"\], got: "node16"`},
+		{Config: body(`  runtime = "node16"`), Want: `Attribute runtime value must be one of: \["node18" "node18-actions" "node22"\], got: "node16"`},
 		{Config: testAccActionConfig("valid-name", codeV1, trig("pre-login", "v1")), Want: `Attribute supported_triggers.id value must be one of`},
 		{Config: testAccActionConfig("valid-name", codeV1, trig("custom-token-exchange", "")), Want: `Attribute supported_triggers.version UTF-8 character count must be at least 1`},
 		{Config: testAccActionConfig_dependencies("valid-name", `"Jose" = { version = "5.9.6" }`), Want: `must be an npm package name`},
