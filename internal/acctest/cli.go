@@ -38,17 +38,40 @@ func mirror() (string, error) {
 			buildErr = err
 			return
 		}
-		plat := runtime.GOOS + "_" + runtime.GOARCH
-		bin := filepath.Join(dir, "registry.terraform.io", "tenant-iac", "tenant", CLIVersion, plat, "terraform-provider-tenant_v"+CLIVersion)
+		bin := filepath.Join(dir, "terraform-provider-tenant")
 		cmd := exec.Command("go", "build", "-o", bin, ".")
 		cmd.Dir = filepath.Dir(strings.TrimSpace(string(root)))
 		if out, err := cmd.CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("building the provider: %v\n%s", err, out)
 			return
 		}
+		if buildErr = mirrorProvider(dir, "tenant-iac/tenant", CLIVersion, bin); buildErr != nil {
+			return
+		}
 		buildMirror = dir
 	})
 	return buildMirror, buildErr
+}
+
+// registryHosts are the hosts a source address without one means: to
+// Terraform registry.terraform.io, to OpenTofu registry.opentofu.org.
+var registryHosts = []string{"registry.terraform.io", "registry.opentofu.org"}
+
+// mirrorProvider links bin into the filesystem mirror dir as version of the
+// provider source ("namespace/type"), under every registry host, so that
+// both Terraform and OpenTofu install it offline.
+func mirrorProvider(dir, source, version, bin string) error {
+	name := "terraform-provider-" + source[strings.LastIndex(source, "/")+1:] + "_v" + version
+	for _, host := range registryHosts {
+		plat := filepath.Join(dir, host, source, version, runtime.GOOS+"_"+runtime.GOARCH)
+		if err := os.MkdirAll(plat, 0o755); err != nil {
+			return err
+		}
+		if err := os.Symlink(bin, filepath.Join(plat, name)); err != nil && !os.IsExist(err) {
+			return err
+		}
+	}
+	return nil
 }
 
 // CLI runs the real terraform binary on a working folder against the
@@ -111,6 +134,10 @@ func (c *CLI) Run(args ...string) (string, error) {
 	return out.String(), err
 }
 
+// TerraformPath is the CLI the tests run: TF_ACC_TERRAFORM_PATH, else
+// terraform from PATH.
+func TerraformPath() string { return terraformPath() }
+
 func terraformPath() string {
 	if p := os.Getenv("TF_ACC_TERRAFORM_PATH"); p != "" {
 		return p
@@ -135,15 +162,27 @@ func TerraformVersion() (*version.Version, error) {
 
 // RequireTerraform skips a whole-process test when the terraform binary is
 // older than min (e.g. "1.14.0" for actions and terraform query).
+// OpenTofu, which numbers its releases apart from Terraform's, lacks what
+// these tests need (actions, list resources, terraform query): they skip
+// there, saying so.
 func RequireTerraform(t testing.TB, min, why string) {
 	t.Helper()
 	v, err := TerraformVersion()
 	if err != nil {
 		t.Fatal(err)
 	}
+	if OpenTofu() {
+		t.Skipf("OpenTofu %s has no %s (Terraform %s or later has)", v, why, min)
+	}
 	if v.LessThan(version.Must(version.NewVersion(min))) {
 		t.Skipf("Terraform %s is below %s, which %s needs", v, min, why)
 	}
+}
+
+// OpenTofu reports whether the CLI the tests run is OpenTofu.
+func OpenTofu() bool {
+	out, err := exec.Command(terraformPath(), "version").Output()
+	return err == nil && bytes.Contains(out, []byte("OpenTofu"))
 }
 
 // Write replaces one file of the working folder.

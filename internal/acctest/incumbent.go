@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -44,15 +43,7 @@ func Incumbent() error {
 	if err != nil {
 		return err
 	}
-	plat := filepath.Join(m, "registry.terraform.io", "auth0", "auth0", IncumbentVersion, runtime.GOOS+"_"+runtime.GOARCH)
-	if err := os.MkdirAll(plat, 0o755); err != nil {
-		return err
-	}
-	link := filepath.Join(plat, "terraform-provider-auth0_v"+IncumbentVersion)
-	if err := os.Symlink(bin, link); err != nil && !os.IsExist(err) {
-		return err
-	}
-	return nil
+	return mirrorProvider(m, "auth0/auth0", IncumbentVersion, bin)
 }
 
 // RequireIncumbent skips a test when the incumbent provider is not there.
@@ -63,21 +54,16 @@ func RequireIncumbent(t testing.TB) {
 	}
 }
 
-// IncumbentProviderHCL is the incumbent's provider block for the emulator,
-// which must serve TLS (the incumbent speaks only HTTPS): its host and port
-// as the domain, and an access token the emulator issued as api_token. The
-// terraform process needs SSL_CERT_FILE set to the emulator's CA file.
-func IncumbentProviderHCL(emu *emulator.Server) (string, error) {
-	if emu.CAFile() == "" {
-		return "", fmt.Errorf("the incumbent provider needs the emulator to serve TLS")
-	}
-	pem, err := os.ReadFile(emu.CAFile())
+// IncumbentToken is an access token the emulator issued, for the
+// incumbent's api_token (the incumbent's client credentials flow is not
+// used against the emulator). The emulator must serve TLS: the incumbent
+// speaks only HTTPS, and the terraform process needs SSL_CERT_FILE set to
+// the emulator's CA file.
+func IncumbentToken(emu *emulator.Server) (string, error) {
+	hc, err := EmulatorHTTPClient(emu)
 	if err != nil {
 		return "", err
 	}
-	pool := x509.NewCertPool()
-	pool.AppendCertsFromPEM(pem)
-	hc := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}}}
 	cc := clientcredentials.Config{
 		ClientID:       emu.ClientID(),
 		ClientSecret:   emu.ClientSecret(),
@@ -89,5 +75,42 @@ func IncumbentProviderHCL(emu *emulator.Server) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("provider \"auth0\" {\n  domain    = %q\n  api_token = %q\n}\n", strings.TrimPrefix(emu.Domain(), "https://"), tok.AccessToken), nil
+	return tok.AccessToken, nil
+}
+
+// IncumbentProviderHCL is the incumbent's provider block for the emulator:
+// its host and port as the domain, and IncumbentToken as api_token.
+func IncumbentProviderHCL(emu *emulator.Server) (string, error) {
+	tok, err := IncumbentToken(emu)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("provider \"auth0\" {\n  domain    = %q\n  api_token = %q\n}\n", strings.TrimPrefix(emu.Domain(), "https://"), tok), nil
+}
+
+// EmulatorHTTPClient is an HTTP client that trusts the emulator's TLS
+// certificate (the emulator must serve TLS).
+func EmulatorHTTPClient(emu *emulator.Server) (*http.Client, error) {
+	if emu.CAFile() == "" {
+		return nil, fmt.Errorf("the emulator does not serve TLS")
+	}
+	pem, err := os.ReadFile(emu.CAFile())
+	if err != nil {
+		return nil, err
+	}
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(pem)
+	return &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}}}, nil
+}
+
+// Writes counts the requests of the routes that change something in the
+// tenant, from the emulator's counts by route (the token request apart).
+func Writes(byRoute map[string]int64) int64 {
+	var n int64
+	for route, count := range byRoute {
+		if !strings.HasPrefix(route, "GET ") && route != "POST /oauth/token" {
+			n += count
+		}
+	}
+	return n
 }

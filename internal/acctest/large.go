@@ -81,7 +81,10 @@ resource "tenant_role_permissions" "large" {
 // change a value, those that start with ~, + or - after indentation, with
 // runs of spaces (alignment) shown as one.
 func ChangedLines(plan string) []string {
-	_, actions, _ := strings.Cut(plan, "Terraform will perform the following actions:")
+	_, actions, found := strings.Cut(plan, "Terraform will perform the following actions:")
+	if !found {
+		_, actions, _ = strings.Cut(plan, "OpenTofu will perform the following actions:")
+	}
 	var out []string
 	for _, line := range strings.Split(actions, "\n") {
 		t := strings.Join(strings.Fields(line), " ")

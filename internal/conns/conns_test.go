@@ -2,10 +2,12 @@ package conns_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/conns"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator"
@@ -184,10 +186,15 @@ func TestRolePermissions_converge(t *testing.T) {
 func TestRolePermissions_claims(t *testing.T) {
 	tc := conns.Unconfigured()
 	p := tc.RolePermissions
-	if n, mixed := p.ClaimExclusive("rol_1"); n != 1 || mixed {
+	if n, mixed := p.ClaimExclusive("rol_1", "{a}"); n != 1 || mixed {
 		t.Fatalf("first exclusive claim: %d %v", n, mixed)
 	}
-	if n, mixed := p.ClaimExclusive("rol_1"); n != 2 || mixed {
+	// The same set again (one instance planned twice, as in a
+	// replacement) counts once; another set counts.
+	if n, _ := p.ClaimExclusive("rol_1", "{a}"); n != 1 {
+		t.Fatalf("the same set claimed twice counts %d", n)
+	}
+	if n, mixed := p.ClaimExclusive("rol_1", "{b}"); n != 2 || mixed {
 		t.Fatalf("second exclusive claim of one role: %d %v", n, mixed)
 	}
 	if n, mixed := p.ClaimPair("rol_1", pair("a")); n != 1 || !mixed {
@@ -240,5 +247,33 @@ func TestUnconfigured_failsSayingSo(t *testing.T) {
 	}
 	if _, err := tc.RolePermissions.Read(context.Background(), "rol_1"); err == nil {
 		t.Fatal("a read through an unconfigured client succeeded")
+	}
+}
+
+// TestRolePermissions_aCancelledReaderDoesNotFailTheOthers: the shared read
+// runs on the first reader's context; when that reader gives up, the others
+// read anew instead of taking its cancellation.
+func TestRolePermissions_aCancelledReaderDoesNotFailTheOthers(t *testing.T) {
+	tc, emu, roleID, _ := tenant(t)
+	emu.SetFaults(emulator.Faults{LatencyMS: 200})
+	first, cancel := context.WithCancel(context.Background())
+	errs := make(chan error, 1)
+	go func() {
+		_, err := tc.RolePermissions.Read(first, roleID)
+		errs <- err
+	}()
+	time.Sleep(50 * time.Millisecond) // the first read is under way
+	done := make(chan error, 1)
+	go func() {
+		_, err := tc.RolePermissions.Read(context.Background(), roleID)
+		done <- err
+	}()
+	time.Sleep(20 * time.Millisecond)
+	cancel()
+	if err := <-errs; !errors.Is(err, context.Canceled) {
+		t.Fatalf("the cancelled reader got %v", err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("the other reader got %v, want its own read", err)
 	}
 }

@@ -2,6 +2,7 @@ package conns
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
@@ -38,9 +39,10 @@ type roleState struct {
 	// assigned are the pairs assigned to the role in this run, or found
 	// held by a Converge that wants them.
 	assigned map[mgmt.Permission]bool
-	// exclusive counts the tenant_role_permissions instances planned for
-	// the role, pairs the tenant_role_permission instances per pair.
-	exclusive int
+	// exclusive holds the permissions of each tenant_role_permissions
+	// planned for the role, pairs counts the tenant_role_permission
+	// instances per pair.
+	exclusive map[string]bool
 	pairs     map[mgmt.Permission]int
 	warned    bool
 }
@@ -59,7 +61,7 @@ func newRolePermissions(api *mgmt.Client) *RolePermissions {
 func (p *RolePermissions) role(roleID string) *roleState {
 	r, ok := p.roles[roleID]
 	if !ok {
-		r = &roleState{assigned: map[mgmt.Permission]bool{}, pairs: map[mgmt.Permission]int{}}
+		r = &roleState{assigned: map[mgmt.Permission]bool{}, exclusive: map[string]bool{}, pairs: map[mgmt.Permission]int{}}
 		p.roles[roleID] = r
 	}
 	return r
@@ -89,6 +91,10 @@ func (p *RolePermissions) Read(ctx context.Context, roleID string) ([]mgmt.RoleP
 	p.mu.Unlock()
 	select {
 	case <-c.done:
+		if c.err != nil && ctx.Err() == nil && (errors.Is(c.err, context.Canceled) || errors.Is(c.err, context.DeadlineExceeded)) {
+			// The read was another caller's, which gave up: read anew.
+			return p.Read(ctx, roleID)
+		}
 		return c.perms, c.err
 	case <-ctx.Done():
 		return nil, ctx.Err()
@@ -192,17 +198,21 @@ func (p *RolePermissions) Converge(ctx context.Context, roleID string, want []mg
 	return held, added, removed, kept, err
 }
 
-// ClaimExclusive records that one tenant_role_permissions instance of the
-// configuration being planned manages roleID. It returns how many do, this
-// one included (each would remove the others' pairs), and, the first time
-// the role is claimed by both permission resource types, the other type's
-// pairs.
-func (p *RolePermissions) ClaimExclusive(roleID string) (instances int, mixed bool) {
+// ClaimExclusive records that a tenant_role_permissions of the
+// configuration being planned manages roleID with the permissions
+// described by permissions (their planned value, as text). It returns how
+// many different permission sets claim the role, this one included: two
+// would each remove the other's pairs on every apply. Claims of the same
+// set count once, since Terraform plans one instance twice when it replaces
+// it (once as an update, once as a create) and two instances that list the
+// same pairs do not undo each other. mixed is true the first time the role
+// is claimed by both permission resource types.
+func (p *RolePermissions) ClaimExclusive(roleID, permissions string) (sets int, mixed bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	r := p.role(roleID)
-	r.exclusive++
-	return r.exclusive, r.mixed()
+	r.exclusive[permissions] = true
+	return len(r.exclusive), r.mixed()
 }
 
 // ClaimPair records that one tenant_role_permission instance of the
@@ -219,7 +229,7 @@ func (p *RolePermissions) ClaimPair(roleID string, pair mgmt.Permission) (instan
 
 // mixed reports, once, that both types claim the role; p.mu must be held.
 func (r *roleState) mixed() bool {
-	if r.warned || r.exclusive == 0 || len(r.pairs) == 0 {
+	if r.warned || len(r.exclusive) == 0 || len(r.pairs) == 0 {
 		return false
 	}
 	r.warned = true

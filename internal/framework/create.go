@@ -24,6 +24,8 @@ type Creation struct {
 	// Key is the attribute that is unique in the tenant ("identifier"),
 	// and Value its value.
 	Key, Value string
+	// ImportByKey says that the resource's import also accepts Value.
+	ImportByKey bool
 }
 
 // Found is the object a create found under its natural key: its id, and
@@ -40,7 +42,12 @@ type Found struct {
 // object, which then goes into the state.
 func (c Creation) Result(found *Found, outcome mgmt.CreateOutcome, err error, other func(error) string, diags *diag.Diagnostics) bool {
 	summary := "Unable to create " + c.Summary
-	id, also := "<id>", ""
+	// When the lookup found nothing to name (a 409 for an object the
+	// list does not show yet), the import names it by its key if it can.
+	id, also := "<the id of the existing "+c.Noun+">", ""
+	if c.ImportByKey {
+		id = c.Value
+	}
 	if found != nil {
 		id = found.ID
 		if found.Description != "" {

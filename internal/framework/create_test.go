@@ -39,3 +39,24 @@ func TestCreation_result(t *testing.T) {
 		})
 	}
 }
+
+// TestCreation_nothingFound: a 409 whose lookup found nothing still gives an
+// import command that works: by the key where the import takes it.
+func TestCreation_nothingFound(t *testing.T) {
+	exists := errors.Join(mgmt.ErrExists, errors.New("409"))
+	for _, tc := range []struct {
+		c    framework.Creation
+		want string
+	}{
+		{framework.Creation{TypeName: "tenant_role", Summary: "role", Noun: "role", Key: "name", Value: "support", ImportByKey: true},
+			"terraform import tenant_role.<name> support"},
+		{framework.Creation{TypeName: "tenant_action", Summary: "action", Noun: "action", Key: "name", Value: "x"},
+			"terraform import tenant_action.<name> <the id of the existing action>"},
+	} {
+		var diags diag.Diagnostics
+		tc.c.Result(nil, mgmt.Created, exists, nil, &diags)
+		if len(diags) != 1 || !strings.Contains(diags[0].Detail(), tc.want) {
+			t.Fatalf("%s: %v, want %q", tc.c.TypeName, diags, tc.want)
+		}
+	}
+}

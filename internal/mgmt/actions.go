@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // Action is a piece of code the tenant runs at a trigger, as the API shows
@@ -352,11 +351,6 @@ func (e *WaitError) Error() string {
 
 func (e *WaitError) Unwrap() error { return e.Err }
 
-// PollInterval bounds the waits between two reads of an action that is
-// still building or deploying: they start at the first value and grow by
-// half up to the second.
-var PollInterval = [2]time.Duration{200 * time.Millisecond, 5 * time.Second}
-
 // WaitForAction reads the action, then waits as AwaitAction does.
 func (c *Client) WaitForAction(ctx context.Context, id string, done func(*Action) bool) (*Action, error) {
 	a, err := c.GetAction(ctx, id)
@@ -374,7 +368,7 @@ func (c *Client) WaitForAction(ctx context.Context, id string, done func(*Action
 // other end is a *WaitError holding the last answer. The action returned is
 // the last one read, also with an error.
 func (c *Client) AwaitAction(ctx context.Context, a *Action, done func(*Action) bool) (*Action, error) {
-	wait := PollInterval[0]
+	wait := c.cfg.MinPoll
 	for {
 		if strings.EqualFold(a.Status, ActionFailed) {
 			return a, &BuildFailedError{Action: a}
@@ -390,7 +384,7 @@ func (c *Client) AwaitAction(ctx context.Context, a *Action, done func(*Action) 
 			return a, &WaitError{Action: a, Err: err}
 		}
 		a = next
-		wait = min(wait*3/2, PollInterval[1])
+		wait = min(wait*3/2, c.cfg.MaxPoll)
 	}
 }
 

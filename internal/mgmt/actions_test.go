@@ -18,13 +18,8 @@ import (
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
-// fastPolls shortens the pauses between reads of a building action for one test.
-func fastPolls(t *testing.T) {
-	t.Helper()
-	old := mgmt.PollInterval
-	mgmt.PollInterval = [2]time.Duration{time.Millisecond, 4 * time.Millisecond}
-	t.Cleanup(func() { mgmt.PollInterval = old })
-}
+// fastPolls shortens the pauses between reads of a building action.
+func fastPolls(c *mgmt.Config) { c.MinPoll, c.MaxPoll = time.Millisecond, 4*time.Millisecond }
 
 // fakeActions answers the actions routes from a script: each GET of the
 // action returns the next status in statuses (the last one repeats).
@@ -147,9 +142,8 @@ func TestActionCreate_body(t *testing.T) {
 }
 
 func TestAwaitAction_pollsUntilBuilt(t *testing.T) {
-	fastPolls(t)
 	f := &fakeActions{statuses: []string{"building", "retrying", "packaged", "built"}}
-	c := newFakeTenant(t, f.handle).client(t)
+	c := newFakeTenant(t, f.handle).client(t, fastPolls)
 	a, err := c.AwaitAction(context.Background(), &mgmt.Action{ID: "a1", Status: "pending"}, mgmt.IsBuilt)
 	if err != nil || !mgmt.IsBuilt(a) {
 		t.Fatalf("%v %+v", err, a)
@@ -164,9 +158,8 @@ func TestAwaitAction_pollsUntilBuilt(t *testing.T) {
 }
 
 func TestAwaitAction_failedBuild(t *testing.T) {
-	fastPolls(t)
 	f := &fakeActions{statuses: []string{"building", "retrying", "failed"}}
-	c := newFakeTenant(t, f.handle).client(t)
+	c := newFakeTenant(t, f.handle).client(t, fastPolls)
 	a, err := c.WaitForAction(context.Background(), "a1", mgmt.IsBuilt)
 	var failed *mgmt.BuildFailedError
 	if !errors.As(err, &failed) || a == nil || a.Status != "failed" {
@@ -178,9 +171,8 @@ func TestAwaitAction_failedBuild(t *testing.T) {
 }
 
 func TestAwaitAction_deadlineKeepsLastStatus(t *testing.T) {
-	fastPolls(t)
 	f := &fakeActions{statuses: []string{"building"}}
-	c := newFakeTenant(t, f.handle).client(t)
+	c := newFakeTenant(t, f.handle).client(t, fastPolls)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	a, err := c.AwaitAction(ctx, &mgmt.Action{ID: "a1", Status: "pending"}, mgmt.IsBuilt)
@@ -197,7 +189,6 @@ func TestAwaitAction_deadlineKeepsLastStatus(t *testing.T) {
 }
 
 func TestDeployAndWait(t *testing.T) {
-	fastPolls(t)
 	for _, tc := range []struct {
 		name        string
 		fake        *fakeActions
@@ -211,7 +202,7 @@ func TestDeployAndWait(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := tc.fake
-			c := newFakeTenant(t, f.handle).client(t)
+			c := newFakeTenant(t, f.handle).client(t, fastPolls)
 			a, err := c.DeployAndWait(context.Background(), "a1")
 			if err != nil || !mgmt.IsDeployed(a) {
 				t.Fatalf("%v %+v", err, a)
@@ -222,7 +213,7 @@ func TestDeployAndWait(t *testing.T) {
 		})
 	}
 	f := &fakeActions{statuses: []string{"built"}, failDeploy: 10}
-	c := newFakeTenant(t, f.handle).client(t)
+	c := newFakeTenant(t, f.handle).client(t, fastPolls)
 	if _, err := c.DeployAndWait(context.Background(), "a1"); err == nil || f.deploys != 3 {
 		t.Fatalf("%v after %d deploys", err, f.deploys)
 	}

@@ -52,6 +52,10 @@ type Config struct {
 	MinBackoff, MaxBackoff time.Duration
 	// MaxRateLimitWait caps one wait for a rate-limit reset (default 60s).
 	MaxRateLimitWait time.Duration
+	// MinPoll and MaxPoll bound the waits between two reads of an action
+	// that is still building or deploying: they start at MinPoll and grow
+	// by half up to MaxPoll (defaults 200ms and 5s).
+	MinPoll, MaxPoll time.Duration
 	// OnWrite, when set, is called with the method and escaped path of
 	// every request that is not a GET, once before it is sent and once after
 	// its last attempt ends: whatever a caller kept from earlier reads of
@@ -101,6 +105,12 @@ func New(cfg Config) (*Client, error) {
 	}
 	if cfg.MaxRateLimitWait <= 0 {
 		cfg.MaxRateLimitWait = 60 * time.Second
+	}
+	if cfg.MinPoll <= 0 {
+		cfg.MinPoll = 200 * time.Millisecond
+	}
+	if cfg.MaxPoll < cfg.MinPoll {
+		cfg.MaxPoll = max(5*time.Second, cfg.MinPoll)
 	}
 	if cfg.UserAgent == "" {
 		cfg.UserAgent = "terraform-provider-tenant"

@@ -2,6 +2,7 @@ package mgmt
 
 import (
 	"context"
+	"fmt"
 	"iter"
 	"net/http"
 	"net/url"
@@ -205,10 +206,12 @@ func (c *Client) AddRolePermissions(ctx context.Context, roleID string, perms []
 }
 
 // RemoveRolePermissions unassigns the pairs; pairs not assigned are ignored
-// by the API (reference §0.5). A role already gone is success: a 404 is
-// taken for that only once the role itself is read as missing, since a 404
-// can name something else in the body (an API that does not exist), and
-// then the pairs are still assigned.
+// by the API (reference §0.5). A 404 can name the role or something else in
+// the body (an API that does not exist: reference §0.4, reported for
+// additions), so it is looked into: a role that is gone holds nothing, and
+// pairs the role no longer holds (their API deleted, say) are removed all
+// the same. Only when the role still holds some of them is it an error,
+// which names them.
 func (c *Client) RemoveRolePermissions(ctx context.Context, roleID string, perms []Permission) error {
 	err := c.permissionChunks(ctx, http.MethodDelete, roleID, perms)
 	if !IsNotFound(err) {
@@ -217,8 +220,38 @@ func (c *Client) RemoveRolePermissions(ctx context.Context, roleID string, perms
 	if _, gerr := c.GetRole(ctx, roleID); IsNotFound(gerr) {
 		return nil
 	}
-	return err
+	held, gerr := c.RolePermissions(ctx, roleID)
+	if gerr != nil {
+		return err
+	}
+	holds := make(map[Permission]bool, len(held))
+	for _, p := range held {
+		holds[p.Permission] = true
+	}
+	var still []Permission
+	for _, p := range perms {
+		if holds[p] {
+			still = append(still, p)
+		}
+	}
+	if len(still) == 0 {
+		return nil
+	}
+	return &StillAssignedError{Err: err, Held: still}
 }
+
+// StillAssignedError is a removal the API refused with a 404 about
+// something other than the role, after which the role still holds Held.
+type StillAssignedError struct {
+	Err  error
+	Held []Permission
+}
+
+func (e *StillAssignedError) Error() string {
+	return fmt.Sprintf("%v; the role still holds %d of the pairs", e.Err, len(e.Held))
+}
+
+func (e *StillAssignedError) Unwrap() error { return e.Err }
 
 // DiffPermissions returns the pairs in want but not in have, and in have
 // but not in want, each sorted.

@@ -2,6 +2,7 @@ package mgmt_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -54,17 +55,19 @@ func TestDiffPermissions(t *testing.T) {
 	}
 }
 
-// TestRemoveRolePermissions_onlyAGoneRoleIsSuccess: a 404 to a removal is
-// success only when the role itself is gone; a 404 about something else (an
-// API that does not exist) is an error, since the pairs may still be
-// assigned.
-func TestRemoveRolePermissions_onlyAGoneRoleIsSuccess(t *testing.T) {
+// TestRemoveRolePermissions_404: a 404 to a removal is success only when
+// the role is gone or no longer holds the pairs; a 404 about something else
+// (an API that does not exist) while the role still holds a pair is an
+// error that names the pairs.
+func TestRemoveRolePermissions_404(t *testing.T) {
 	for name, tc := range map[string]struct {
 		roleStatus int
-		wantErr    bool
+		held       string
+		wantHeld   int // -1: no error
 	}{
-		"the role is gone":  {404, false},
-		"the role is there": {200, true},
+		"the role is gone":            {404, "", -1},
+		"the pairs are gone":          {200, `{"permissions":[],"start":0,"limit":100,"total":0}`, -1},
+		"the role still holds a pair": {200, `{"permissions":[{"permission_name":"p","resource_server_identifier":"https://gone"}],"start":0,"limit":100,"total":1}`, 1},
 	} {
 		t.Run(name, func(t *testing.T) {
 			var deletes int
@@ -77,13 +80,19 @@ func TestRemoveRolePermissions_onlyAGoneRoleIsSuccess(t *testing.T) {
 					jsonReply(w, 200, `{"id":"rol_1","name":"r"}`)
 				case r.Method == http.MethodGet && r.URL.Path == "/api/v2/roles/rol_1":
 					jsonReply(w, 404, `{"statusCode":404,"error":"Not Found","message":"The role does not exist."}`)
+				case r.Method == http.MethodGet && r.URL.Path == "/api/v2/roles/rol_1/permissions" && tc.held != "":
+					jsonReply(w, 200, tc.held)
 				default:
 					t.Errorf("unexpected %s %s", r.Method, r.URL.Path)
 				}
 			})
 			err := f.client(t).RemoveRolePermissions(context.Background(), "rol_1", []mgmt.Permission{{ResourceServerIdentifier: "https://gone", PermissionName: "p"}})
-			if (err != nil) != tc.wantErr {
-				t.Fatalf("err = %v, want an error: %v", err, tc.wantErr)
+			var still *mgmt.StillAssignedError
+			switch {
+			case tc.wantHeld < 0 && err != nil:
+				t.Fatalf("err = %v, want none", err)
+			case tc.wantHeld >= 0 && (!errors.As(err, &still) || len(still.Held) != tc.wantHeld || !mgmt.IsNotFound(err)):
+				t.Fatalf("err = %v, want the 404 with %d pair(s) still held", err, tc.wantHeld)
 			}
 			if deletes != 1 {
 				t.Fatalf("%d DELETEs", deletes)

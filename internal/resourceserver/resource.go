@@ -65,7 +65,8 @@ func (r *serverResource) ValidateConfig(ctx context.Context, req resource.Valida
 			detail+" Lower token_lifetime_for_web or raise token_lifetime.")
 	}
 	dialect := m.TokenDialect.ValueString()
-	if !m.TokenDialect.IsUnknown() && strings.HasSuffix(dialect, "_authz") && !m.EnforcePolicies.IsUnknown() && !m.EnforcePolicies.ValueBool() {
+	// Only an explicit false: left out, enforce_policies keeps the tenant's value.
+	if !m.TokenDialect.IsUnknown() && strings.HasSuffix(dialect, "_authz") && !m.EnforcePolicies.IsNull() && !m.EnforcePolicies.IsUnknown() && !m.EnforcePolicies.ValueBool() {
 		resp.Diagnostics.AddAttributeWarning(path.Root("token_dialect"), "Token dialect without enforced policies", fmt.Sprintf(
 			"token_dialect = %q adds the user's permissions to access tokens only when role-based access control is enforced. "+
 				"Set enforce_policies = true, or use a dialect without _authz.", dialect))
@@ -118,7 +119,7 @@ func (r *serverResource) Create(ctx context.Context, req resource.CreateRequest,
 			return found, err
 		},
 		func(found *mgmt.ResourceServer) bool { return sameServer(body, found) })
-	creation := framework.Creation{TypeName: TypeName, Summary: "resource server", Noun: "API", Key: "identifier", Value: body.Identifier}
+	creation := framework.Creation{TypeName: TypeName, Summary: "resource server", Noun: "API", Key: "identifier", Value: body.Identifier, ImportByKey: true}
 	var found *framework.Found
 	if s != nil {
 		found = &framework.Found{ID: s.ID}

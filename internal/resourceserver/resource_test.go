@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -762,4 +763,33 @@ func TestAccResourceServer_identity(t *testing.T) {
 			"id": knownvalue.StringRegexp(regexp.MustCompile(`^[0-9a-f]{24}$`)),
 		}),
 	})
+}
+
+// TestAccResourceServer_dialectWarning: an _authz dialect warns only when
+// enforce_policies is set to false; left out, it keeps the tenant's value,
+// which may well be true.
+func TestAccResourceServer_dialectWarning(t *testing.T) {
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("runs the terraform CLI; set TF_ACC=1")
+	}
+	const warning = "Token dialect without enforced policies"
+	for _, tc := range []struct {
+		enforce string
+		warns   bool
+	}{{"", false}, {"enforce_policies = true", false}, {"enforce_policies = false", true}} {
+		cli := acctest.NewCLI(t, map[string]string{"main.tf": fmt.Sprintf(`
+resource "tenant_resource_server" "test" {
+  identifier    = "https://api.example.com/dialect"
+  token_dialect = "access_token_authz"
+  %s
+}
+`, tc.enforce)})
+		out, err := cli.Run("validate", "-no-color")
+		if err != nil {
+			t.Fatalf("validate with %q: %v\n%s", tc.enforce, err, out)
+		}
+		if strings.Contains(out, warning) != tc.warns {
+			t.Errorf("with %q set, warning shown = %t, want %t:\n%s", tc.enforce, !tc.warns, tc.warns, out)
+		}
+	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/acctest"
 )
@@ -35,7 +36,7 @@ func TestAccRolePermissions_createWarnsAtPlan(t *testing.T) {
 	flat := strings.Join(strings.Fields(out), " ")
 	for _, want := range []string{
 		"Warning: Role permissions will be removed",
-		fmt.Sprintf("Role %q holds 1 permission(s) that the configuration does not list", role.ID),
+		fmt.Sprintf("Role %q holds 1 permission(s) that this resource does not list", role.ID),
 		"removes them: p:003 on " + ident,
 	} {
 		if !strings.Contains(flat, want) {
@@ -80,7 +81,7 @@ resource "tenant_role_permissions" "second" {
 				// Nothing was written: the role holds nothing.
 				Config: target.Config(testAccPermissions(role.ID, ident, "p:000")),
 				PreConfig: func() {
-					if n := writes(emu.Stats().ByRoute); n != 0 {
+					if n := acctest.Writes(emu.Stats().ByRoute); n != 0 {
 						t.Errorf("the refused plan sent %d writes", n)
 					}
 				},
@@ -111,15 +112,41 @@ resource "terraform_data" "gate" {
 `, step, deps)
 }
 
-// writes counts the requests of the routes that change something.
-func writes(byRoute map[string]int64) int64 {
-	var n int64
-	for route, count := range byRoute {
-		if !strings.HasPrefix(route, "GET ") && route != "POST /oauth/token" {
-			n += count
-		}
+// TestAccRolePermissions_forcedReplacement: a replacement that Terraform
+// forces (replace_triggered_by, -replace) plans the instance twice, as an
+// update and as a create; that is one resource, not two on the role.
+func TestAccRolePermissions_forcedReplacement(t *testing.T) {
+	target := acctest.NewTarget(t)
+	role, ident := target.Role(t), api(t, target, 2)
+	config := func(rev int) string {
+		return fmt.Sprintf(`
+resource "terraform_data" "rev" {
+  input = %[3]d
+}
+
+resource "tenant_role_permissions" "test" {
+  role_id     = %[1]q
+  permissions = { %[2]q = ["p:000", "p:001"] }
+  lifecycle {
+    replace_triggered_by = [terraform_data.rev]
+  }
+}
+`, role.ID, ident, rev)
 	}
-	return n
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             checkNoPermissions(target, role.ID),
+		Steps: []resource.TestStep{
+			{Config: target.Config(config(1)), Check: checkAssigned(target, role.ID, ident, "p:000", "p:001")},
+			{
+				Config: target.Config(config(2)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionReplace)},
+				},
+				Check: checkAssigned(target, role.ID, ident, "p:000", "p:001"),
+			},
+		},
+	})
 }
 
 // TestAccRolePermission_renamedWithoutMoved: renaming a resource (or a
@@ -214,6 +241,54 @@ resource "tenant_role_permission" %[3]q {
 				Config:           target.Config(testAccPermissions(role.ID, ident, "p:000", "p:001", "p:002") + gate(4)),
 				Check:            checkAssigned(target, role.ID, ident, "p:000", "p:001", "p:002"),
 				ConfigPlanChecks: empty,
+			},
+		},
+	})
+}
+
+// TestAccRolePermissions_switchWithoutGap: the switch the documentation
+// gives for a role that must never lose a pair: the old resource goes in a
+// removed block (forgotten, not destroyed) in the apply that adds the new
+// ones. Nothing is removed from the role at any time.
+func TestAccRolePermissions_switchWithoutGap(t *testing.T) {
+	target := acctest.NewTarget(t)
+	role, ident := target.Role(t), api(t, target, 2)
+	emu := target.RequireEmulator(t)
+	removed := `
+removed {
+  from = tenant_role_permissions.test
+  lifecycle {
+    destroy = false
+  }
+}
+`
+	single := func(name string) string {
+		return fmt.Sprintf(`
+resource "tenant_role_permission" %[3]q {
+  role_id                    = %[1]q
+  resource_server_identifier = %[2]q
+  permission_name            = %[4]q
+}
+`, role.ID, ident, strings.ReplaceAll(name, ":", "_"), name)
+	}
+	noRemovals := func(*terraform.State) error {
+		if n := emu.Stats().ByRoute["DELETE /api/v2/roles/{id}/permissions"]; n != 0 {
+			return fmt.Errorf("the switch removed pairs from the role %d time(s)", n)
+		}
+		return nil
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             checkNoPermissions(target, role.ID),
+		Steps: []resource.TestStep{
+			{Config: target.Config(testAccPermissions(role.ID, ident, "p:000", "p:001"))},
+			{
+				PreConfig: emu.ResetStats,
+				Config:    target.Config(single("p:000") + single("p:001") + removed),
+				Check:     resource.ComposeTestCheckFunc(noRemovals, checkAssigned(target, role.ID, ident, "p:000", "p:001")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
 			},
 		},
 	})

@@ -1,6 +1,7 @@
 package role
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -64,7 +65,22 @@ func mixedUseDetail(roleID string) string {
 }
 
 func duplicateExclusiveDetail(roleID string, instances int) string {
-	return fmt.Sprintf("%d %s resources in this configuration manage the permissions of role %q. Each is authoritative: "+
-		"each apply would remove the pairs the other lists, and the plan would never settle.\n\n"+
+	return fmt.Sprintf("%d %s resources in this configuration manage the permissions of role %q, with different pairs. "+
+		"Each is authoritative: each apply would remove the pairs the other lists, and the plan would never settle.\n\n"+
 		"Keep one %s per role and list every pair of the role in it.", instances, PermissionsExclusiveTypeName, roleID, PermissionsExclusiveTypeName)
+}
+
+// removalDetail is APIErrorDetail for a removal of pairs, with what to do
+// when the role still holds pairs after a 404 about something else than
+// the role (most likely an API deleted from the tenant).
+func removalDetail(tried string, err error) string {
+	detail := framework.APIErrorDetail(tried, err)
+	var still *mgmt.StillAssignedError
+	if errors.As(err, &still) {
+		detail += fmt.Sprintf("\n\nThe role still holds %s. The 404 names something other than the role: most likely an "+
+			"API of these pairs no longer exists in the tenant, which may still list its pairs on the role. Remove them in "+
+			"the tenant, or take this resource out of the state (terraform state rm, or a removed block), then apply again.",
+			listPairs(still.Held))
+	}
+	return detail
 }

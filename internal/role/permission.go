@@ -37,8 +37,9 @@ func NewPermissionResource() resource.Resource { return &permissionResource{} }
 // leaves the role's other pairs alone.
 //
 // A pair has no identity beyond itself, and assigning a pair the role
-// already holds succeeds and changes nothing (the API answers 201 either
-// way), so this resource does not own its pair exclusively: when the pair
+// already holds is assumed to succeed and change nothing (the reference
+// does not say; the emulator answers 201 either way), so this resource does
+// not own its pair exclusively: when the pair
 // was assigned before (outside Terraform, or by another instance naming the
 // same pair), creating it changes nothing, and destroying either instance
 // removes the pair from the role. Another instance of the same pair then
@@ -86,9 +87,11 @@ func (r *permissionResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			"The pair is not owned exclusively: if the role already holds it (assigned outside Terraform, or by another " +
 			"`tenant_role_permission` with the same pair), creating this resource changes nothing, and destroying it removes " +
 			"the pair from the role all the same. Declare each pair once.\n\n" +
-			"Switching a role from one resource to the other (or renaming a `for_each` key without a `moved` block) works in " +
-			"one apply: a pair that the apply assigns, or that the new `tenant_role_permissions` lists, is not removed by the " +
-			"destroy of the old resource, whichever of the two Terraform runs first.",
+			"Switching a role from one resource type to the other in one apply (or renaming a `for_each` key without a " +
+			"`moved` block) ends with every pair the new configuration lists assigned, whichever of the destroy and the " +
+			"create Terraform runs first; when the destroy runs first, those pairs are missing from the role until the create " +
+			"runs. To switch without that gap, replace the old resources with `removed` blocks (`lifecycle { destroy = false }`) " +
+			"in the same apply that adds the new ones: the old are forgotten, not destroyed. Within one type, rename with `moved`.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "`<role_id>::<resource_server_identifier>::<permission_name>`, also the import ID.",
@@ -221,7 +224,7 @@ func (r *permissionResource) Delete(ctx context.Context, req resource.DeleteRequ
 	}
 	roleID, pair := m.RoleID.ValueString(), m.pair()
 	if _, err := r.Tenant.RolePermissions.Change(ctx, roleID, nil, []mgmt.Permission{pair}); err != nil {
-		resp.Diagnostics.AddError("Unable to remove role permission", framework.APIErrorDetail(
+		resp.Diagnostics.AddError("Unable to remove role permission", removalDetail(
 			fmt.Sprintf("Removing the permission %s on %s from role %q", pair.PermissionName, pair.ResourceServerIdentifier, roleID), err))
 	}
 }

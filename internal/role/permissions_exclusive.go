@@ -71,9 +71,11 @@ func (r *permissionsExclusiveResource) Schema(_ context.Context, _ resource.Sche
 			"`tenant_role_permissions` per role, and do not combine it with `tenant_role_permission` on the same role: this " +
 			"resource would remove that one's pair on each apply and that one would assign it again, a permanent diff (the plan " +
 			"warns when one configuration does both).\n\n" +
-			"Switching a role from one resource to the other (or renaming a `for_each` key without a `moved` block) works in " +
-			"one apply: a pair that the apply assigns, or that the new `tenant_role_permissions` lists, is not removed by the " +
-			"destroy of the old resource, whichever of the two Terraform runs first.",
+			"Switching a role from one resource type to the other in one apply (or renaming a `for_each` key without a " +
+			"`moved` block) ends with every pair the new configuration lists assigned, whichever of the destroy and the " +
+			"create Terraform runs first; when the destroy runs first, those pairs are missing from the role until the create " +
+			"runs. To switch without that gap, replace the old resources with `removed` blocks (`lifecycle { destroy = false }`) " +
+			"in the same apply that adds the new ones: the old are forgotten, not destroyed. Within one type, rename with `moved`.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "The role's ID (the same as `role_id`).",
@@ -124,8 +126,8 @@ func (r *permissionsExclusiveResource) ModifyPlan(ctx context.Context, req resou
 		}
 		have, _ := state.pairs()
 		resp.Diagnostics.AddWarning("Role permissions will be removed", fmt.Sprintf(
-			"Destroying this resource removes its %d permission(s) from role %q, but for those another resource assigns "+
-				"in the same apply: %s.", len(have), state.RoleID.ValueString(), listPairs(have)))
+			"Destroying this resource removes its %d permission(s) from role %q: %s. A pair that another resource "+
+				"assigns in the same apply ends assigned.", len(have), state.RoleID.ValueString(), listPairs(have)))
 		return
 	}
 	var plan permissionsExclusiveModel
@@ -144,9 +146,9 @@ func (r *permissionsExclusiveResource) ModifyPlan(ctx context.Context, req resou
 			return
 		}
 	}
-	instances, mixed := r.Tenant.RolePermissions.ClaimExclusive(roleID)
-	if instances > 1 {
-		resp.Diagnostics.AddAttributeError(path.Root("role_id"), "Role permissions managed twice", duplicateExclusiveDetail(roleID, instances))
+	sets, mixed := r.Tenant.RolePermissions.ClaimExclusive(roleID, plan.Permissions.String())
+	if sets > 1 {
+		resp.Diagnostics.AddAttributeError(path.Root("role_id"), "Role permissions managed twice", duplicateExclusiveDetail(roleID, sets))
 		return
 	}
 	if mixed {
@@ -185,9 +187,9 @@ func (r *permissionsExclusiveResource) warnCreateRemovals(ctx context.Context, r
 	}
 	if _, removed := mgmt.DiffPermissions(want, held); len(removed) > 0 {
 		diags.AddAttributeWarning(path.Root("permissions"), "Role permissions will be removed", fmt.Sprintf(
-			"Role %q holds %d permission(s) that the configuration does not list, assigned outside Terraform or by another "+
-				"configuration. This resource is authoritative: creating it removes them: %s.\n\n"+
-				"Add them to permissions to keep them.", roleID, len(removed), listPairs(removed)))
+			"Role %q holds %d permission(s) that this resource does not list (assigned outside Terraform, by another "+
+				"configuration, or by resources this apply destroys). This resource is authoritative: creating it removes "+
+				"them: %s.\n\nAdd them to permissions to keep them.", roleID, len(removed), listPairs(removed)))
 	}
 }
 
@@ -221,7 +223,7 @@ func (r *permissionsExclusiveResource) checkWrite(ctx context.Context, roleID st
 	switch {
 	case errors.As(err, &removeErr):
 		diags.AddError("Unable to remove role permissions",
-			framework.APIErrorDetail(fmt.Sprintf("Removing %d permissions from role %q", len(removed), roleID), removeErr.Err))
+			removalDetail(fmt.Sprintf("Removing %d permissions from role %q", len(removed), roleID), removeErr.Err))
 		// added holds only pairs not in held, so the role now holds both.
 		var partial permissionsExclusiveModel
 		diags.Append(partial.fromPairs(roleID, append(held, added...))...)
@@ -304,7 +306,7 @@ func (r *permissionsExclusiveResource) Delete(ctx context.Context, req resource.
 		return
 	}
 	if _, err := r.Tenant.RolePermissions.Change(ctx, m.RoleID.ValueString(), nil, pairs); err != nil {
-		resp.Diagnostics.AddError("Unable to remove role permissions", framework.APIErrorDetail(fmt.Sprintf("Removing the permissions of role %q", m.RoleID.ValueString()), err))
+		resp.Diagnostics.AddError("Unable to remove role permissions", removalDetail(fmt.Sprintf("Removing the permissions of role %q", m.RoleID.ValueString()), err))
 	}
 }
 
@@ -318,6 +320,11 @@ func (r *permissionsExclusiveResource) ImportState(ctx context.Context, req reso
 		id = ident.RoleID.ValueString()
 	}
 	if resp.Diagnostics.Append(framework.CheckImportID(PermissionsExclusiveTypeName, id, "the role's id (rol_...)")...); resp.Diagnostics.HasError() {
+		return
+	}
+	if !validate.RoleIDPattern.MatchString(id) {
+		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf(
+			"The import ID %q for %s is not a role id. Use the role's id: rol_ followed by letters and digits.", id, PermissionsExclusiveTypeName))
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)

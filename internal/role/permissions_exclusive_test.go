@@ -290,6 +290,7 @@ func TestAccRolePermissions_import(t *testing.T) {
 			{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateId: role.ID},
 			{ResourceName: addr, ImportState: true, ImportStateId: "rol_doesnotexist0000", ExpectError: acctest.ExpectError(`Cannot import non-existent remote object`)},
 			{ResourceName: addr, ImportState: true, ImportStateId: "..", ExpectError: acctest.ExpectError(`The import ID ".." for tenant_role_permissions must not be "." or ".."`)},
+			{ResourceName: addr, ImportState: true, ImportStateId: role.ID + "/users", ExpectError: acctest.ExpectError(`The import ID "` + role.ID + `/users" for tenant_role_permissions is not a role id`)},
 		},
 	})
 }

@@ -97,7 +97,7 @@ func (r *roleResource) Create(ctx context.Context, req resource.CreateRequest, r
 			return &roles[0], nil
 		},
 		func(found *mgmt.Role) bool { return found.Name == sent.Name && found.Description == sent.Description })
-	creation := framework.Creation{TypeName: TypeName, Summary: "role", Noun: "role", Key: "name", Value: sent.Name}
+	creation := framework.Creation{TypeName: TypeName, Summary: "role", Noun: "role", Key: "name", Value: sent.Name, ImportByKey: true}
 	var found *framework.Found
 	if role != nil {
 		found = &framework.Found{ID: role.ID, Description: fmt.Sprintf("description %q", role.Description)}

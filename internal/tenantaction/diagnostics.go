@@ -15,7 +15,8 @@ func inUseDetail(id, name, users string) string {
 	return fmt.Sprintf("The action %s (%q) is used by token exchange profiles: %s. Deleting it would leave them naming a deleted "+
 		"action, so token exchange for those subject token types would fail; it was not deleted.\n\n"+
 		"Delete the profiles first, or point them at another action (in one configuration, Terraform destroys a profile before "+
-		"the action it references).", id, name, users)
+		"the action it references). To delete the action anyway, set skip_profile_check = true on it and apply before the "+
+		"destroy (force_destroy is the tenant's own force, for an action bound to a trigger: it does not skip this check).", id, name, users)
 }
 
 // inUseByTenantDetail explains the tenant's own refusal (409): it says the

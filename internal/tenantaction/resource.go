@@ -50,6 +50,16 @@ func (r *actionResource) ValidateConfig(ctx context.Context, req resource.Valida
 	if resp.Diagnostics.Append(req.Config.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}
+	if !m.SecretsWOVersion.IsNull() && m.SecretsWO.IsNull() {
+		// What an import or terraform query's generated configuration
+		// leaves: say what to write.
+		resp.Diagnostics.AddAttributeError(path.Root("secrets_wo"), "Missing secrets_wo", fmt.Sprintf(
+			"Attribute \"secrets_wo\" must be specified when \"secrets_wo_version\" is specified (it is %s). The tenant never "+
+				"returns secret values, so an action taken over by an import or by generated configuration needs its secrets "+
+				"written here: add secrets_wo = [{ name = \"...\", value = \"...\" }, ...] with every secret of the action. With "+
+				"secrets_wo_version unchanged the apply sends nothing; change it to send them. Or remove secrets_wo_version and "+
+				"list the secrets in secrets.", m.SecretsWOVersion))
+	}
 	for attr, v := range map[string]interface {
 		IsNull() bool
 		IsUnknown() bool

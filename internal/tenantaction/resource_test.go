@@ -1100,7 +1100,7 @@ func TestAccAction_validation(t *testing.T) {
 		{Config: body(`  secrets = [{ name = "", value = "x" }]`), Want: `name UTF-8 character count must be at least 1`},
 		{Config: testAccActionConfig_secretsWO("valid-name", codeV1, 1, "K", "a", "K", "b"), Want: `Duplicate secret name.*secrets_wo names the secret "K" more than once`},
 		{Config: body(`  secrets_wo = [{ name = "K", value = "a" }]`), Want: `Attribute "secrets_wo_version" must be specified when "secrets_wo" is specified`},
-		{Config: body(`  secrets_wo_version = 1`), Want: `Attribute "secrets_wo" must be specified when "secrets_wo_version" is specified`},
+		{Config: body(`  secrets_wo_version = 1`), Want: `Attribute "secrets_wo" must be specified when "secrets_wo_version" is specified \(it is\s+1\)\. The tenant never\s+returns secret values`},
 		{Config: body("  secrets = [{ name = \"K\", value = \"a\" }]\n  secrets_wo = [{ name = \"K\", value = \"a\" }]\n  secrets_wo_version = 1"), Want: `Attribute "secrets" cannot be specified when "secrets_wo" is specified`},
 		{Config: body(`  timeouts = { create = "soon" }`), Want: `Invalid Attribute Value Time Duration`},
 	})

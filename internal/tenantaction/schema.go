@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -203,8 +202,7 @@ func (r *actionResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 					"An import of an action that has secrets sets it to `0`: write `secrets_wo` with the values and " +
 					"`secrets_wo_version = 0`, and the first apply sends nothing (the tenant keeps its values and the action is " +
 					"not deployed again); change it later to send them.",
-				Optional:   true,
-				Validators: []validator.Int64{int64validator.AlsoRequires(path.MatchRoot("secrets_wo"))},
+				Optional: true,
 			},
 			"deploy": schema.BoolAttribute{
 				MarkdownDescription: "Whether to deploy the action after every create and update, and whenever its latest " +
@@ -215,9 +213,11 @@ func (r *actionResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 				Default:  booldefault.StaticBool(true),
 			},
 			"force_destroy": schema.BoolAttribute{
-				MarkdownDescription: "Whether destroying the action asks the tenant to delete it even while it is in use (bound " +
-					"to a trigger's flow, or used by a token exchange profile): the API's `force`. Defaults to `false`: the tenant " +
-					"refuses, and the destroy says why. Removing it returns to `false`. Sends no request by itself.",
+				MarkdownDescription: "Whether destroying the action asks the tenant to delete it even while the tenant holds it " +
+					"in use (bound to a trigger's flow): the API's `force`. Defaults to `false`: the tenant refuses, and the " +
+					"destroy says why. It does not skip the provider's own check that no token exchange profile uses a " +
+					"`custom-token-exchange` action: that is `skip_profile_check`; deleting an action a profile uses needs both. " +
+					"Removing it returns to `false`. Sends no request by itself.",
 				Optional: true,
 				Computed: true,
 				Default:  booldefault.StaticBool(false),

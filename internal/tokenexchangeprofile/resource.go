@@ -152,7 +152,7 @@ func (r *profileResource) Create(ctx context.Context, req resource.CreateRequest
 			return p.Name == sent.Name && p.SubjectTokenType == sent.SubjectTokenType && p.ActionID == sent.ActionID && p.Type == sent.Type
 		})
 	creation := framework.Creation{TypeName: TypeName, Summary: "token exchange profile", Noun: "token exchange profile",
-		Key: "subject_token_type", Value: sent.SubjectTokenType}
+		Key: "subject_token_type", Value: sent.SubjectTokenType, ImportByKey: true}
 	var found *framework.Found
 	if p != nil {
 		found = &framework.Found{ID: p.ID, Description: fmt.Sprintf("name %q, action_id %q", p.Name, p.ActionID)}
