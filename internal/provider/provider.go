@@ -70,26 +70,26 @@ func (p *tenantProvider) Schema(_ context.Context, _ provider.SchemaRequest, res
 			"domain": schema.StringAttribute{
 				MarkdownDescription: "The tenant's domain: a host (`acme.eu.example.com`), `host:port`, or an `https://` URL. " +
 					"`http://` is accepted only for loopback hosts (127.0.0.0/8, ::1, localhost), such as the local emulator. " +
-					"Falls back to `TENANT_DOMAIN`.",
+					"Falls back to `TENANT_DOMAIN`, then `AUTH0_DOMAIN`.",
 				Optional:   true,
 				Validators: []validator.String{validate.Domain()},
 			},
 			"client_id": schema.StringAttribute{
-				MarkdownDescription: "Client ID of a machine-to-machine application granted the Management API. Used with `client_secret`; conflicts with `api_token`. Falls back to `TENANT_CLIENT_ID`.",
+				MarkdownDescription: "Client ID of a machine-to-machine application granted the Management API. Used with `client_secret`; conflicts with `api_token`. Falls back to `TENANT_CLIENT_ID`, then `AUTH0_CLIENT_ID`.",
 				Optional:            true,
 			},
 			"client_secret": schema.StringAttribute{
-				MarkdownDescription: "Client secret of that application. Falls back to `TENANT_CLIENT_SECRET`.",
+				MarkdownDescription: "Client secret of that application. Falls back to `TENANT_CLIENT_SECRET`, then `AUTH0_CLIENT_SECRET`.",
 				Optional:            true,
 				Sensitive:           true,
 			},
 			"api_token": schema.StringAttribute{
-				MarkdownDescription: "A Management API access token, used as is instead of client credentials (it is not refreshed). Falls back to `TENANT_API_TOKEN`.",
+				MarkdownDescription: "A Management API access token, used as is instead of client credentials (it is not refreshed). Falls back to `TENANT_API_TOKEN`, then `AUTH0_API_TOKEN`.",
 				Optional:            true,
 				Sensitive:           true,
 			},
 			"audience": schema.StringAttribute{
-				MarkdownDescription: "Audience requested with client credentials. Defaults to the tenant's Management API identifier, `https://<domain>/api/v2/`. Falls back to `TENANT_AUDIENCE`.",
+				MarkdownDescription: "Audience requested with client credentials. Defaults to the tenant's Management API identifier, `https://<domain>/api/v2/`. Falls back to `TENANT_AUDIENCE`, then `AUTH0_AUDIENCE`.",
 				Optional:            true,
 			},
 			"max_retries": schema.Int64Attribute{
@@ -125,11 +125,11 @@ func (p *tenantProvider) Configure(ctx context.Context, req provider.ConfigureRe
 	}
 	clientID, clientSecret, apiToken := credentials(m)
 	cfg := mgmt.Config{
-		Domain:               valueOrEnv(m.Domain, "TENANT_DOMAIN"),
+		Domain:               valueOrEnv(m.Domain, "DOMAIN"),
 		ClientID:             clientID,
 		ClientSecret:         clientSecret,
 		APIToken:             apiToken,
-		Audience:             valueOrEnv(m.Audience, "TENANT_AUDIENCE"),
+		Audience:             valueOrEnv(m.Audience, "AUDIENCE"),
 		UserAgent:            fmt.Sprintf("terraform-provider-tenant/%s terraform/%s", p.version, req.TerraformVersion),
 		MaxRequestsPerSecond: m.MaxRequestsPerSecond.ValueFloat64(),
 		RequestTimeout:       time.Duration(m.RequestTimeout.ValueInt64()) * time.Second,
@@ -163,7 +163,7 @@ func checkConfig(cfg mgmt.Config, diags interface {
 	ok := true
 	if cfg.Domain == "" {
 		diags.AddAttributeError(path.Root("domain"), "Missing tenant domain",
-			"Set domain in the provider block or the TENANT_DOMAIN environment variable, e.g. acme.eu.example.com.")
+			"Set domain in the provider block or the TENANT_DOMAIN (or AUTH0_DOMAIN) environment variable, e.g. acme.eu.example.com.")
 		ok = false
 	} else if _, err := mgmt.ParseDomain(cfg.Domain); err != nil {
 		diags.AddAttributeError(path.Root("domain"), "Invalid tenant domain", err.Error()+".")
@@ -173,12 +173,13 @@ func checkConfig(cfg mgmt.Config, diags interface {
 	switch {
 	case hasCreds && cfg.APIToken != "":
 		diags.AddAttributeError(path.Root("api_token"), "Conflicting credentials",
-			"Both client credentials (client_id/client_secret or TENANT_CLIENT_ID/TENANT_CLIENT_SECRET) and an api_token (or TENANT_API_TOKEN) are set. Use exactly one.")
+			"Both client credentials (client_id/client_secret, or TENANT_CLIENT_ID/TENANT_CLIENT_SECRET) and an api_token (or TENANT_API_TOKEN) are set. Use exactly one.")
 		ok = false
 	case cfg.APIToken != "":
 	case cfg.ClientID == "" && cfg.ClientSecret == "":
 		diags.AddAttributeError(path.Root("client_id"), "Missing credentials",
-			"Set client_id and client_secret (or TENANT_CLIENT_ID and TENANT_CLIENT_SECRET), or api_token (or TENANT_API_TOKEN).")
+			"Set client_id and client_secret (or TENANT_CLIENT_ID and TENANT_CLIENT_SECRET), or api_token (or TENANT_API_TOKEN). "+
+				"The AUTH0_ variables of the same names are read when no TENANT_ credential variable is set.")
 		ok = false
 	case cfg.ClientID == "":
 		diags.AddAttributeError(path.Root("client_id"), "Missing client_id",
@@ -192,27 +193,51 @@ func checkConfig(cfg mgmt.Config, diags interface {
 	return ok
 }
 
+// envFamilies are the prefixes of the environment variables the provider
+// reads, in order: its own, then the incumbent provider's (AUTH0_DOMAIN,
+// AUTH0_CLIENT_ID, ...), so that a CI job switching providers keeps the
+// secrets it has.
+var envFamilies = []string{"TENANT_", "AUTH0_"}
+
+// env is the first of TENANT_<name> and AUTH0_<name> that is set.
+func env(name string) string {
+	for _, prefix := range envFamilies {
+		if v := os.Getenv(prefix + name); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
 // credentials picks how the provider authenticates. The provider block
 // wins over the environment: when it sets api_token, or either half of the
 // client credentials, that method is used (the other half of client
 // credentials may still come from its variable) and the environment's other
-// method is ignored; only a block that sets neither takes the method from
-// the environment.
+// method is ignored. A block that sets neither takes the method from one
+// family of variables, the first that sets any credential: TENANT_*, else
+// AUTH0_*, never half from each.
 func credentials(m providerModel) (clientID, clientSecret, apiToken string) {
 	if m.APIToken.IsNull() && m.ClientID.IsNull() && m.ClientSecret.IsNull() {
-		return os.Getenv("TENANT_CLIENT_ID"), os.Getenv("TENANT_CLIENT_SECRET"), os.Getenv("TENANT_API_TOKEN")
+		for _, prefix := range envFamilies {
+			clientID, clientSecret, apiToken = os.Getenv(prefix+"CLIENT_ID"), os.Getenv(prefix+"CLIENT_SECRET"), os.Getenv(prefix+"API_TOKEN")
+			if clientID != "" || clientSecret != "" || apiToken != "" {
+				return clientID, clientSecret, apiToken
+			}
+		}
+		return "", "", ""
 	}
 	if !m.ClientID.IsNull() || !m.ClientSecret.IsNull() {
-		clientID, clientSecret = valueOrEnv(m.ClientID, "TENANT_CLIENT_ID"), valueOrEnv(m.ClientSecret, "TENANT_CLIENT_SECRET")
+		clientID, clientSecret = valueOrEnv(m.ClientID, "CLIENT_ID"), valueOrEnv(m.ClientSecret, "CLIENT_SECRET")
 	}
 	return clientID, clientSecret, m.APIToken.ValueString()
 }
 
-func valueOrEnv(v types.String, env string) string {
+// valueOrEnv is v, or when it is null the environment's value for name.
+func valueOrEnv(v types.String, name string) string {
 	if !v.IsNull() {
 		return v.ValueString()
 	}
-	return os.Getenv(env)
+	return env(name)
 }
 
 func (p *tenantProvider) Resources(context.Context) []func() resource.Resource {

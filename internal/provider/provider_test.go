@@ -65,11 +65,18 @@ func TestProvider_schema(t *testing.T) {
 	}
 }
 
+// clearEnv empties every variable the provider reads, the incumbent's
+// AUTH0_* included, so the machine's environment cannot change a test.
+func clearEnv(t *testing.T) {
+	for _, prefix := range []string{"TENANT_", "AUTH0_"} {
+		for _, name := range []string{"DOMAIN", "CLIENT_ID", "CLIENT_SECRET", "API_TOKEN", "AUDIENCE"} {
+			t.Setenv(prefix+name, "")
+		}
+	}
+}
+
 func TestProvider_configure(t *testing.T) {
-	t.Setenv("TENANT_DOMAIN", "")
-	t.Setenv("TENANT_CLIENT_ID", "")
-	t.Setenv("TENANT_CLIENT_SECRET", "")
-	t.Setenv("TENANT_API_TOKEN", "")
+	clearEnv(t)
 	for _, tc := range []struct {
 		name  string
 		attrs map[string]any
@@ -107,6 +114,7 @@ func TestProvider_configure(t *testing.T) {
 // TestProvider_blockWinsOverTheEnvironment: a method the provider block
 // sets is used although the environment holds the other one.
 func TestProvider_blockWinsOverTheEnvironment(t *testing.T) {
+	clearEnv(t)
 	t.Setenv("TENANT_DOMAIN", "acme.example.com")
 	t.Setenv("TENANT_API_TOKEN", "env-token")
 	t.Setenv("TENANT_CLIENT_ID", "")
@@ -133,10 +141,19 @@ func TestProvider_blockWinsOverTheEnvironment(t *testing.T) {
 }
 
 func TestProvider_environmentFallback(t *testing.T) {
+	clearEnv(t)
 	t.Setenv("TENANT_DOMAIN", "http://tenant.example.com")
 	t.Setenv("TENANT_API_TOKEN", "t")
 	diags := configure(t, nil)
 	if len(diags) == 0 || !strings.Contains(diags[0].Detail, "plain http") {
 		t.Fatalf("TENANT_DOMAIN not used: %v", diags)
+	}
+	// The incumbent's variables, for a CI job that switches providers.
+	clearEnv(t)
+	t.Setenv("AUTH0_DOMAIN", "http://tenant.example.com")
+	t.Setenv("AUTH0_API_TOKEN", "t")
+	diags = configure(t, nil)
+	if len(diags) == 0 || !strings.Contains(diags[0].Detail, "plain http") {
+		t.Fatalf("AUTH0_DOMAIN not used: %v", diags)
 	}
 }

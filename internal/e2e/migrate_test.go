@@ -1,0 +1,508 @@
+package e2e_test
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/json"
+	"encoding/pem"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/acctest"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
+)
+
+// migrateVersions requires both providers: the incumbent stays during the
+// switch (Terraform needs it for the objects its state still holds).
+const migrateVersions = `terraform {
+  required_providers {
+    auth0 = {
+      source  = "auth0/auth0"
+      version = "%[1]s"
+    }
+    tenant = {
+      source  = "tenant-iac/tenant"
+      version = "%[2]s"
+    }
+  }
+}
+
+provider "auth0" {}
+provider "tenant" {}
+`
+
+// incumbentConfig is a tenant as the incumbent provider declares it: every
+// type that moves, the scope resources that do not, secrets in state and
+// write-only ones.
+func incumbentConfig(pub string) string {
+	return fmt.Sprintf(`
+resource "auth0_resource_server" "orders" {
+  identifier                                      = "https://orders.example.com"
+  name                                            = "Orders"
+  token_lifetime                                  = 3600
+  allow_offline_access                            = true
+  enforce_policies                                = true
+  token_dialect                                   = "access_token_authz"
+  skip_consent_for_verifiable_first_party_clients = true
+}
+
+resource "auth0_resource_server_scopes" "orders" {
+  resource_server_identifier = auth0_resource_server.orders.identifier
+  scopes {
+    name        = "read:orders"
+    description = "Read orders"
+  }
+  scopes {
+    name        = "write:orders"
+    description = "Write orders"
+  }
+}
+
+resource "auth0_resource_server" "billing" {
+  identifier     = "https://billing.example.com"
+  name           = "Billing"
+  signing_alg    = "HS256"
+  signing_secret = "0123456789abcdef0123"
+  token_encryption {
+    format = "compact-nested-jwe"
+    encryption_key {
+      name      = "billing-key"
+      algorithm = "RSA-OAEP-256"
+      kid       = "billing-1"
+      pem       = %[1]q
+    }
+  }
+  proof_of_possession {
+    mechanism = "dpop"
+    required  = true
+  }
+}
+
+resource "auth0_resource_server_scope" "invoices" {
+  resource_server_identifier = auth0_resource_server.billing.identifier
+  scope                      = "read:invoices"
+  description                = "Read invoices"
+}
+
+resource "auth0_role" "support" {
+  name        = "support"
+  description = "Support staff"
+}
+
+resource "auth0_role_permissions" "support" {
+  role_id = auth0_role.support.id
+  permissions {
+    name                       = "read:orders"
+    resource_server_identifier = auth0_resource_server.orders.identifier
+  }
+  permissions {
+    name                       = "read:invoices"
+    resource_server_identifier = auth0_resource_server.billing.identifier
+  }
+  depends_on = [auth0_resource_server_scopes.orders, auth0_resource_server_scope.invoices]
+}
+
+resource "auth0_role" "admin" {
+  name = "admin"
+}
+
+resource "auth0_role_permission" "admin_write" {
+  role_id                    = auth0_role.admin.id
+  resource_server_identifier = auth0_resource_server.orders.identifier
+  permission                 = "write:orders"
+  depends_on                 = [auth0_resource_server_scopes.orders]
+}
+
+resource "auth0_action" "exchange" {
+  name    = "exchange"
+  runtime = "node22"
+  code    = "exports.onExecuteCustomTokenExchange = async (event, api) => {};"
+  deploy  = true
+  supported_triggers {
+    id      = "custom-token-exchange"
+    version = "v1"
+  }
+  dependencies {
+    name    = "jose"
+    version = "5.9.6"
+  }
+  secrets {
+    name  = "SIGNING_KEY"
+    value = "zz-signing"
+  }
+  secrets {
+    name  = "API_KEY"
+    value = "aa-api"
+  }
+}
+
+resource "auth0_action" "login" {
+  name    = "login"
+  runtime = "node22"
+  code    = "exports.onExecutePostLogin = async (event, api) => {};"
+  deploy  = true
+  supported_triggers {
+    id      = "post-login"
+    version = "v3"
+  }
+  secrets_wo {
+    name  = "TOKEN"
+    value = "wo-value"
+  }
+  secrets_wo_version = 3
+}
+
+resource "auth0_token_exchange_profile" "cis" {
+  name               = "cis"
+  subject_token_type = "https://acme.example.com/cis-token"
+  action_id          = auth0_action.exchange.id
+  type               = "custom_authentication"
+}
+`, pub)
+}
+
+// movedTypes are the incumbent's resources of incumbentConfig and where
+// they move.
+var movedTypes = [][2]string{
+	{"auth0_resource_server.orders", "tenant_resource_server.orders"},
+	{"auth0_resource_server.billing", "tenant_resource_server.billing"},
+	{"auth0_role.support", "tenant_role.support"},
+	{"auth0_role.admin", "tenant_role.admin"},
+	{"auth0_role_permissions.support", "tenant_role_permissions.support"},
+	{"auth0_role_permission.admin_write", "tenant_role_permission.admin_write"},
+	{"auth0_action.exchange", "tenant_action.exchange"},
+	{"auth0_action.login", "tenant_action.login"},
+	{"auth0_token_exchange_profile.cis", "tenant_token_exchange_profile.cis"},
+}
+
+// tenantConfig is incumbentConfig rewritten for this provider, as the
+// migration guide says: scopes in the API's scopes map, blocks as
+// objects, and the scope resources forgotten (removed, not destroyed); the
+// moved blocks are the guide's script's. orderScope is the description of
+// read:orders.
+func tenantConfig(pub, orderScope, supportDescription string) string {
+	return fmt.Sprintf(`
+resource "tenant_resource_server" "orders" {
+  identifier                                      = "https://orders.example.com"
+  name                                            = "Orders"
+  token_lifetime                                  = 3600
+  allow_offline_access                            = true
+  enforce_policies                                = true
+  token_dialect                                   = "access_token_authz"
+  skip_consent_for_verifiable_first_party_clients = true
+  scopes = {
+    "read:orders"  = %[2]q
+    "write:orders" = "Write orders"
+  }
+}
+
+resource "tenant_resource_server" "billing" {
+  identifier     = "https://billing.example.com"
+  name           = "Billing"
+  signing_alg    = "HS256"
+  signing_secret = "0123456789abcdef0123"
+  token_encryption = {
+    format = "compact-nested-jwe"
+    encryption_key = {
+      name = "billing-key"
+      alg  = "RSA-OAEP-256"
+      kid  = "billing-1"
+      pem  = %[1]q
+    }
+  }
+  proof_of_possession = { mechanism = "dpop", required = true }
+  scopes = {
+    "read:invoices" = "Read invoices"
+  }
+}
+
+resource "tenant_role" "support" {
+  name        = "support"
+  description = %[3]q
+}
+
+resource "tenant_role_permissions" "support" {
+  role_id = tenant_role.support.id
+  permissions = {
+    (tenant_resource_server.orders.identifier)  = ["read:orders"]
+    (tenant_resource_server.billing.identifier) = ["read:invoices"]
+  }
+}
+
+resource "tenant_role" "admin" {
+  name = "admin"
+}
+
+resource "tenant_role_permission" "admin_write" {
+  role_id                    = tenant_role.admin.id
+  resource_server_identifier = tenant_resource_server.orders.identifier
+  permission_name            = "write:orders"
+}
+
+resource "tenant_action" "exchange" {
+  name               = "exchange"
+  runtime            = "node22"
+  code               = "exports.onExecuteCustomTokenExchange = async (event, api) => {};"
+  supported_triggers = { id = "custom-token-exchange", version = "v1" }
+  dependencies       = { jose = { version = "5.9.6" } }
+  # In the order of their names.
+  secrets = [
+    { name = "API_KEY", value = "aa-api" },
+    { name = "SIGNING_KEY", value = "zz-signing" },
+  ]
+}
+
+resource "tenant_action" "login" {
+  name               = "login"
+  runtime            = "node22"
+  code               = "exports.onExecutePostLogin = async (event, api) => {};"
+  supported_triggers = { id = "post-login", version = "v3" }
+  secrets_wo         = [{ name = "TOKEN", value = "wo-value" }]
+  secrets_wo_version = 3
+}
+
+resource "tenant_token_exchange_profile" "cis" {
+  name               = "cis"
+  subject_token_type = "https://acme.example.com/cis-token"
+  action_id          = tenant_action.exchange.id
+  type               = "custom_authentication"
+}
+
+removed {
+  from = auth0_resource_server_scopes.orders
+  lifecycle {
+    destroy = false
+  }
+}
+
+removed {
+  from = auth0_resource_server_scope.invoices
+  lifecycle {
+    destroy = false
+  }
+}
+`, pub, orderScope, supportDescription)
+}
+
+// TestMigrateFromIncumbent: a tenant the incumbent provider manages moves
+// to this provider with moved blocks. The first plan shows every move and
+// nothing to add, change or destroy; its apply sends no write to the
+// tenant; the next plan is empty; the incumbent can then be dropped, the
+// incumbent's import IDs import the same objects, and an edit applies.
+// Both providers read the incumbent's AUTH0_* variables, as a CI job that
+// switches keeps them.
+func TestMigrateFromIncumbent(t *testing.T) {
+	requireAcc(t)
+	acctest.RequireIncumbent(t)
+	emu, err := emulator.Start(emulator.Options{TLS: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emu.Close()
+	token, err := acctest.IncumbentToken(emu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub := rsaPublicKeyPEM(t)
+	versions := fmt.Sprintf(migrateVersions, acctest.IncumbentVersion, acctest.CLIVersion)
+	cli := acctest.NewCLI(t, map[string]string{"versions.tf": versions, "main.tf": incumbentConfig(pub)})
+	cli.Env = append(cli.Env, "SSL_CERT_FILE="+emu.CAFile(),
+		"AUTH0_DOMAIN="+strings.TrimPrefix(emu.Domain(), "https://"), "AUTH0_API_TOKEN="+token,
+		"TENANT_DOMAIN=", "TENANT_CLIENT_ID=", "TENANT_CLIENT_SECRET=", "TENANT_API_TOKEN=")
+	run := func(args ...string) string {
+		t.Helper()
+		out, err := cli.Run(args...)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return out
+	}
+	run("apply", "-auto-approve", "-input=false", "-no-color")
+	incumbentIDs := stateIDs(t, run("show", "-json", "-no-color"))
+
+	// The switch: the moved blocks from the guide's script, the
+	// configuration rewritten, one plan, its apply.
+	script := exec.Command("bash", filepath.Join(repoRoot(t), "examples", "migrate", "moved-blocks.sh"))
+	script.Dir, script.Env = cli.Dir, append(append(os.Environ(), cli.Env...), "TERRAFORM="+acctest.TerraformPath())
+	moved, err := script.Output()
+	if err != nil {
+		t.Fatalf("moved-blocks.sh: %v", err)
+	}
+	for _, m := range movedTypes {
+		if !strings.Contains(string(moved), fmt.Sprintf("moved {\n  from = %s\n  to   = %s\n}\n", m[0], m[1])) {
+			t.Fatalf("moved-blocks.sh wrote no block from %s to %s:\n%s", m[0], m[1], moved)
+		}
+	}
+	if n := strings.Count(string(moved), "moved {"); n != len(movedTypes) {
+		t.Fatalf("moved-blocks.sh wrote %d blocks, want %d (the scope resources do not move):\n%s", n, len(movedTypes), moved)
+	}
+	cli.Write(t, "moved.tf", string(moved))
+	cli.Write(t, "main.tf", tenantConfig(pub, "Read orders", "Support staff"))
+	emu.ResetStats()
+	plan := run("plan", "-input=false", "-no-color", "-out=switch.tfplan")
+	planStats := emu.Stats()
+	for _, m := range movedTypes {
+		if !strings.Contains(plan, fmt.Sprintf("# %s has moved to %s", m[0], m[1])) && !strings.Contains(plan, "(moved from "+m[0]+")") {
+			t.Errorf("the plan does not show %s moved to %s:\n%s", m[0], m[1], plan)
+		}
+	}
+	want := "Plan: 0 to add, 0 to change, 0 to destroy"
+	if acctest.OpenTofu() {
+		// OpenTofu plans an update when only a value's sensitivity marking
+		// changes: the incumbent marked an action's whole secrets list,
+		// this provider marks the values. The apply sends nothing (below).
+		want = "Plan: 0 to add, 1 to change, 0 to destroy"
+		changed := strings.Join(acctest.ChangedLines(plan), "\n")
+		if changed != "~ resource \"tenant_action\" \"exchange\" {\n~ secrets = (sensitive value)\n~ secrets_wo = (write-only attribute)" ||
+			!strings.Contains(plan, "will no longer be marked as sensitive") {
+			t.Fatalf("OpenTofu plans another change than the secrets' marking:\n%s", plan)
+		}
+	}
+	if !strings.Contains(plan, want) {
+		t.Fatalf("the switch plans changes; want %q:\n%s", want, plan)
+	}
+	if n := acctest.Writes(planStats.ByRoute); n != 0 {
+		t.Fatalf("the plan sent %d write(s): %v", n, planStats.ByRoute)
+	}
+	emu.ResetStats()
+	run("apply", "-input=false", "-no-color", "switch.tfplan")
+	applyStats := emu.Stats()
+	if n := acctest.Writes(applyStats.ByRoute); n != 0 {
+		t.Fatalf("the switch's apply sent %d write(s): %v", n, applyStats.ByRoute)
+	}
+	t.Logf("the switch of %d resources: plan %d requests (%s), apply %d requests, 0 writes",
+		len(movedTypes), planStats.Total, routes(planStats.ByRoute), applyStats.Total)
+	if out, err := cli.Run("plan", "-input=false", "-no-color", "-detailed-exitcode"); err != nil {
+		t.Fatalf("the plan after the switch is not empty: %v\n%s", err, out)
+	}
+
+	// The incumbent is no longer needed.
+	cli.Write(t, "versions.tf", fmt.Sprintf("terraform {\n  required_providers {\n    tenant = {\n      source  = \"tenant-iac/tenant\"\n      version = %q\n    }\n  }\n}\n\nprovider \"tenant\" {}\n", acctest.CLIVersion))
+	if err := os.Remove(filepath.Join(cli.Dir, "moved.tf")); err != nil {
+		t.Fatal(err)
+	}
+	cli.Write(t, "main.tf", strings.Split(tenantConfig(pub, "Read orders", "Support staff"), "removed {")[0])
+	run("init", "-input=false", "-no-color")
+	if out, err := cli.Run("plan", "-input=false", "-no-color", "-detailed-exitcode"); err != nil {
+		t.Fatalf("the plan without the incumbent is not empty: %v\n%s", err, out)
+	}
+
+	// The import IDs of the incumbent's users name the same objects.
+	for _, m := range movedTypes {
+		if strings.HasPrefix(m[1], "tenant_action.") {
+			continue // an import cannot read secrets: the adoption guide's case
+		}
+		run("state", "rm", "-no-color", m[1])
+		run("import", "-input=false", "-no-color", m[1], incumbentIDs[m[0]])
+	}
+	// The tenant never returns a key's PEM, so after an import the one API
+	// with token encryption sends its key again (as its documentation says),
+	// and that is the only change.
+	plan = run("plan", "-input=false", "-no-color")
+	if !strings.Contains(plan, "Plan: 0 to add, 1 to change, 0 to destroy") || !strings.Contains(plan, "# tenant_resource_server.billing will be updated in-place") ||
+		!regexp.MustCompile(`\+ pem\s+= \(sensitive value\)`).MatchString(plan) {
+		t.Fatalf("the plan after importing by the incumbent's ids:\n%s", plan)
+	}
+	run("apply", "-auto-approve", "-input=false", "-no-color")
+	if out, err := cli.Run("plan", "-input=false", "-no-color", "-detailed-exitcode"); err != nil {
+		t.Fatalf("the plan after importing by the incumbent's ids is not empty: %v\n%s", err, out)
+	}
+
+	// An edit after the switch applies.
+	cli.Write(t, "main.tf", strings.Split(tenantConfig(pub, "Read all orders", "Support and billing staff"), "removed {")[0])
+	run("apply", "-auto-approve", "-input=false", "-no-color")
+	hc, err := acctest.EmulatorHTTPClient(emu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := mgmt.New(mgmt.Config{Domain: emu.Domain(), APIToken: token, HTTPClient: hc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	role, err := c.GetRole(context.Background(), incumbentIDs["auth0_role.support"])
+	if err != nil || role.Description != "Support and billing staff" {
+		t.Fatalf("the role after the edit: %+v, %v", role, err)
+	}
+	rs, err := c.GetResourceServer(context.Background(), incumbentIDs["auth0_resource_server.orders"])
+	if err != nil || rs.Scopes == nil || !hasScope(*rs.Scopes, "read:orders", "Read all orders") {
+		t.Fatalf("the API after the edit: %+v, %v", rs, err)
+	}
+	if out, err := cli.Run("plan", "-input=false", "-no-color", "-detailed-exitcode"); err != nil {
+		t.Fatalf("the plan after the edit is not empty: %v\n%s", err, out)
+	}
+	run("destroy", "-auto-approve", "-input=false", "-no-color")
+}
+
+// stateIDs maps each resource address of `show -json` output to its id.
+func stateIDs(t *testing.T, show string) map[string]string {
+	t.Helper()
+	var doc struct {
+		Values struct {
+			RootModule struct {
+				Resources []struct {
+					Address string         `json:"address"`
+					Values  map[string]any `json:"values"`
+				} `json:"resources"`
+			} `json:"root_module"`
+		} `json:"values"`
+	}
+	if err := json.Unmarshal([]byte(show), &doc); err != nil {
+		t.Fatalf("show -json: %v", err)
+	}
+	ids := map[string]string{}
+	for _, r := range doc.Values.RootModule.Resources {
+		ids[r.Address], _ = r.Values["id"].(string)
+	}
+	return ids
+}
+
+// routes lists request counts by route, sorted.
+func routes(byRoute map[string]int64) string {
+	var out []string
+	for route, n := range byRoute {
+		out = append(out, fmt.Sprintf("%s ×%d", route, n))
+	}
+	sort.Strings(out)
+	return strings.Join(out, ", ")
+}
+
+func hasScope(scopes []mgmt.ResourceServerScope, value, description string) bool {
+	for _, s := range scopes {
+		if s.Value == value {
+			return s.Description == description
+		}
+	}
+	return false
+}
+
+func rsaPublicKeyPEM(t *testing.T) string {
+	t.Helper()
+	k, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	der, err := x509.MarshalPKIXPublicKey(&k.PublicKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der}))
+}
+
+// repoRoot is the repository's root folder, two levels above this package.
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
