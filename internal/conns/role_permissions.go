@@ -78,14 +78,16 @@ func (p *RolePermissions) Read(ctx context.Context, roleID string) ([]mgmt.RoleP
 		r.read = c
 		p.mu.Unlock()
 		c.perms, c.err = p.api.RolePermissions(ctx, roleID)
-		close(c.done)
 		if c.err != nil {
+			// An error is not shared with later readers; it is dropped
+			// before the waiters wake, so one that reads anew starts afresh.
 			p.mu.Lock()
 			if r.read == c {
-				r.read = nil // an error is not shared with later readers
+				r.read = nil
 			}
 			p.mu.Unlock()
 		}
+		close(c.done)
 		return c.perms, c.err
 	}
 	p.mu.Unlock()

@@ -115,6 +115,19 @@ resource "auth0_role" "admin" {
   name = "admin"
 }
 
+resource "auth0_role" "team" {
+  for_each = toset(["ops", "dev"])
+  name     = "team-${each.key}"
+}
+
+resource "auth0_role_permission" "ops" {
+  count                      = 2
+  role_id                    = auth0_role.team["ops"].id
+  resource_server_identifier = auth0_resource_server.orders.identifier
+  permission                 = ["read:orders", "write:orders"][count.index]
+  depends_on                 = [auth0_resource_server_scopes.orders]
+}
+
 resource "auth0_role_permission" "admin_write" {
   role_id                    = auth0_role.admin.id
   resource_server_identifier = auth0_resource_server.orders.identifier
@@ -171,17 +184,29 @@ resource "auth0_token_exchange_profile" "cis" {
 }
 
 // movedTypes are the incumbent's resources of incumbentConfig and where
-// they move.
+// they move (one block per resource, for_each and count included).
 var movedTypes = [][2]string{
 	{"auth0_resource_server.orders", "tenant_resource_server.orders"},
 	{"auth0_resource_server.billing", "tenant_resource_server.billing"},
 	{"auth0_role.support", "tenant_role.support"},
 	{"auth0_role.admin", "tenant_role.admin"},
+	{"auth0_role.team", "tenant_role.team"},
 	{"auth0_role_permissions.support", "tenant_role_permissions.support"},
 	{"auth0_role_permission.admin_write", "tenant_role_permission.admin_write"},
+	{"auth0_role_permission.ops", "tenant_role_permission.ops"},
 	{"auth0_action.exchange", "tenant_action.exchange"},
 	{"auth0_action.login", "tenant_action.login"},
 	{"auth0_token_exchange_profile.cis", "tenant_token_exchange_profile.cis"},
+}
+
+// movedInstance is where an instance address of a moved type goes.
+func movedInstance(address string) (string, bool) {
+	for _, m := range movedTypes {
+		if address == m[0] || strings.HasPrefix(address, m[0]+"[") {
+			return m[1] + strings.TrimPrefix(address, m[0]), true
+		}
+	}
+	return "", false
 }
 
 // tenantConfig is incumbentConfig rewritten for this provider, as the
@@ -240,6 +265,18 @@ resource "tenant_role_permissions" "support" {
 
 resource "tenant_role" "admin" {
   name = "admin"
+}
+
+resource "tenant_role" "team" {
+  for_each = toset(["ops", "dev"])
+  name     = "team-${each.key}"
+}
+
+resource "tenant_role_permission" "ops" {
+  count                      = 2
+  role_id                    = tenant_role.team["ops"].id
+  resource_server_identifier = tenant_resource_server.orders.identifier
+  permission_name            = ["read:orders", "write:orders"][count.index]
 }
 
 resource "tenant_role_permission" "admin_write" {
@@ -333,9 +370,13 @@ func TestMigrateFromIncumbent(t *testing.T) {
 	// configuration rewritten, one plan, its apply.
 	script := exec.Command("bash", filepath.Join(repoRoot(t), "examples", "migrate", "moved-blocks.sh"))
 	script.Dir, script.Env = cli.Dir, append(append(os.Environ(), cli.Env...), "TERRAFORM="+acctest.TerraformPath())
-	moved, err := script.Output()
+	script.Args = append(script.Args, "moved.tf")
+	if out, err := script.CombinedOutput(); err != nil {
+		t.Fatalf("moved-blocks.sh: %v\n%s", err, out)
+	}
+	moved, err := os.ReadFile(filepath.Join(cli.Dir, "moved.tf"))
 	if err != nil {
-		t.Fatalf("moved-blocks.sh: %v", err)
+		t.Fatal(err)
 	}
 	for _, m := range movedTypes {
 		if !strings.Contains(string(moved), fmt.Sprintf("moved {\n  from = %s\n  to   = %s\n}\n", m[0], m[1])) {
@@ -345,14 +386,19 @@ func TestMigrateFromIncumbent(t *testing.T) {
 	if n := strings.Count(string(moved), "moved {"); n != len(movedTypes) {
 		t.Fatalf("moved-blocks.sh wrote %d blocks, want %d (the scope resources do not move):\n%s", n, len(movedTypes), moved)
 	}
-	cli.Write(t, "moved.tf", string(moved))
 	cli.Write(t, "main.tf", tenantConfig(pub, "Read orders", "Support staff"))
 	emu.ResetStats()
 	plan := run("plan", "-input=false", "-no-color", "-out=switch.tfplan")
 	planStats := emu.Stats()
-	for _, m := range movedTypes {
-		if !strings.Contains(plan, fmt.Sprintf("# %s has moved to %s", m[0], m[1])) && !strings.Contains(plan, "(moved from "+m[0]+")") {
-			t.Errorf("the plan does not show %s moved to %s:\n%s", m[0], m[1], plan)
+	instances := 0
+	for from := range incumbentIDs {
+		to, ok := movedInstance(from)
+		if !ok {
+			continue
+		}
+		instances++
+		if !strings.Contains(plan, fmt.Sprintf("# %s has moved to %s", from, to)) && !strings.Contains(plan, "(moved from "+from+")") {
+			t.Errorf("the plan does not show %s moved to %s:\n%s", from, to, plan)
 		}
 	}
 	want := "Plan: 0 to add, 0 to change, 0 to destroy"
@@ -379,8 +425,8 @@ func TestMigrateFromIncumbent(t *testing.T) {
 	if n := acctest.Writes(applyStats.ByRoute); n != 0 {
 		t.Fatalf("the switch's apply sent %d write(s): %v", n, applyStats.ByRoute)
 	}
-	t.Logf("the switch of %d resources: plan %d requests (%s), apply %d requests, 0 writes",
-		len(movedTypes), planStats.Total, routes(planStats.ByRoute), applyStats.Total)
+	t.Logf("the switch of %d resources (%d instances): plan %d requests (%s), apply %d requests, 0 writes",
+		len(movedTypes), instances, planStats.Total, routes(planStats.ByRoute), applyStats.Total)
 	if out, err := cli.Run("plan", "-input=false", "-no-color", "-detailed-exitcode"); err != nil {
 		t.Fatalf("the plan after the switch is not empty: %v\n%s", err, out)
 	}
@@ -397,12 +443,13 @@ func TestMigrateFromIncumbent(t *testing.T) {
 	}
 
 	// The import IDs of the incumbent's users name the same objects.
-	for _, m := range movedTypes {
-		if strings.HasPrefix(m[1], "tenant_action.") {
+	for from, id := range incumbentIDs {
+		to, ok := movedInstance(from)
+		if !ok || strings.HasPrefix(to, "tenant_action.") {
 			continue // an import cannot read secrets: the adoption guide's case
 		}
-		run("state", "rm", "-no-color", m[1])
-		run("import", "-input=false", "-no-color", m[1], incumbentIDs[m[0]])
+		run("state", "rm", "-no-color", to)
+		run("import", "-input=false", "-no-color", to, id)
 	}
 	// The tenant never returns a key's PEM, so after an import the one API
 	// with token encryption sends its key again (as its documentation says),

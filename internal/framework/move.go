@@ -23,9 +23,14 @@ const IncumbentSchemaVersion = 0
 // move, which sets the target state (and identity) from it without any
 // request: the refresh that follows the move reads the tenant. Any other
 // source is left to the framework, which refuses it naming the source.
+//
+// The source provider Terraform reports is the incumbent's, except for the
+// second and later instances of one resource (for_each, count) moved by
+// blocks of their own: Terraform then names the provider the resource
+// already moved to, this one. The state is the incumbent's all the same.
 func FromIncumbent[S any](sourceType string, move func(ctx context.Context, src S, resp *resource.MoveStateResponse)) resource.StateMover {
 	return resource.StateMover{StateMover: func(ctx context.Context, req resource.MoveStateRequest, resp *resource.MoveStateResponse) {
-		if req.SourceTypeName != sourceType || !isIncumbent(req.SourceProviderAddress) {
+		if req.SourceTypeName != sourceType || !isProvider(req.SourceProviderAddress, IncumbentProvider) && !isProvider(req.SourceProviderAddress, ThisProvider) {
 			return
 		}
 		if req.SourceSchemaVersion != IncumbentSchemaVersion {
@@ -50,11 +55,14 @@ func FromIncumbent[S any](sourceType string, move func(ctx context.Context, src 
 	}}
 }
 
-// isIncumbent reports whether address (host/namespace/type) names the
-// incumbent provider.
-func isIncumbent(address string) bool {
+// ThisProvider is this provider's namespace/type.
+const ThisProvider = "tenant-iac/tenant"
+
+// isProvider reports whether address (host/namespace/type) names the
+// provider source ("namespace/type") on any registry host.
+func isProvider(address, source string) bool {
 	parts := strings.Split(address, "/")
-	return len(parts) == 3 && parts[1]+"/"+parts[2] == IncumbentProvider
+	return len(parts) == 3 && parts[1]+"/"+parts[2] == source
 }
 
 // NonEmpty is s, or nil for "": the incumbent stores unset strings as "".

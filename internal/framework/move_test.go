@@ -27,17 +27,20 @@ func TestFromIncumbent(t *testing.T) {
 		}, &resp)
 		return &resp
 	}
-	for _, host := range []string{"registry.terraform.io", "registry.opentofu.org"} {
-		if resp := move(host+"/auth0/auth0", "auth0_role", 0, `{"id":"rol_1"}`); resp.Diagnostics.HasError() {
+	// From either registry; and as Terraform names the source of a second
+	// instance of a resource (for_each, count) moved by its own block: the
+	// provider the resource already moved to.
+	for _, provider := range []string{"registry.terraform.io/auth0/auth0", "registry.opentofu.org/auth0/auth0", "registry.terraform.io/tenant-iac/tenant"} {
+		if resp := move(provider, "auth0_role", 0, `{"id":"rol_1"}`); resp.Diagnostics.HasError() {
 			t.Fatal(resp.Diagnostics)
 		}
 	}
-	if strings.Join(got, ",") != "rol_1,rol_1" {
-		t.Fatalf("moved %v, want the role from both registries", got)
+	if strings.Join(got, ",") != "rol_1,rol_1,rol_1" {
+		t.Fatalf("moved %v, want the role from each", got)
 	}
 	// Another type or provider is left alone: no diagnostics, no move.
 	for _, tc := range [][2]string{{"registry.terraform.io/auth0/auth0", "auth0_client"}, {"registry.terraform.io/hashicorp/auth0", "auth0_role"}, {"auth0/auth0", "auth0_role"}} {
-		if resp := move(tc[0], tc[1], 0, `{"id":"rol_2"}`); resp.Diagnostics.HasError() || len(got) != 2 {
+		if resp := move(tc[0], tc[1], 0, `{"id":"rol_2"}`); resp.Diagnostics.HasError() || len(got) != 3 {
 			t.Fatalf("%v: %v, moved %v", tc, resp.Diagnostics, got)
 		}
 	}
@@ -50,7 +53,7 @@ func TestFromIncumbent(t *testing.T) {
 		"a state that is not JSON": {0, `{"id":`, "could not be read"},
 	} {
 		resp := move("registry.terraform.io/auth0/auth0", "auth0_role", tc.version, tc.state)
-		if !resp.Diagnostics.HasError() || !strings.Contains(resp.Diagnostics[0].Detail(), tc.want) || len(got) != 2 {
+		if !resp.Diagnostics.HasError() || !strings.Contains(resp.Diagnostics[0].Detail(), tc.want) || len(got) != 3 {
 			t.Errorf("%s: %v, want an error saying %q", name, resp.Diagnostics, tc.want)
 		}
 	}

@@ -45,9 +45,10 @@ type incumbentAction struct {
 // MoveState takes over an auth0_action (a moved block). Blocks become
 // objects and dependencies a map keyed by package; the secrets keep their
 // values, in the order of their names; write-only secrets keep their
-// version. An action the incumbent did not deploy (deploy unset) is left to
-// the refresh, which takes it as deployed, as an import does: a plan then
-// shows the deploy if the tenant's action has undeployed changes.
+// version. The incumbent stores deploy = false when it is not set, so only
+// true comes over: otherwise deploy is left to the refresh, which takes it
+// as true, as an import does, and a plan shows a deploy only if the
+// tenant's action has changes that are not deployed.
 func (r *actionResource) MoveState(context.Context) []resource.StateMover {
 	return []resource.StateMover{framework.FromIncumbent("auth0_action",
 		func(ctx context.Context, src incumbentAction, resp *resource.MoveStateResponse) {
@@ -84,7 +85,9 @@ func (r *actionResource) MoveState(context.Context) []resource.StateMover {
 				set("secrets", types.ListValueMust(secretType, secrets))
 			}
 			set("secrets_wo_version", src.SecretsWOVersion)
-			set("deploy", src.Deploy)
+			if src.Deploy != nil && *src.Deploy {
+				set("deploy", true)
+			}
 			framework.SetIdentity(ctx, resp.TargetIdentity, framework.IDIdentity{ID: types.StringValue(src.ID)}, &resp.Diagnostics)
 			if len(src.Modules) > 0 {
 				names := make([]string, 0, len(src.Modules))

@@ -71,7 +71,7 @@ func TestMoveState_fromIncumbent(t *testing.T) {
 // warning.
 func TestMoveState_writeOnlySecretsAndModules(t *testing.T) {
 	state, _, moved, diags := acctest.MoveState(t, tenantaction.NewResource(), "registry.terraform.io/auth0/auth0", "auth0_action",
-		`{"code": "x", "dependencies": [], "deploy": null, "id": "5d110643-a54e-432b-a0b7-e58bbf1fae77", "name": "login",
+		`{"code": "x", "dependencies": [], "deploy": false, "id": "5d110643-a54e-432b-a0b7-e58bbf1fae77", "name": "login",
 		  "modules": [{"module_id": "m1", "module_name": "shared-utils", "module_version_id": "v1", "module_version_number": 2}],
 		  "runtime": "node22", "secrets": [], "secrets_wo": [], "secrets_wo_version": 3,
 		  "supported_triggers": [{"id": "post-login", "version": "v3"}], "timeouts": null, "version_id": ""}`)
