@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
@@ -70,26 +71,26 @@ func (p *tenantProvider) Schema(_ context.Context, _ provider.SchemaRequest, res
 			"domain": schema.StringAttribute{
 				MarkdownDescription: "The tenant's domain: a host (`acme.eu.example.com`), `host:port`, or an `https://` URL. " +
 					"`http://` is accepted only for loopback hosts (127.0.0.0/8, ::1, localhost), such as the local emulator. " +
-					"Falls back to `TENANT_DOMAIN`, then `AUTH0_DOMAIN`.",
+					"Falls back to `TENANT_DOMAIN` (or `AUTH0_DOMAIN` when no `TENANT_` variable is set).",
 				Optional:   true,
 				Validators: []validator.String{validate.Domain()},
 			},
 			"client_id": schema.StringAttribute{
-				MarkdownDescription: "Client ID of a machine-to-machine application granted the Management API. Used with `client_secret`; conflicts with `api_token`. Falls back to `TENANT_CLIENT_ID`, then `AUTH0_CLIENT_ID`.",
+				MarkdownDescription: "Client ID of a machine-to-machine application granted the Management API. Used with `client_secret`; conflicts with `api_token`. Falls back to `TENANT_CLIENT_ID` (or `AUTH0_CLIENT_ID` when no `TENANT_` variable is set).",
 				Optional:            true,
 			},
 			"client_secret": schema.StringAttribute{
-				MarkdownDescription: "Client secret of that application. Falls back to `TENANT_CLIENT_SECRET`, then `AUTH0_CLIENT_SECRET`.",
+				MarkdownDescription: "Client secret of that application. Falls back to `TENANT_CLIENT_SECRET` (or `AUTH0_CLIENT_SECRET` when no `TENANT_` variable is set).",
 				Optional:            true,
 				Sensitive:           true,
 			},
 			"api_token": schema.StringAttribute{
-				MarkdownDescription: "A Management API access token, used as is instead of client credentials (it is not refreshed). Falls back to `TENANT_API_TOKEN`, then `AUTH0_API_TOKEN`.",
+				MarkdownDescription: "A Management API access token, used as is instead of client credentials (it is not refreshed). Falls back to `TENANT_API_TOKEN` (or `AUTH0_API_TOKEN` when no `TENANT_` variable is set).",
 				Optional:            true,
 				Sensitive:           true,
 			},
 			"audience": schema.StringAttribute{
-				MarkdownDescription: "Audience requested with client credentials. Defaults to the tenant's Management API identifier, `https://<domain>/api/v2/`. Falls back to `TENANT_AUDIENCE`, then `AUTH0_AUDIENCE`.",
+				MarkdownDescription: "Audience requested with client credentials. Defaults to the tenant's Management API identifier, `https://<domain>/api/v2/`. Falls back to `TENANT_AUDIENCE` (or `AUTH0_AUDIENCE` when no `TENANT_` variable is set).",
 				Optional:            true,
 			},
 			"max_retries": schema.Int64Attribute{
@@ -123,13 +124,14 @@ func (p *tenantProvider) Configure(ctx context.Context, req provider.ConfigureRe
 			return
 		}
 	}
-	clientID, clientSecret, apiToken := credentials(m)
+	env := environment()
+	clientID, clientSecret, apiToken := credentials(m, env)
 	cfg := mgmt.Config{
-		Domain:               valueOrEnv(m.Domain, "DOMAIN"),
+		Domain:               valueOrEnv(m.Domain, env, "DOMAIN"),
 		ClientID:             clientID,
 		ClientSecret:         clientSecret,
 		APIToken:             apiToken,
-		Audience:             valueOrEnv(m.Audience, "AUDIENCE"),
+		Audience:             valueOrEnv(m.Audience, env, "AUDIENCE"),
 		UserAgent:            fmt.Sprintf("terraform-provider-tenant/%s terraform/%s", p.version, req.TerraformVersion),
 		MaxRequestsPerSecond: m.MaxRequestsPerSecond.ValueFloat64(),
 		RequestTimeout:       time.Duration(m.RequestTimeout.ValueInt64()) * time.Second,
@@ -141,7 +143,7 @@ func (p *tenantProvider) Configure(ctx context.Context, req provider.ConfigureRe
 			cfg.MaxRetries = -1
 		}
 	}
-	if !checkConfig(cfg, &resp.Diagnostics) {
+	if !checkConfig(cfg, env, &resp.Diagnostics) {
 		return
 	}
 	tenant, err := conns.New(cfg)
@@ -157,13 +159,14 @@ func (p *tenantProvider) Configure(ctx context.Context, req provider.ConfigureRe
 
 // checkConfig names what is missing or conflicting, and the variable that
 // would supply it.
-func checkConfig(cfg mgmt.Config, diags interface {
+func checkConfig(cfg mgmt.Config, env envFamily, diags interface {
 	AddAttributeError(path.Path, string, string)
 }) bool {
 	ok := true
+	v := func(name string) string { return env.prefix + name }
 	if cfg.Domain == "" {
-		diags.AddAttributeError(path.Root("domain"), "Missing tenant domain",
-			"Set domain in the provider block or the TENANT_DOMAIN (or AUTH0_DOMAIN) environment variable, e.g. acme.eu.example.com.")
+		diags.AddAttributeError(path.Root("domain"), "Missing tenant domain", fmt.Sprintf(
+			"Set domain in the provider block or the %s environment variable, e.g. acme.eu.example.com.%s", v("DOMAIN"), env.ignored()))
 		ok = false
 	} else if _, err := mgmt.ParseDomain(cfg.Domain); err != nil {
 		diags.AddAttributeError(path.Root("domain"), "Invalid tenant domain", err.Error()+".")
@@ -172,72 +175,92 @@ func checkConfig(cfg mgmt.Config, diags interface {
 	hasCreds := cfg.ClientID != "" || cfg.ClientSecret != ""
 	switch {
 	case hasCreds && cfg.APIToken != "":
-		diags.AddAttributeError(path.Root("api_token"), "Conflicting credentials",
-			"Both client credentials (client_id/client_secret, or TENANT_CLIENT_ID/TENANT_CLIENT_SECRET) and an api_token (or TENANT_API_TOKEN) are set. Use exactly one.")
+		diags.AddAttributeError(path.Root("api_token"), "Conflicting credentials", fmt.Sprintf(
+			"Both client credentials (client_id/client_secret, or %s/%s) and an api_token (or %s) are set. Use exactly one.",
+			v("CLIENT_ID"), v("CLIENT_SECRET"), v("API_TOKEN")))
 		ok = false
 	case cfg.APIToken != "":
 	case cfg.ClientID == "" && cfg.ClientSecret == "":
-		diags.AddAttributeError(path.Root("client_id"), "Missing credentials",
-			"Set client_id and client_secret (or TENANT_CLIENT_ID and TENANT_CLIENT_SECRET), or api_token (or TENANT_API_TOKEN). "+
-				"The AUTH0_ variables of the same names are read when no TENANT_ credential variable is set.")
+		diags.AddAttributeError(path.Root("client_id"), "Missing credentials", fmt.Sprintf(
+			"Set client_id and client_secret (or %s and %s), or api_token (or %s).%s",
+			v("CLIENT_ID"), v("CLIENT_SECRET"), v("API_TOKEN"), env.ignored()))
 		ok = false
 	case cfg.ClientID == "":
-		diags.AddAttributeError(path.Root("client_id"), "Missing client_id",
-			"client_secret is set but client_id is not. Set client_id or TENANT_CLIENT_ID.")
+		diags.AddAttributeError(path.Root("client_id"), "Missing client_id", fmt.Sprintf(
+			"client_secret is set but client_id is not. Set client_id or %s.%s", v("CLIENT_ID"), env.ignored()))
 		ok = false
 	case cfg.ClientSecret == "":
-		diags.AddAttributeError(path.Root("client_secret"), "Missing client_secret",
-			"client_id is set but client_secret is not. Set client_secret or TENANT_CLIENT_SECRET.")
+		diags.AddAttributeError(path.Root("client_secret"), "Missing client_secret", fmt.Sprintf(
+			"client_id is set but client_secret is not. Set client_secret or %s.%s", v("CLIENT_SECRET"), env.ignored()))
 		ok = false
 	}
 	return ok
 }
 
-// envFamilies are the prefixes of the environment variables the provider
-// reads, in order: its own, then the incumbent provider's (AUTH0_DOMAIN,
-// AUTH0_CLIENT_ID, ...), so that a CI job switching providers keeps the
-// secrets it has.
-var envFamilies = []string{"TENANT_", "AUTH0_"}
+// envNames are the settings the environment can give, as TENANT_<name> or,
+// the auth0/auth0 provider's variables, AUTH0_<name>.
+var envNames = []string{"DOMAIN", "CLIENT_ID", "CLIENT_SECRET", "API_TOKEN", "AUDIENCE"}
 
-// env is the first of TENANT_<name> and AUTH0_<name> that is set.
-func env(name string) string {
-	for _, prefix := range envFamilies {
-		if v := os.Getenv(prefix + name); v != "" {
-			return v
+// envFamily is the one family of variables the provider reads.
+type envFamily struct{ prefix string }
+
+// environment picks the family: TENANT_ when any of its variables is set,
+// else AUTH0_ when any of those is (so that a CI job switching providers
+// keeps the secrets it has), else TENANT_. Never some settings from each: a
+// leftover AUTH0_DOMAIN must not receive credentials from TENANT_ variables.
+func environment() envFamily {
+	for _, prefix := range []string{"TENANT_", "AUTH0_"} {
+		for _, name := range envNames {
+			if os.Getenv(prefix+name) != "" {
+				return envFamily{prefix}
+			}
 		}
 	}
-	return ""
+	return envFamily{"TENANT_"}
+}
+
+func (e envFamily) get(name string) string { return os.Getenv(e.prefix + name) }
+
+// ignored says which variables of the other family are set and not read,
+// for diagnostics ("" when none).
+func (e envFamily) ignored() string {
+	if e.prefix != "TENANT_" {
+		return ""
+	}
+	var set []string
+	for _, name := range envNames {
+		if os.Getenv("AUTH0_"+name) != "" {
+			set = append(set, "AUTH0_"+name)
+		}
+	}
+	if len(set) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%s: not read, since TENANT_ variables are set; the provider reads one family of variables, never some of each.)", strings.Join(set, ", "))
 }
 
 // credentials picks how the provider authenticates. The provider block
 // wins over the environment: when it sets api_token, or either half of the
 // client credentials, that method is used (the other half of client
 // credentials may still come from its variable) and the environment's other
-// method is ignored. A block that sets neither takes the method from one
-// family of variables, the first that sets any credential: TENANT_*, else
-// AUTH0_*, never half from each.
-func credentials(m providerModel) (clientID, clientSecret, apiToken string) {
+// method is ignored. A block that sets neither takes the method from the
+// environment's family.
+func credentials(m providerModel, env envFamily) (clientID, clientSecret, apiToken string) {
 	if m.APIToken.IsNull() && m.ClientID.IsNull() && m.ClientSecret.IsNull() {
-		for _, prefix := range envFamilies {
-			clientID, clientSecret, apiToken = os.Getenv(prefix+"CLIENT_ID"), os.Getenv(prefix+"CLIENT_SECRET"), os.Getenv(prefix+"API_TOKEN")
-			if clientID != "" || clientSecret != "" || apiToken != "" {
-				return clientID, clientSecret, apiToken
-			}
-		}
-		return "", "", ""
+		return env.get("CLIENT_ID"), env.get("CLIENT_SECRET"), env.get("API_TOKEN")
 	}
 	if !m.ClientID.IsNull() || !m.ClientSecret.IsNull() {
-		clientID, clientSecret = valueOrEnv(m.ClientID, "CLIENT_ID"), valueOrEnv(m.ClientSecret, "CLIENT_SECRET")
+		clientID, clientSecret = valueOrEnv(m.ClientID, env, "CLIENT_ID"), valueOrEnv(m.ClientSecret, env, "CLIENT_SECRET")
 	}
 	return clientID, clientSecret, m.APIToken.ValueString()
 }
 
 // valueOrEnv is v, or when it is null the environment's value for name.
-func valueOrEnv(v types.String, name string) string {
+func valueOrEnv(v types.String, env envFamily, name string) string {
 	if !v.IsNull() {
 		return v.ValueString()
 	}
-	return env(name)
+	return env.get(name)
 }
 
 func (p *tenantProvider) Resources(context.Context) []func() resource.Resource {
