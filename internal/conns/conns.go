@@ -5,10 +5,16 @@
 // named part of it:
 //
 //   - ResourceServers, Profiles, Roles: the reads of a refresh served from
-//     list pages that many reads share (SharedReads);
+//     list pages that many reads share (SharedReads), and the lookups by
+//     natural key of a plan's checks (Find);
+//   - Actions: one read of each action per run, for the plan's checks;
 //   - RolePermissions: each role's permissions read once per run, the
 //     writes to them ordered within the run, and which resources claim a
-//     role in the configuration.
+//     role in the configuration;
+//   - Planned: what the configuration's resources plan, for the plan-time
+//     checks that span resources;
+//   - Scopes: the API scope writes of the run, which permission writes
+//     wait for.
 //
 // Terraform starts the provider anew for each of validate, plan and apply,
 // and configures it once in each, so everything here lasts one run and
@@ -33,7 +39,10 @@ type TenantClient struct {
 	ResourceServers *SharedReads[mgmt.ResourceServer]
 	Profiles        *SharedReads[mgmt.TokenExchangeProfile]
 	Roles           *SharedReads[mgmt.Role]
+	Actions         *ActionReads
 	RolePermissions *RolePermissions
+	Planned         *Planned
+	Scopes          *ScopeWrites
 }
 
 // New builds the client for cfg and everything that coordinates through it.
@@ -59,7 +68,7 @@ func Unconfigured() *TenantClient {
 }
 
 // Configured reports whether t can send requests.
-func (t *TenantClient) Configured() bool { return t.API != nil }
+func (t *TenantClient) Configured() bool { return t != nil && t.API != nil }
 
 func (t *TenantClient) init(api *mgmt.Client) {
 	t.API = api
@@ -68,13 +77,28 @@ func (t *TenantClient) init(api *mgmt.Client) {
 			page, _ := strconv.Atoi(cursor)
 			items, more, total, err := api.ResourceServersPage(ctx, page)
 			return listPage[mgmt.ResourceServer]{items: items, next: strconv.Itoa(page + 1), done: !more, total: total}, err
-		}, api.GetResourceServer)
+		}, api.GetResourceServer).withNatural(func(s *mgmt.ResourceServer) string { return s.Identifier },
+		func(ctx context.Context, identifier string) (*mgmt.ResourceServer, error) {
+			// GET takes an identifier as well as an id (reference §4).
+			s, err := api.GetResourceServer(ctx, identifier)
+			if mgmt.IsNotFound(err) {
+				return nil, nil
+			}
+			return s, err
+		})
 	t.Roles = newSharedReads(func(r *mgmt.Role) string { return r.ID },
 		func(ctx context.Context, cursor string) (listPage[mgmt.Role], error) {
 			page, _ := strconv.Atoi(cursor)
 			items, more, total, err := api.RolesPage(ctx, page)
 			return listPage[mgmt.Role]{items: items, next: strconv.Itoa(page + 1), done: !more, total: total}, err
-		}, api.GetRole)
+		}, api.GetRole).withNatural(func(r *mgmt.Role) string { return r.Name },
+		func(ctx context.Context, name string) (*mgmt.Role, error) {
+			roles, err := api.FindRolesByName(ctx, name)
+			if err != nil || len(roles) == 0 {
+				return nil, err
+			}
+			return &roles[0], nil
+		})
 	t.Profiles = newSharedReads(func(p *mgmt.TokenExchangeProfile) string { return p.ID },
 		func(ctx context.Context, cursor string) (listPage[mgmt.TokenExchangeProfile], error) {
 			p, err := api.ListTokenExchangeProfiles(ctx, cursor, 100)
@@ -85,8 +109,11 @@ func (t *TenantClient) init(api *mgmt.Client) {
 				return listPage[mgmt.TokenExchangeProfile]{}, fmt.Errorf("malformed response from GET /token-exchange-profiles: the cursor %q repeats", p.Next)
 			}
 			return listPage[mgmt.TokenExchangeProfile]{items: p.Profiles, next: p.Next, done: p.Next == "", total: -1}, nil
-		}, api.GetTokenExchangeProfile)
-	t.RolePermissions = newRolePermissions(api)
+		}, api.GetTokenExchangeProfile).withNatural(func(p *mgmt.TokenExchangeProfile) string { return p.SubjectTokenType }, nil)
+	t.Actions = newActionReads(api)
+	t.Scopes = newScopeWrites()
+	t.Planned = newPlanned()
+	t.RolePermissions = newRolePermissions(api, t.Scopes, t.Planned)
 }
 
 // written drops whatever a write to path may have made out of date; the
@@ -101,6 +128,8 @@ func (t *TenantClient) written(_, path string) {
 		t.RolePermissions.forgetAll()
 	case "token-exchange-profiles":
 		t.Profiles.invalidate()
+	case "actions":
+		t.Actions.forget()
 	case "roles":
 		if len(segments) < 2 {
 			t.Roles.invalidate()

@@ -277,3 +277,47 @@ func TestRolePermissions_aCancelledReaderDoesNotFailTheOthers(t *testing.T) {
 		t.Fatalf("the other reader got %v, want its own read", err)
 	}
 }
+
+// TestRolePermissions_assignmentWaitsForTheScopeWrite: within one apply, an
+// assignment that runs before the write of the scope it names (no order
+// between the two in Terraform) waits for that write and succeeds; one
+// whose scope nothing in the run writes fails after the grace period.
+func TestRolePermissions_assignmentWaitsForTheScopeWrite(t *testing.T) {
+	ctx := context.Background()
+	t.Run("the run writes the scope", func(t *testing.T) {
+		tc, _, roleID, ident := tenant(t)
+		tc.Scopes.Grace = 50 * time.Millisecond
+		tc.Planned.DefineScopes(ident, []string{"a", "b", "c", "new"}) // the API's resource planned it
+		go func() {
+			time.Sleep(300 * time.Millisecond) // longer than the grace: Wait applies
+			end := tc.Scopes.Begin()
+			defer end()
+			scopes := []mgmt.ResourceServerScope{{Value: "a"}, {Value: "b"}, {Value: "c"}, {Value: "new"}}
+			if _, err := tc.API.UpdateResourceServer(ctx, ident, mgmt.ResourceServerUpdate{Scopes: mgmt.Set(scopes)}); err != nil {
+				t.Error(err)
+			}
+		}()
+		start := time.Now()
+		if _, err := tc.RolePermissions.Change(ctx, roleID, []mgmt.Permission{pair("new")}, nil); err != nil {
+			t.Fatalf("the assignment did not wait for the scope: %v", err)
+		}
+		if time.Since(start) < 300*time.Millisecond {
+			t.Fatal("the assignment succeeded before the scope existed")
+		}
+		if got := held(t, tc, roleID); got != "[new]" {
+			t.Fatalf("role holds %s", got)
+		}
+	})
+	t.Run("nothing writes it", func(t *testing.T) {
+		tc, _, roleID, _ := tenant(t)
+		tc.Scopes.Grace = 100 * time.Millisecond
+		start := time.Now()
+		_, err := tc.RolePermissions.Change(ctx, roleID, []mgmt.Permission{pair("undefined")}, nil)
+		if !mgmt.IsBadRequest(err) {
+			t.Fatalf("err = %v, want the tenant's refusal", err)
+		}
+		if d := time.Since(start); d < 100*time.Millisecond || d > tc.Scopes.Wait {
+			t.Fatalf("failed after %s, want after the grace period", d)
+		}
+	})
+}

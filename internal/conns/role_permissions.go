@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
@@ -23,7 +24,9 @@ import (
 //   - ClaimExclusive and ClaimPair count the resources of the configuration
 //     being planned that manage each role's permissions.
 type RolePermissions struct {
-	api *mgmt.Client
+	api     *mgmt.Client
+	scopes  *ScopeWrites
+	planned *Planned
 
 	mu    sync.Mutex
 	roles map[string]*roleState
@@ -53,8 +56,8 @@ type readCall struct {
 	err   error
 }
 
-func newRolePermissions(api *mgmt.Client) *RolePermissions {
-	return &RolePermissions{api: api, roles: map[string]*roleState{}}
+func newRolePermissions(api *mgmt.Client, scopes *ScopeWrites, planned *Planned) *RolePermissions {
+	return &RolePermissions{api: api, scopes: scopes, planned: planned, roles: map[string]*roleState{}}
 }
 
 // role returns the state of roleID; p.mu must be held.
@@ -151,7 +154,7 @@ func (p *RolePermissions) Change(ctx context.Context, roleID string, add, remove
 // remove but for the pairs so recorded.
 func (p *RolePermissions) change(ctx context.Context, r *roleState, roleID string, hold, add, remove []mgmt.Permission) ([]mgmt.Permission, error) {
 	if len(add) > 0 {
-		if err := p.api.AddRolePermissions(ctx, roleID, add); err != nil {
+		if err := p.assign(ctx, roleID, add); err != nil {
 			return nil, err
 		}
 	}
@@ -236,4 +239,59 @@ func (r *roleState) mixed() bool {
 	}
 	r.warned = true
 	return true
+}
+
+// assign adds pairs to the role after the API writes in flight (a scope
+// the pairs name may be on its way). When the tenant refuses and an API of
+// the pairs does not define its scope yet, it waits for the run's next API
+// write (see ScopeWrites) and tries again.
+func (p *RolePermissions) assign(ctx context.Context, roleID string, add []mgmt.Permission) error {
+	if err := p.scopes.idle(ctx); err != nil {
+		return err
+	}
+	err := p.api.AddRolePermissions(ctx, roleID, add)
+	start := time.Now()
+	for err != nil && (mgmt.IsBadRequest(err) || mgmt.IsNotFound(err)) {
+		missing, planned := p.scopeMissing(ctx, add)
+		wait := p.scopes.Grace
+		if planned {
+			wait = p.scopes.Wait
+		}
+		if !missing || !p.scopes.next(ctx, start.Add(wait)) {
+			break
+		}
+		err = p.api.AddRolePermissions(ctx, roleID, add)
+	}
+	return err
+}
+
+// scopeMissing reports whether an API the pairs name is missing, or does
+// not define the pair's scope, as the tenant shows it now; and whether an
+// API resource of this run has planned every such missing scope.
+func (p *RolePermissions) scopeMissing(ctx context.Context, pairs []mgmt.Permission) (missing, planned bool) {
+	byAPI := map[string][]string{}
+	for _, pair := range pairs {
+		byAPI[pair.ResourceServerIdentifier] = append(byAPI[pair.ResourceServerIdentifier], pair.PermissionName)
+	}
+	planned = true
+	for identifier, names := range byAPI {
+		s, err := p.api.GetResourceServer(ctx, identifier)
+		if err != nil && !mgmt.IsNotFound(err) {
+			return false, false
+		}
+		defined := map[string]bool{}
+		if err == nil && s.Scopes != nil {
+			for _, sc := range *s.Scopes {
+				defined[sc.Value] = true
+			}
+		}
+		coming, _ := p.planned.Scopes(identifier)
+		for _, name := range names {
+			if !defined[name] {
+				missing = true
+				planned = planned && coming[name]
+			}
+		}
+	}
+	return missing, missing && planned
 }

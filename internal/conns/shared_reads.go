@@ -2,6 +2,7 @@ package conns
 
 import (
 	"context"
+	"sort"
 	"sync"
 	"time"
 )
@@ -63,10 +64,26 @@ type SharedReads[T any] struct {
 	total    int
 	fetching chan struct{}
 	arrived  chan struct{} // closed, and replaced, when a read arrives
+
+	// natural is the object's natural key (an API's identifier, a role's
+	// name), findDirect looks one up by it directly (nil when the type has
+	// no lookup cheaper than the list), finds counts the lookups and byKey
+	// indexes the objects of the pages read.
+	natural    func(*T) string
+	findDirect func(ctx context.Context, key string) (*T, error)
+	finds      int
+	byKey      map[string]*T
+	failure    error
 }
 
 func newSharedReads[T any](key func(*T) string, fetch func(context.Context, string) (listPage[T], error), direct func(context.Context, string) (*T, error)) *SharedReads[T] {
-	return &SharedReads[T]{key: key, fetch: fetch, direct: direct, quiet: defaultQuiet, items: map[string]*T{}, total: -1, arrived: make(chan struct{})}
+	return &SharedReads[T]{key: key, fetch: fetch, direct: direct, quiet: defaultQuiet, items: map[string]*T{}, byKey: map[string]*T{}, total: -1, arrived: make(chan struct{})}
+}
+
+// withNatural adds lookups by natural key (Find); direct may be nil.
+func (c *SharedReads[T]) withNatural(natural func(*T) string, direct func(context.Context, string) (*T, error)) *SharedReads[T] {
+	c.natural, c.findDirect = natural, direct
+	return c
 }
 
 // invalidate forgets every page: called on each write of the type.
@@ -75,6 +92,7 @@ func (c *SharedReads[T]) invalidate() {
 	defer c.mu.Unlock()
 	c.gen++
 	c.items, c.pages, c.cursor, c.done, c.failed, c.total = map[string]*T{}, 0, "", false, false, -1
+	c.byKey, c.failure = map[string]*T{}, nil
 }
 
 // worth reports whether the reads seen so far pay for the next page.
@@ -138,27 +156,112 @@ func (c *SharedReads[T]) Read(ctx context.Context, id string) (*T, error) {
 			c.mu.Lock()
 			continue
 		}
-		ch, gen, cursor := make(chan struct{}), c.gen, c.cursor
-		c.fetching = ch
-		c.mu.Unlock()
-		page, err := c.fetch(ctx, cursor)
-		c.mu.Lock()
-		c.fetching = nil
-		close(ch)
-		if gen != c.gen {
-			continue // a write happened meanwhile: this page is stale
-		}
-		if err != nil {
-			c.failed = true
-			continue
-		}
-		for i := range page.items {
-			c.items[c.key(&page.items[i])] = &page.items[i]
-		}
-		c.pages++
-		c.cursor, c.done = page.next, page.done
-		if page.total >= 0 {
-			c.total = page.total
+		c.fetchNext(ctx)
+	}
+}
+
+// fetchNext fetches the next page, with c.mu held on entry and on return
+// (it is released while the request runs). A write meanwhile makes the
+// page stale and it is dropped; a failed page ends the walk (failed).
+func (c *SharedReads[T]) fetchNext(ctx context.Context) {
+	ch, gen, cursor := make(chan struct{}), c.gen, c.cursor
+	c.fetching = ch
+	c.mu.Unlock()
+	page, err := c.fetch(ctx, cursor)
+	c.mu.Lock()
+	c.fetching = nil
+	close(ch)
+	if gen != c.gen {
+		return // a write happened meanwhile: this page is stale
+	}
+	if err != nil {
+		c.failed, c.failure = true, err
+		return
+	}
+	for i := range page.items {
+		item := &page.items[i]
+		c.items[c.key(item)] = item
+		if c.natural != nil {
+			c.byKey[c.natural(item)] = item
 		}
 	}
+	c.pages++
+	c.cursor, c.done = page.next, page.done
+	if page.total >= 0 {
+		c.total = page.total
+	}
+}
+
+// Find returns the object whose natural key is key (an API's identifier, a
+// role's name, a profile's subject token type), or nil when the tenant
+// holds none: what a plan asks before a create. The first directReads
+// finds of a run use the type's direct lookup, when it has one; later finds
+// share one walk of the list, so a plan that creates many objects costs
+// ⌈N/100⌉ pages of the tenant's N objects, not a read per object.
+func (c *SharedReads[T]) Find(ctx context.Context, key string) (*T, error) {
+	c.mu.Lock()
+	c.finds++
+	if c.findDirect != nil && c.finds <= directReads {
+		c.mu.Unlock()
+		return c.findDirect(ctx, key)
+	}
+	if err := c.walkAll(ctx); err != nil {
+		return nil, err
+	}
+	if c.failed {
+		err := c.failure
+		c.mu.Unlock()
+		if c.findDirect != nil {
+			return c.findDirect(ctx, key)
+		}
+		return nil, err
+	}
+	v, ok := c.byKey[key]
+	c.mu.Unlock()
+	if !ok {
+		return nil, nil
+	}
+	cp := *v
+	return &cp, nil
+}
+
+// All returns every object of the type, from one walk of the list shared
+// with Find.
+func (c *SharedReads[T]) All(ctx context.Context) ([]T, error) {
+	c.mu.Lock()
+	if err := c.walkAll(ctx); err != nil {
+		return nil, err
+	}
+	if c.failed {
+		err := c.failure
+		c.mu.Unlock()
+		return nil, err
+	}
+	out := make([]T, 0, len(c.items))
+	for _, v := range c.items {
+		out = append(out, *v)
+	}
+	c.mu.Unlock()
+	sort.Slice(out, func(i, j int) bool { return c.key(&out[i]) < c.key(&out[j]) })
+	return out, nil
+}
+
+// walkAll fetches the rest of the list, sharing its pages with the other
+// walkers, until it is done or a page failed. c.mu is held on entry and on
+// return, but when ctx ends: then it is released and ctx's error returned.
+func (c *SharedReads[T]) walkAll(ctx context.Context) error {
+	for !c.done && !c.failed {
+		if ch := c.fetching; ch != nil {
+			c.mu.Unlock()
+			select {
+			case <-ch:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			c.mu.Lock()
+			continue
+		}
+		c.fetchNext(ctx)
+	}
+	return nil
 }

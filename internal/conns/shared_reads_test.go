@@ -170,3 +170,59 @@ func TestSharedReads_missingObjectFallsBackToGET(t *testing.T) {
 		t.Fatal("an object missing from the list was not read directly")
 	}
 }
+
+// findByName looks an object up by name directly (a GET-like lookup).
+func (f *fakeList) findByName(_ context.Context, name string) (*object, error) {
+	f.gets.Add(1)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for id, n := range f.names {
+		if n == name {
+			return &object{id, n}, nil
+		}
+	}
+	return nil, nil
+}
+
+// TestSharedReads_findByNaturalKey: many finds of a plan (most for objects
+// the tenant does not hold: creates) cost the direct lookups and one walk
+// of the list, and every answer is right.
+func TestSharedReads_findByNaturalKey(t *testing.T) {
+	f := newFakeList(250)
+	s := f.reads().withNatural(func(o *object) string { return o.Name }, f.findByName)
+	var wg sync.WaitGroup
+	errs := make(chan error, 100)
+	for i := range 100 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			name := fmt.Sprintf("api-%d", i*5) // api-0 ... api-495: half exist
+			o, err := s.Find(context.Background(), name)
+			switch {
+			case err != nil:
+				errs <- err
+			case i*5 < 250 && (o == nil || o.Name != name):
+				errs <- fmt.Errorf("%s: got %v, want it found", name, o)
+			case i*5 >= 250 && o != nil:
+				errs <- fmt.Errorf("%s: got %v, want none", name, o)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if p, g := f.pages.Load(), f.gets.Load(); p != 3 || g != directReads {
+		t.Fatalf("100 finds cost %d pages and %d direct lookups, want 3 and %d", p, g, directReads)
+	}
+	// Without a direct lookup every find uses the walk.
+	f2 := newFakeList(50)
+	s2 := f2.reads().withNatural(func(o *object) string { return o.Name }, nil)
+	if o, err := s2.Find(context.Background(), "api-7"); err != nil || o == nil {
+		t.Fatalf("%v %v", o, err)
+	}
+	if f2.pages.Load() != 1 || f2.gets.Load() != 0 {
+		t.Fatalf("%d pages, %d gets", f2.pages.Load(), f2.gets.Load())
+	}
+}

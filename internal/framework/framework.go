@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/conns"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
@@ -92,4 +93,12 @@ func CheckImportID(typeName, id, accepted string) diag.Diagnostics {
 		diags.AddError("Invalid import ID", fmt.Sprintf("The import ID %q for %s %s. Use %s.", id, typeName, msg, accepted))
 	}
 	return diags
+}
+
+// CheckSkipped warns, at plan time, that a check of what the tenant would
+// refuse could not read what it needs (for example a client without the
+// read scope). The plan goes on: a check never fails a plan for a read.
+func CheckSkipped(diags *diag.Diagnostics, attr path.Path, what string, err error) {
+	diags.AddAttributeWarning(attr, "Plan-time check skipped", APIErrorDetail("Checking "+what, err)+
+		"\n\nThe plan goes on without this check; the apply will meet the tenant's own answer.")
 }
