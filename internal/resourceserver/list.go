@@ -71,7 +71,7 @@ func (l *serverList) List(ctx context.Context, req list.ListRequest, stream *lis
 			}
 			framework.SetIdentity(ctx, result.Identity, framework.IDIdentity{ID: types.StringValue(s.ID)}, &result.Diagnostics)
 			if req.IncludeResource {
-				var m serverModel
+				var m resourceModel
 				result.Diagnostics.Append(m.fromAPI(ctx, s)...)
 				// `terraform query -json` prints results as they are.
 				m.SigningSecret = types.StringNull()

@@ -36,6 +36,27 @@ type serverModel struct {
 	AuthzPolicy         types.Object `tfsdk:"authorization_policy"`
 	ClientID            types.String `tfsdk:"client_id"`
 	IsSystem            types.Bool   `tfsdk:"is_system"`
+
+	// writeOnlySecret says that the secret is written write-only: it is
+	// not read into signing_secret.
+	writeOnlySecret bool
+}
+
+// resourceModel is the resource's model: the API's attributes, which the
+// data source shares, and the write-only secret.
+type resourceModel struct {
+	serverModel
+	SigningSecretWO    types.String `tfsdk:"signing_secret_wo"`
+	SigningSecretWOVer types.Int64  `tfsdk:"signing_secret_wo_version"`
+}
+
+// fromAPI is serverModel.fromAPI for the resource: with a write-only
+// secret (a version set) the secret stays out of the state, and the
+// write-only value is never stored.
+func (m *resourceModel) fromAPI(ctx context.Context, s *mgmt.ResourceServer) diag.Diagnostics {
+	m.writeOnlySecret = !m.SigningSecretWOVer.IsNull()
+	m.SigningSecretWO = types.StringNull()
+	return m.serverModel.fromAPI(ctx, s)
 }
 
 // toCreate builds the POST body from the plan: every known value is sent, the
@@ -46,7 +67,7 @@ type serverModel struct {
 // them: their values when unset are what the API shows when it omits them,
 // and a tenant without the feature would refuse the field (reference §4:
 // omitted until set; the API answers 400 to fields it does not know, §0.3).
-func (m serverModel) toCreate(ctx context.Context, config serverModel) (mgmt.ResourceServer, diag.Diagnostics) {
+func (m serverModel) toCreate(ctx context.Context, config resourceModel) (mgmt.ResourceServer, diag.Diagnostics) {
 	var diags, d diag.Diagnostics
 	rs := mgmt.ResourceServer{
 		Identifier:          m.Identifier.ValueString(),
@@ -65,6 +86,10 @@ func (m serverModel) toCreate(ctx context.Context, config serverModel) (mgmt.Res
 	}
 	if scopes := m.scopes(); len(scopes) > 0 {
 		rs.Scopes = &scopes
+	}
+	// A write-only secret is only in the configuration.
+	if !config.SigningSecretWO.IsNull() {
+		rs.SigningSecret = config.SigningSecretWO.ValueStringPointer()
 	}
 	if isSet(config.SubjectTypeAuth) {
 		rs.SubjectTypeAuthorization, d = subjectTypeAuthToAPI(ctx, m.SubjectTypeAuth)
@@ -87,8 +112,10 @@ func (m serverModel) toCreate(ctx context.Context, config serverModel) (mgmt.Res
 // differs from the state, so the request holds what the plan shows and never
 // a stale value the user did not write. An attribute planned as null was
 // removed from the configuration and is cleared (scopes become an empty
-// list, reference §4). A value still unknown is left to the tenant.
-func (m serverModel) toUpdate(ctx context.Context, state serverModel) (mgmt.ResourceServerUpdate, diag.Diagnostics) {
+// list, reference §4). A value still unknown is left to the tenant. The
+// write-only secret (secretWO, from the configuration) is sent when
+// sendWO says its version changed.
+func (m serverModel) toUpdate(ctx context.Context, state serverModel, secretWO types.String, sendWO bool) (mgmt.ResourceServerUpdate, diag.Diagnostics) {
 	var u mgmt.ResourceServerUpdate
 	// name, enforce_policies and token_dialect are never sent as null: the
 	// reference observes null accepted only on the five nullable objects
@@ -107,6 +134,9 @@ func (m serverModel) toUpdate(ctx context.Context, state serverModel) (mgmt.Reso
 	// The secret is never cleared by itself: it goes away with HS256.
 	if !m.SigningSecret.IsNull() {
 		u.SigningSecret = patch(m.SigningSecret, state.SigningSecret, m.SigningSecret.ValueString)
+	}
+	if sendWO && !secretWO.IsNull() {
+		u.SigningSecret = mgmt.Set(secretWO.ValueString())
 	}
 	var diags diag.Diagnostics
 	u.SubjectTypeAuthorization = patchObject(m.SubjectTypeAuth, state.SubjectTypeAuth, func() (*mgmt.SubjectTypeAuth, diag.Diagnostics) {
@@ -178,8 +208,10 @@ func (m *serverModel) fromAPI(ctx context.Context, s *mgmt.ResourceServer) diag.
 	// The secret belongs to HS256: whether the API still shows it after a
 	// switch to another algorithm is not in the reference, so it is not read
 	// then (the schema plans it null).
+	// A write-only secret (signing_secret_wo_version set) is never read into
+	// the state.
 	m.SigningSecret = types.StringNull()
-	if s.SigningAlg != nil && *s.SigningAlg == "HS256" {
+	if s.SigningAlg != nil && *s.SigningAlg == "HS256" && !m.writeOnlySecret {
 		m.SigningSecret = types.StringPointerValue(s.SigningSecret)
 	}
 	m.AllowOfflineAccess = types.BoolPointerValue(s.AllowOfflineAccess)

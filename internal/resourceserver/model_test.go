@@ -28,7 +28,7 @@ func TestServerModel_unknownAndNullAreNotSentOnCreate(t *testing.T) {
 		TokenDialect:        types.StringUnknown(),
 		Scopes:              types.MapNull(types.StringType),
 	}
-	rs, d := m.toCreate(context.Background(), m)
+	rs, d := m.toCreate(context.Background(), resourceModel{serverModel: m})
 	if d.HasError() {
 		t.Fatal(d)
 	}
@@ -68,7 +68,7 @@ func base() serverModel {
 
 func updateJSON(t *testing.T, plan, state serverModel) string {
 	t.Helper()
-	u, d := plan.toUpdate(context.Background(), state)
+	u, d := plan.toUpdate(context.Background(), state, types.StringNull(), false)
 	if d.HasError() {
 		t.Fatal(d)
 	}
@@ -170,7 +170,7 @@ func TestServerModel_roundTrip(t *testing.T) {
 	if m.ClientID.IsNull() != true || m.IsSystem.ValueBool() || len(m.Scopes.Elements()) != 2 {
 		t.Fatalf("%+v", m)
 	}
-	out, d := m.toCreate(context.Background(), m)
+	out, d := m.toCreate(context.Background(), resourceModel{serverModel: m})
 	if d.HasError() || *out.Name != "N" || *out.SigningSecret != secret || *out.TokenDialect != dialect || len(*out.Scopes) != 2 {
 		t.Fatalf("%+v %v", out, d)
 	}
@@ -283,7 +283,7 @@ func TestServerModel_createLeavesOutUnconfiguredFeatures(t *testing.T) {
 	plan.ID = types.StringUnknown()
 	config := base()
 	config.AllowOnlineAccess, config.EphemeralSessions, config.SubjectTypeAuth = types.BoolNull(), types.BoolNull(), types.ObjectNull(subjectTypeAuthType.AttrTypes)
-	body, d := plan.toCreate(context.Background(), config)
+	body, d := plan.toCreate(context.Background(), resourceModel{serverModel: config})
 	if d.HasError() {
 		t.Fatal(d)
 	}
@@ -296,7 +296,7 @@ func TestServerModel_createLeavesOutUnconfiguredFeatures(t *testing.T) {
 	if !strings.Contains(string(b), `"signing_alg":"RS256"`) || !strings.Contains(string(b), `"token_lifetime":86400`) {
 		t.Errorf("the defaults every tenant has are sent, so the tenant holds the plan: %s", b)
 	}
-	body, _ = plan.toCreate(context.Background(), plan)
+	body, _ = plan.toCreate(context.Background(), resourceModel{serverModel: plan})
 	if b, _ := json.Marshal(body); !strings.Contains(string(b), `"allow_online_access":false`) || !strings.Contains(string(b), "subject_type_authorization") {
 		t.Errorf("configured feature fields not sent: %s", b)
 	}

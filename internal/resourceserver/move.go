@@ -119,7 +119,7 @@ func (r *serverResource) MoveState(context.Context) []resource.StateMover {
 	return []resource.StateMover{framework.FromIncumbent("auth0_resource_server",
 		func(ctx context.Context, src incumbentServer, resp *resource.MoveStateResponse) {
 			rs := src.toAPI()
-			var m serverModel
+			var m resourceModel
 			resp.Diagnostics.Append(m.fromAPI(ctx, rs)...)
 			if rs.TokenEncryption != nil {
 				resp.Diagnostics.Append(m.keepPEM(ctx, rs.TokenEncryption.EncryptionKey.PEM)...)

@@ -37,8 +37,9 @@ func (webLifetimePlan) PlanModifyInt64(ctx context.Context, req planmodifier.Int
 }
 
 // signingSecretPlan plans signing_secret when the configuration leaves it
-// unset: none without HS256; the current secret while HS256 stays; a secret
-// the tenant generates (unknown until apply) when HS256 is chosen anew.
+// unset: none without HS256 or with a write-only secret; the current secret
+// while HS256 stays; a secret the tenant generates (unknown until apply)
+// when HS256 is chosen anew.
 type signingSecretPlan struct{}
 
 func (signingSecretPlan) Description(context.Context) string {
@@ -49,6 +50,15 @@ func (m signingSecretPlan) MarkdownDescription(ctx context.Context) string { ret
 
 func (signingSecretPlan) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
 	if !req.ConfigValue.IsNull() || req.Plan.Raw.IsNull() {
+		return
+	}
+	// With a write-only secret the state holds none.
+	var woVersion types.Int64
+	if resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("signing_secret_wo_version"), &woVersion)...); resp.Diagnostics.HasError() {
+		return
+	}
+	if !woVersion.IsNull() {
+		resp.PlanValue = types.StringNull()
 		return
 	}
 	var alg, prior types.String

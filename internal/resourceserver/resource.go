@@ -40,7 +40,7 @@ func (r *serverResource) IdentitySchema(_ context.Context, _ resource.IdentitySc
 
 // ValidateConfig checks the rules that span attributes, before any request.
 func (r *serverResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var m serverModel
+	var m resourceModel
 	if resp.Diagnostics.Append(req.Config.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}
@@ -48,9 +48,16 @@ func (r *serverResource) ValidateConfig(ctx context.Context, req resource.Valida
 	if alg.IsNull() {
 		alg = types.StringValue(DefaultSigningAlg)
 	}
-	if !m.SigningSecret.IsNull() && !alg.IsUnknown() && alg.ValueString() != "HS256" {
-		resp.Diagnostics.AddAttributeError(path.Root("signing_secret"), "Invalid attribute combination", fmt.Sprintf(
-			"Attribute signing_secret is only used with signing_alg = \"HS256\", got signing_alg = %s. Set signing_alg to \"HS256\" or remove signing_secret.", alg))
+	for name, secret := range map[string]types.String{"signing_secret": m.SigningSecret, "signing_secret_wo": m.SigningSecretWO} {
+		if !secret.IsNull() && !alg.IsUnknown() && alg.ValueString() != "HS256" {
+			resp.Diagnostics.AddAttributeError(path.Root(name), "Invalid attribute combination", fmt.Sprintf(
+				"Attribute %[1]s is only used with signing_alg = \"HS256\", got signing_alg = %[2]s. Set signing_alg to \"HS256\" or remove %[1]s.", name, alg))
+		}
+	}
+	if !m.SigningSecretWOVer.IsNull() && m.SigningSecretWO.IsNull() {
+		resp.Diagnostics.AddAttributeError(path.Root("signing_secret_wo"), "Missing signing_secret_wo", fmt.Sprintf(
+			"Attribute \"signing_secret_wo\" must be specified when \"signing_secret_wo_version\" is specified (it is %s): the "+
+				"version says when to send the write-only secret. Add signing_secret_wo, or remove signing_secret_wo_version.", m.SigningSecretWOVer))
 	}
 	life, web := m.TokenLifetime, m.TokenLifetimeForWeb
 	if life.IsNull() {
@@ -73,21 +80,6 @@ func (r *serverResource) ValidateConfig(ctx context.Context, req resource.Valida
 	}
 }
 
-// ModifyPlan refuses, at plan time, an identifier that belongs to one of the
-// tenant's system APIs: they exist from the start and cannot be managed.
-func (r *serverResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || !r.Tenant.Configured() {
-		return
-	}
-	var ident types.String
-	if resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("identifier"), &ident)...); resp.Diagnostics.HasError() || ident.IsUnknown() {
-		return
-	}
-	if IsSystemIdentifier(r.Tenant.API.Endpoint(), ident.ValueString()) {
-		resp.Diagnostics.AddAttributeError(path.Root("identifier"), "Unable to manage a system API", systemAPIDetail(ident.ValueString()))
-	}
-}
-
 // IsSystemIdentifier reports whether ident is one of the tenant's system APIs.
 func IsSystemIdentifier(ep mgmt.Endpoint, ident string) bool {
 	return ident == ep.DefaultAudience() || ident == "https://"+ep.Host+"/me/" || ident == "urn:auth0:express-configure"
@@ -100,7 +92,7 @@ func systemAPIDetail(ident string) string {
 }
 
 func (r *serverResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var m, config serverModel
+	var m, config resourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
 	if resp.Diagnostics.Append(req.Config.Get(ctx, &config)...); resp.Diagnostics.HasError() {
 		return
@@ -109,6 +101,9 @@ func (r *serverResource) Create(ctx context.Context, req resource.CreateRequest,
 	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
 		return
 	}
+	// Permission assignments of this apply wait for the API's scopes.
+	end := r.Tenant.Scopes.Begin()
+	defer end()
 	s, outcome, err := mgmt.SafeCreate(ctx, 3,
 		func() (*mgmt.ResourceServer, error) { return r.Tenant.API.CreateResourceServer(ctx, body) },
 		func() (*mgmt.ResourceServer, error) {
@@ -139,7 +134,7 @@ func (r *serverResource) Create(ctx context.Context, req resource.CreateRequest,
 }
 
 func (r *serverResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var m serverModel
+	var m resourceModel
 	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}
@@ -164,15 +159,19 @@ func (r *serverResource) Read(ctx context.Context, req resource.ReadRequest, res
 }
 
 func (r *serverResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state serverModel
+	var plan, state resourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
 		return
 	}
-	body, diags := plan.toUpdate(ctx, state)
+	var secretWO types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("signing_secret_wo"), &secretWO)...)
+	body, diags := plan.toUpdate(ctx, state.serverModel, secretWO, !plan.SigningSecretWOVer.Equal(state.SigningSecretWOVer))
 	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
 		return
 	}
+	end := r.Tenant.Scopes.Begin()
+	defer end()
 	s, err := r.Tenant.API.UpdateResourceServer(ctx, state.ID.ValueString(), body)
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to update resource server", framework.APIErrorDetail(fmt.Sprintf("Updating the API %q", state.ID.ValueString()), err))
@@ -184,7 +183,7 @@ func (r *serverResource) Update(ctx context.Context, req resource.UpdateRequest,
 }
 
 func (r *serverResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m serverModel
+	var m resourceModel
 	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}

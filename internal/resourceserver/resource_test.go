@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/acctest"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
@@ -397,6 +398,10 @@ func TestAccResourceServer_validation(t *testing.T) {
 		{`identifier = "https://v"` + "\n  token_lifetime = 100\n  token_lifetime_for_web = 101", `token_lifetime_for_web must be at most token_lifetime \(100\), got: 101`},
 		{`identifier = "https://v"` + "\n  signing_secret = \"0123456789abcdef\"", `signing_secret is only used with signing_alg = "HS256"`},
 		{`identifier = "https://v"` + "\n  signing_alg = \"HS256\"\n  signing_secret = \"short\"", `Attribute signing_secret UTF-8 character count must be at least 16, got: 5`},
+		{`identifier = "https://v"` + "\n  signing_secret_wo = \"0123456789abcdef\"\n  signing_secret_wo_version = 1", `signing_secret_wo is only used with signing_alg = "HS256"`},
+		{`identifier = "https://v"` + "\n  signing_alg = \"HS256\"\n  signing_secret_wo_version = 1", `Attribute "signing_secret_wo" must be specified when "signing_secret_wo_version" is specified`},
+		{`identifier = "https://v"` + "\n  signing_alg = \"HS256\"\n  signing_secret = \"0123456789abcdef\"\n  signing_secret_wo = \"0123456789abcdef\"\n  signing_secret_wo_version = 1",
+			`Attribute "signing_secret" cannot be specified when "signing_secret_wo" is specified`},
 		{`identifier = "https://v"` + "\n  scopes = { a = null }", `Null Map Value.*This attribute contains a null value`},
 		{`identifier = "https://v"` + "\n  token_encryption = { format = \"compact-nested-jwe\", encryption_key = { alg = \"RSA-OAEP-256\", pem = \"not pem\" } }",
 			`Attribute token_encryption.encryption_key.pem holds no PEM block`},
@@ -425,9 +430,10 @@ func TestAccResourceServer_conflict(t *testing.T) {
 		CheckDestroy:             target.CheckGone(resourceserver.TypeName, getServer),
 		Steps: []resource.TestStep{
 			{
+				// Refused at plan: the tenant holds an API with that identifier.
 				Config: target.Config(testAccServerConfig_named(ident, name)),
-				ExpectError: acctest.ExpectError(`already exists in the tenant \(id ` + existing.ID + `\).*terraform import tenant_resource_server.<name> ` +
-					existing.ID),
+				ExpectError: acctest.ExpectError(`API already exists.*already exists in the tenant \(id ` + existing.ID + `\).*terraform import tenant_resource_server.<name> ` +
+					regexp.QuoteMeta(ident)),
 			},
 			{
 				Config:             target.Config(testAccServerConfig_named(ident, name)),
@@ -792,4 +798,70 @@ resource "tenant_resource_server" "test" {
 			t.Errorf("with %q set, warning shown = %t, want %t:\n%s", tc.enforce, !tc.warns, tc.warns, out)
 		}
 	}
+}
+
+// TestAccResourceServer_signingSecretWriteOnly: a write-only signing secret
+// reaches the tenant on create and when its version changes, and is never
+// in the plan or the state (signing_secret stays null); a new value with the
+// same version sends nothing.
+func TestAccResourceServer_signingSecretWriteOnly(t *testing.T) {
+	target := acctest.NewTarget(t)
+	ident := "https://api.example.com/" + acctest.RandomName()
+	config := func(secret string, version int) string {
+		return target.Config(fmt.Sprintf(`
+resource "tenant_resource_server" "test" {
+  identifier                = %[1]q
+  signing_alg               = "HS256"
+  signing_secret_wo         = %[2]q
+  signing_secret_wo_version = %[3]d
+}
+`, ident, secret, version))
+	}
+	tenantSecret := func(want string) resource.TestCheckFunc {
+		return func(s *terraform.State) error {
+			rs, err := target.Client().GetResourceServer(context.Background(), ident)
+			if err != nil {
+				return err
+			}
+			if rs.SigningSecret == nil || *rs.SigningSecret != want {
+				return fmt.Errorf("the tenant's signing secret is %v, want %q", rs.SigningSecret, want)
+			}
+			if got := s.RootModule().Resources[addr].Primary.Attributes["signing_secret"]; got != "" {
+				return fmt.Errorf("the state holds signing_secret %q", got)
+			}
+			return nil
+		}
+	}
+	nullSecret := []statecheck.StateCheck{
+		statecheck.ExpectKnownValue(addr, tfjsonpath.New("signing_secret"), knownvalue.Null()),
+		statecheck.ExpectKnownValue(addr, tfjsonpath.New("signing_secret_wo"), knownvalue.Null()),
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		CheckDestroy:             target.CheckGone(resourceserver.TypeName, getServer),
+		Steps: []resource.TestStep{
+			{Config: config("first-secret-0123456789", 1), Check: tenantSecret("first-secret-0123456789"), ConfigStateChecks: nullSecret},
+			{
+				// Another value, the same version: nothing to send.
+				Config:           config("second-secret-0123456789", 1),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check:            tenantSecret("first-secret-0123456789"),
+			},
+			{
+				// The version changes: the secret is rotated.
+				Config:            config("second-secret-0123456789", 2),
+				ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)}},
+				Check:             tenantSecret("second-secret-0123456789"),
+				ConfigStateChecks: nullSecret,
+			},
+			{
+				// Removing both keeps the tenant's secret, now read into signing_secret.
+				Config: target.Config(fmt.Sprintf("resource \"tenant_resource_server\" \"test\" {\n  identifier  = %q\n  signing_alg = \"HS256\"\n}\n", ident)),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("signing_secret"), knownvalue.StringExact("second-secret-0123456789")),
+				},
+			},
+		},
+	})
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
@@ -120,6 +121,22 @@ func (r *serverResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 				Sensitive:     true,
 				Validators:    []validator.String{stringvalidator.UTF8LengthAtLeast(16)},
 				PlanModifiers: []planmodifier.String{signingSecretPlan{}},
+			},
+			"signing_secret_wo": schema.StringAttribute{
+				MarkdownDescription: "Write-only form of `signing_secret` (Terraform 1.11 or later): the secret is in neither the " +
+					"plan nor the state, and `signing_secret` stays null. It is sent on create and whenever " +
+					"`signing_secret_wo_version` changes; to rotate the secret, change both. Requires `signing_secret_wo_version`; " +
+					"conflicts with `signing_secret`; at least 16 characters, only with `signing_alg = \"HS256\"`. A secret changed " +
+					"outside Terraform is not seen.",
+				Optional:   true,
+				WriteOnly:  true,
+				Sensitive:  true,
+				Validators: []validator.String{stringvalidator.UTF8LengthAtLeast(16), stringvalidator.ConflictsWith(path.MatchRoot("signing_secret"))},
+			},
+			"signing_secret_wo_version": schema.Int64Attribute{
+				MarkdownDescription: "A number to change (e.g. increment) whenever `signing_secret_wo` should be sent again: " +
+					"Terraform cannot see a change of a write-only value. Requires `signing_secret_wo`.",
+				Optional: true,
 			},
 			"allow_offline_access": schema.BoolAttribute{
 				MarkdownDescription: "Whether refresh tokens can be issued for this API. Defaults to `false`; removing it returns to `false`.",

@@ -293,3 +293,54 @@ resource "tenant_role_permission" %[3]q {
 		},
 	})
 }
+
+// TestAccRolePermissions_scopeAddedInTheSameApply: one apply adds a scope
+// to an API and the permission for it to a role, with the API named by its
+// literal identifier (as generated configuration does), so Terraform may
+// assign the permission first. A slow terraform_data that the API depends
+// on makes it do so every time; the assignment waits for the scope and the
+// apply succeeds.
+func TestAccRolePermissions_scopeAddedInTheSameApply(t *testing.T) {
+	target := acctest.NewTarget(t)
+	role := target.Role(t)
+	ident := "https://api.example.com/" + acctest.RandomName()
+	config := func(step int, names ...string) string {
+		quoted := make([]string, len(names))
+		scopes := make([]string, len(names))
+		for i, n := range names {
+			quoted[i] = fmt.Sprintf("%q", n)
+			scopes[i] = fmt.Sprintf("%q = \"\"", n)
+		}
+		return fmt.Sprintf(`
+resource "terraform_data" "slow" {
+  triggers_replace = %[4]d
+  provisioner "local-exec" {
+    command = "sleep 2"
+  }
+}
+
+resource "tenant_resource_server" "api" {
+  identifier = %[2]q
+  scopes     = { %[5]s }
+  depends_on = [terraform_data.slow]
+}
+
+resource "tenant_role_permissions" "test" {
+  role_id     = %[1]q
+  permissions = { %[2]q = [%[3]s] }
+}
+`, role.ID, ident, strings.Join(quoted, ", "), step, strings.Join(scopes, ", "))
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             checkNoPermissions(target, role.ID),
+		Steps: []resource.TestStep{
+			{Config: target.Config(config(1, "a:1"))},
+			{
+				Config:           target.Config(config(2, "a:1", "b:2")),
+				Check:            checkAssigned(target, role.ID, ident, "a:1", "b:2"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+		},
+	})
+}

@@ -124,6 +124,8 @@ func (r *permissionResource) Schema(_ context.Context, _ resource.SchemaRequest,
 // ModifyPlan counts the resources of the configuration that manage the
 // role's permissions: a pair declared twice is not owned by either, and
 // tenant_role_permissions beside it on the role would undo it on every apply.
+// On create it checks what the tenant would refuse: a role that does not
+// exist, a scope the API does not define (checkPairs).
 func (r *permissionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return
@@ -146,6 +148,9 @@ func (r *permissionResource) ModifyPlan(ctx context.Context, req resource.Modify
 			// claims the pair.
 			return
 		}
+	}
+	if req.State.Raw.IsNull() && r.Tenant.Configured() && checkRole(ctx, r.Tenant, roleID, &resp.Diagnostics) {
+		checkPairs(ctx, r.Tenant, roleID, []mgmt.Permission{pair}, path.Root("permission_name"), &resp.Diagnostics)
 	}
 	instances, mixed := r.Tenant.RolePermissions.ClaimPair(roleID, pair)
 	if instances == 2 {

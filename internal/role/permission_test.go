@@ -351,7 +351,7 @@ func TestAccRolePermission_apiErrors(t *testing.T) {
 			},
 			{
 				Config:      target.Config(testAccPermissionConfig_pair("rol_doesnotexist0000", ident, "p:000")),
-				ExpectError: acctest.ExpectError(`The role "rol_doesnotexist0000" does not exist. Check role_id.`),
+				ExpectError: acctest.ExpectError(`Role not found.*No role with id "rol_doesnotexist0000" exists in the tenant`),
 			},
 			{Config: target.Config(testAccPermissionConfig_pair(role.ID, ident, "p:000"))},
 			{

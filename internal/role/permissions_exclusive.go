@@ -115,9 +115,10 @@ func (r *permissionsExclusiveResource) Schema(_ context.Context, _ resource.Sche
 // ModifyPlan counts, at plan time, the resources that manage the role's
 // permissions (two tenant_role_permissions on one role would undo each
 // other's pairs on every apply; tenant_role_permission beside it likewise),
-// and says which pairs the apply removes from the role: those dropped from
-// the configuration, and on create those the role holds that the
-// configuration does not list.
+// says which pairs the apply removes from the role (those dropped from the
+// configuration, and on create those the role holds that the configuration
+// does not list), and checks what the tenant would refuse: a role that does
+// not exist, a scope its API does not define (checkPairs).
 func (r *permissionsExclusiveResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		var state permissionsExclusiveModel
@@ -160,13 +161,20 @@ func (r *permissionsExclusiveResource) ModifyPlan(ctx context.Context, req resou
 		return
 	}
 	if req.State.Raw.IsNull() {
-		r.warnCreateRemovals(ctx, roleID, want, &resp.Diagnostics)
+		if r.Tenant.Configured() && checkRole(ctx, r.Tenant, roleID, &resp.Diagnostics) {
+			r.warnCreateRemovals(ctx, roleID, want, &resp.Diagnostics)
+			checkPairs(ctx, r.Tenant, roleID, want, path.Root("permissions"), &resp.Diagnostics)
+		}
 		return
 	}
 	have, _ := state.pairs()
-	if _, removed := mgmt.DiffPermissions(want, have); len(removed) > 0 {
+	added, removed := mgmt.DiffPermissions(want, have)
+	if len(removed) > 0 {
 		resp.Diagnostics.AddWarning("Role permissions will be removed", fmt.Sprintf(
 			"This apply removes %d permission(s) from role %q: %s.", len(removed), roleID, listPairs(removed)))
+	}
+	if len(added) > 0 && r.Tenant.Configured() {
+		checkPairs(ctx, r.Tenant, roleID, added, path.Root("permissions"), &resp.Diagnostics)
 	}
 }
 

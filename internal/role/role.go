@@ -232,3 +232,42 @@ func roleIDs(roles []mgmt.Role) string {
 	}
 	return strings.Join(ids, ", ")
 }
+
+var _ resource.ResourceWithModifyPlan = (*roleResource)(nil)
+
+// ModifyPlan checks, at plan time, a role name another role of the tenant
+// already holds (on create, or on a rename): the tenant would refuse it.
+// A name unknown until apply is not checked; a read the tenant refuses
+// skips the check with a warning.
+func (r *roleResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || !r.Tenant.Configured() {
+		return
+	}
+	var plan, state roleModel
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || plan.Name.IsUnknown() {
+		return
+	}
+	if !req.State.Raw.IsNull() {
+		if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
+			return
+		}
+		// A replacement plans the create next: the role it replaces is this
+		// resource's.
+		r.Tenant.Planned.Own("role name", state.Name.ValueString(), state.ID.ValueString())
+		if plan.Name.Equal(state.Name) {
+			return
+		}
+	}
+	name := plan.Name.ValueString()
+	found, err := r.Tenant.Roles.Find(ctx, name)
+	switch {
+	case err != nil:
+		framework.CheckSkipped(&resp.Diagnostics, path.Root("name"), fmt.Sprintf("whether a role named %q exists", name), err)
+	case found != nil && found.ID != state.ID.ValueString() && !r.Tenant.Planned.Owns("role name", name, found.ID):
+		resp.Diagnostics.AddAttributeError(path.Root("name"), "Role name taken", fmt.Sprintf(
+			"A role named %[1]q already exists in the tenant (id %[2]s); role names are unique, so the apply would fail.\n\n"+
+				"To manage it here, import it:\n  terraform import %[3]s.<name> %[2]s\n"+
+				"If this configuration manages it under another address, rename with a moved block instead of destroying one "+
+				"and creating the other. Or choose another name.", name, found.ID, TypeName))
+	}
+}

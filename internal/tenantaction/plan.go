@@ -2,10 +2,15 @@ package tenantaction
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
@@ -21,8 +26,12 @@ import (
 //     status "built": an update that waits for it, or reports the failure;
 //   - anything else (deploy, force_destroy, timeouts) keeps every computed
 //     value: the update sends no request.
+//
+// It also records, for the profiles' plan-time checks, that this run
+// deploys the action, and warns when a replacement would take away a
+// custom-token-exchange action that token exchange profiles run.
 func (r *actionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || req.State.Raw.IsNull() || len(resp.RequiresReplace) > 0 {
+	if req.Plan.Raw.IsNull() || req.State.Raw.IsNull() {
 		return
 	}
 	var plan, state actionModel
@@ -30,8 +39,44 @@ func (r *actionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
 		return
 	}
+	if len(resp.RequiresReplace) > 0 {
+		r.warnProfilesOfReplaced(ctx, state, &resp.Diagnostics)
+		return
+	}
 	planComputed(&plan, state)
+	if plan.Deploy.ValueBool() && r.Tenant.Configured() {
+		r.Tenant.Planned.Deploy(state.ID.ValueString())
+	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// warnProfilesOfReplaced names the token exchange profiles that run the
+// action a plan replaces: they need the new action's id, and a profile that
+// keeps the old one makes the action's destroy refused.
+func (r *actionResource) warnProfilesOfReplaced(ctx context.Context, state actionModel, diags *diag.Diagnostics) {
+	if state.trigger() != mgmt.TriggerCustomTokenExchange || !r.Tenant.Configured() {
+		return
+	}
+	profiles, err := r.Tenant.Profiles.All(ctx)
+	if err != nil {
+		framework.CheckSkipped(diags, path.Root("supported_triggers"), "which token exchange profiles run the action this plan replaces", err)
+		return
+	}
+	var users []string
+	for _, p := range profiles {
+		if p.ActionID == state.ID.ValueString() {
+			users = append(users, fmt.Sprintf("%s (subject_token_type %s)", p.ID, p.SubjectTokenType))
+		}
+	}
+	if len(users) == 0 {
+		return
+	}
+	diags.AddAttributeWarning(path.Root("supported_triggers"), "Action of token exchange profiles will be replaced", fmt.Sprintf(
+		"This plan replaces the action %s (%q), which token exchange profiles run: %s. Token exchange for their subject "+
+			"token types stops until the profiles run the new action. A profile that names the action by its literal id keeps "+
+			"the old id, and the action's destroy is refused while it does.\n\nReference the action from the profiles "+
+			"(action_id = tenant_action.<name>.id), so that Terraform replaces them with it.",
+		state.ID.ValueString(), state.Name.ValueString(), strings.Join(users, ", ")))
 }
 
 // planComputed sets plan's computed attributes for an update from state.

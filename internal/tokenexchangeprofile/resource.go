@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -115,26 +116,99 @@ func (r *profileResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 	}
 }
 
-// ModifyPlan warns before a replacement: the API allows one profile per
-// subject token type, so the old profile is deleted before the new one is
-// created, and token exchange for that type fails in between.
+// ModifyPlan warns before a replacement (the API allows one profile per
+// subject token type, so the old one goes first), and checks at plan time
+// what the tenant would refuse, as far as the values are known: a subject
+// token type another profile holds, and an action that does not exist,
+// runs at another trigger than custom-token-exchange, or is not deployed
+// (unless this run deploys it). A read the tenant refuses skips its check
+// with a warning. Assumption (the reference marks these refusals [?]): the
+// tenant refuses a profile on such an action, as the emulator does.
 func (r *profileResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
+	if req.Plan.Raw.IsNull() {
 		return
 	}
 	var plan, state profileModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() {
 		return
 	}
-	if plan.ActionID.Equal(state.ActionID) && plan.Type.Equal(state.Type) {
+	if !req.State.Raw.IsNull() {
+		if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
+			return
+		}
+		if !plan.ActionID.Equal(state.ActionID) || !plan.Type.Equal(state.Type) {
+			resp.Diagnostics.AddWarning("Token exchange profile will be replaced", fmt.Sprintf(
+				"Changing action_id or type replaces the token exchange profile %s. The tenant allows one profile per subject token type, so "+
+					"the profile is deleted before its replacement is created: until the apply finishes, token exchange for subject_token_type %s fails.\n\n"+
+					"To switch actions without that gap, deploy the new code to the same action instead of changing action_id.",
+				state.ID.ValueString(), state.SubjectTokenType))
+		}
+	}
+	if !r.Tenant.Configured() {
 		return
 	}
-	resp.Diagnostics.AddWarning("Token exchange profile will be replaced", fmt.Sprintf(
-		"Changing action_id or type replaces the token exchange profile %s. The tenant allows one profile per subject token type, so "+
-			"the profile is deleted before its replacement is created: until the apply finishes, token exchange for subject_token_type %s fails.\n\n"+
-			"To switch actions without that gap, deploy the new code to the same action instead of changing action_id.",
-		state.ID.ValueString(), state.SubjectTokenType))
+	if !state.ID.IsNull() {
+		// A replacement plans the create next: the profile it replaces is
+		// this resource's.
+		r.Tenant.Planned.Own("subject_token_type", state.SubjectTokenType.ValueString(), state.ID.ValueString())
+	}
+	if sst := plan.SubjectTokenType; !sst.IsUnknown() && !sst.Equal(state.SubjectTokenType) {
+		r.checkSubjectTokenType(ctx, sst.ValueString(), state.ID.ValueString(), &resp.Diagnostics)
+	}
+	if id := plan.ActionID; !id.IsUnknown() && !id.IsNull() && !id.Equal(state.ActionID) {
+		r.checkAction(ctx, id.ValueString(), &resp.Diagnostics)
+	}
+}
+
+// checkSubjectTokenType refuses a subject token type another profile of
+// the tenant holds.
+func (r *profileResource) checkSubjectTokenType(ctx context.Context, sst, own string, diags *diag.Diagnostics) {
+	found, err := r.Tenant.Profiles.Find(ctx, sst)
+	switch {
+	case err != nil:
+		framework.CheckSkipped(diags, path.Root("subject_token_type"), fmt.Sprintf("whether a profile holds subject_token_type %q", sst), err)
+	case found != nil && found.ID != own && !r.Tenant.Planned.Owns("subject_token_type", sst, found.ID):
+		diags.AddAttributeError(path.Root("subject_token_type"), "Subject token type taken", fmt.Sprintf(
+			"The token exchange profile %[2]s (name %[3]q) already holds subject_token_type %[1]q; the tenant allows one "+
+				"profile per subject token type, so the apply would fail.\n\nTo manage that profile here, import it:\n"+
+				"  terraform import %[4]s.<name> %[2]s\nIf this configuration manages it under another address, rename with a "+
+				"moved block. Or choose another subject_token_type.", sst, found.ID, found.Name, TypeName))
+	}
+}
+
+// checkAction refuses an action the profile cannot run: one that does not
+// exist, runs at another trigger, or is not deployed, unless this run
+// deploys it (a referenced action plans before the profile).
+func (r *profileResource) checkAction(ctx context.Context, id string, diags *diag.Diagnostics) {
+	a, err := r.Tenant.Actions.Read(ctx, id)
+	switch {
+	case mgmt.IsNotFound(err):
+		diags.AddAttributeError(path.Root("action_id"), "Action not found", fmt.Sprintf(
+			"No action with id %q exists in the tenant, so the apply would fail to create the profile.\n\n"+
+				"Reference the action of this configuration (action_id = tenant_action.<name>.id), or correct the id.", id))
+		return
+	case err != nil:
+		framework.CheckSkipped(diags, path.Root("action_id"), fmt.Sprintf("the action %q", id), err)
+		return
+	}
+	if len(a.SupportedTriggers) == 0 || a.SupportedTriggers[0].ID != mgmt.TriggerCustomTokenExchange {
+		trigger := "none"
+		if len(a.SupportedTriggers) > 0 {
+			trigger = a.SupportedTriggers[0].ID
+		}
+		diags.AddAttributeError(path.Root("action_id"), "Action of another trigger", fmt.Sprintf(
+			"The action %s (%q) runs at the trigger %q; a token exchange profile runs a %s action, so the apply would fail.\n\n"+
+				"Use an action whose supported_triggers id is %q.", id, a.Name, trigger, mgmt.TriggerCustomTokenExchange, mgmt.TriggerCustomTokenExchange))
+		return
+	}
+	if a.DeployedVersion == nil && !r.Tenant.Planned.Deploys(id) {
+		// An action of this configuration that the profile references has
+		// planned first and said whether the apply deploys it.
+		diags.AddAttributeError(path.Root("action_id"), "Action not deployed", fmt.Sprintf(
+			"The action %s (%q) has no deployed version, and a profile runs the deployed code, so the apply would fail to "+
+				"create the profile.\n\nDeploy the action first: manage it with deploy = true and reference it "+
+				"(action_id = tenant_action.<name>.id), so that Terraform deploys it before it creates the profile.", id, a.Name))
+	}
 }
 
 func (r *profileResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

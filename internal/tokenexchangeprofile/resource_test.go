@@ -246,6 +246,15 @@ func TestAccTokenExchangeProfile_apiErrors(t *testing.T) {
 	}
 	emu.AddClient(emulator.Client{ID: "non-global", Secret: "non-global-secret", Scopes: emulator.AllScopes()})
 	emu.AddClient(emulator.Client{ID: "reader", Secret: "reader-secret", Scopes: []string{"read:token_exchange_profiles"}, Global: true})
+	// A client that cannot read actions: the plan's action checks are
+	// skipped (with a warning), and the tenant's own refusals show at apply.
+	var noActionReads []string
+	for _, s := range emulator.AllScopes() {
+		if s != "read:actions" {
+			noActionReads = append(noActionReads, s)
+		}
+	}
+	emu.AddClient(emulator.Client{ID: "no-action-reads", Secret: "no-action-reads-secret", Scopes: noActionReads, Global: true})
 	withClient := func(id, secret, hcl string) string {
 		return fmt.Sprintf("provider \"tenant\" {\n  domain = %q\n  client_id = %q\n  client_secret = %q\n}\n", target.Domain, id, secret) + hcl
 	}
@@ -253,12 +262,17 @@ func TestAccTokenExchangeProfile_apiErrors(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{
-			{Config: target.Config(cfg("urn:acme:taken", deployed)), ExpectError: acctest.ExpectError(`already exists in the tenant \(id ` + existing.ID + `, name "existing", action_id "` + deployed + `"\).*is not taken over.*terraform import tenant_token_exchange_profile.<name> ` + existing.ID)},
+			// Refused at plan, from one read each.
+			{Config: target.Config(cfg("urn:acme:taken", deployed)), ExpectError: acctest.ExpectError(`Subject token type taken.*The token exchange profile ` + existing.ID + ` \(name "existing"\) already holds subject_token_type "urn:acme:taken".*terraform import tenant_token_exchange_profile.<name> ` + existing.ID)},
 			// Equal to the configuration, but there before: still not adopted.
-			{Config: target.Config(testAccProfileConfig("existing", "urn:acme:taken", deployed)), ExpectError: acctest.ExpectError(`already exists in the tenant \(id ` + existing.ID + `.*terraform import`)},
-			{Config: target.Config(cfg("urn:acme:e1", "00000000-0000-4000-8000-000000000000")), ExpectError: acctest.ExpectError(`does not exist in the tenant`)},
-			{Config: target.Config(cfg("urn:acme:e2", undeployed)), ExpectError: acctest.ExpectError(`has not been deployed. Deploy the action`)},
-			{Config: target.Config(cfg("urn:acme:e3", postLogin)), ExpectError: acctest.ExpectError(`does not support the custom-token-exchange trigger`)},
+			{Config: target.Config(testAccProfileConfig("existing", "urn:acme:taken", deployed)), ExpectError: acctest.ExpectError(`Subject token type taken.*` + existing.ID + `.*terraform import`)},
+			{Config: target.Config(cfg("urn:acme:e1", "00000000-0000-4000-8000-000000000000")), ExpectError: acctest.ExpectError(`Action not found.*No action with id "00000000-0000-4000-8000-000000000000" exists in the tenant`)},
+			{Config: target.Config(cfg("urn:acme:e2", undeployed)), ExpectError: acctest.ExpectError(`Action not deployed.*` + undeployed + `.*has no deployed version`)},
+			{Config: target.Config(cfg("urn:acme:e3", postLogin)), ExpectError: acctest.ExpectError(`Action of another trigger.*runs at the trigger "post-login"`)},
+			// The same, with the checks skipped: the tenant's refusals at apply.
+			{Config: withClient("no-action-reads", "no-action-reads-secret", cfg("urn:acme:e1", "00000000-0000-4000-8000-000000000000")), ExpectError: acctest.ExpectError(`does not exist in the tenant`)},
+			{Config: withClient("no-action-reads", "no-action-reads-secret", cfg("urn:acme:e2", undeployed)), ExpectError: acctest.ExpectError(`has not been deployed. Deploy the action`)},
+			{Config: withClient("no-action-reads", "no-action-reads-secret", cfg("urn:acme:e3", postLogin)), ExpectError: acctest.ExpectError(`does not support the custom-token-exchange trigger`)},
 			{Config: withClient("non-global", "non-global-secret", cfg("urn:acme:e4", deployed)), ExpectError: acctest.ExpectError(`can only be created by a global client`)},
 			{Config: withClient("reader", "reader-secret", cfg("urn:acme:e5", deployed)), ExpectError: acctest.ExpectError(`Insufficient scope, expected any of: create:token_exchange_profiles.*Grant the scope`)},
 			{Config: withClient("reader", "wrong-secret", cfg("urn:acme:e6", deployed)), ExpectError: acctest.ExpectError(`client_id "reader" were refused.*access_denied`)},

@@ -58,6 +58,9 @@ type serverConfig struct {
 	pop                                       *pop
 	enc                                       *encryption
 	subjectTypeSet                            bool
+	// secretWO sends secret as signing_secret_wo, with woVersion.
+	secretWO  bool
+	woVersion int
 	// held is what the tenant keeps from earlier steps of the same API.
 	held held
 }
@@ -183,11 +186,15 @@ func (c *serverConfig) mutate(r *mrand.Rand) {
 	case 2:
 		c.alg = pick(r, nil, str("RS256"), str("RS512"), str("PS256"), str("HS256"))
 		if c.alg == nil || *c.alg != "HS256" {
-			c.secret = nil
+			c.secret, c.secretWO = nil, false
 		}
 	case 3:
 		if c.alg != nil && *c.alg == "HS256" {
-			c.secret = pick(r, nil, str("0123456789abcdef"), str(strings.Repeat("s", 40)))
+			c.secret = pick(r, nil, str("0123456789abcdef"), str(strings.Repeat("s", 40)), str(fmt.Sprintf("rotated-%d-0123456789", r.IntN(1000))))
+			// Write-only now and then; a new write-only value comes with a
+			// new version, as the documentation says.
+			c.secretWO = c.secret != nil && maybe(r, 2)
+			c.woVersion++
 		}
 	case 4:
 		c.offline = boolean()
@@ -226,6 +233,15 @@ func (c *serverConfig) mutate(r *mrand.Rand) {
 
 func ptr[T any](v T) *T { return &v }
 
+// plainSecret is the secret written as signing_secret (nil when it is
+// write-only or unset).
+func (c *serverConfig) plainSecret() *string {
+	if c.secretWO {
+		return nil
+	}
+	return c.secret
+}
+
 // uniqueScopes keeps the last scope of each value, as a map would.
 func uniqueScopes(scopes []scope) []scope {
 	seen := map[string]int{}
@@ -250,7 +266,8 @@ func (c *serverConfig) life() int64 {
 
 func (c *serverConfig) Address() string { return "tenant_resource_server.walk" }
 func (c *serverConfig) ImportIgnore() []string {
-	return []string{"token_encryption.encryption_key.pem"}
+	// An import reads the secret and knows no write-only version.
+	return []string{"token_encryption.encryption_key.pem", "signing_secret", "signing_secret_wo_version"}
 }
 
 func (c *serverConfig) HCL() string {
@@ -272,7 +289,7 @@ func (c *serverConfig) HCL() string {
 	for _, kv := range []struct {
 		k string
 		v *string
-	}{{"signing_alg", c.alg}, {"signing_secret", c.secret}, {"token_dialect", c.dialect}, {"consent_policy", c.consent}} {
+	}{{"signing_alg", c.alg}, {"signing_secret", c.plainSecret()}, {"token_dialect", c.dialect}, {"consent_policy", c.consent}} {
 		if kv.v != nil {
 			line(kv.k, q(*kv.v))
 		}
@@ -285,6 +302,10 @@ func (c *serverConfig) HCL() string {
 		if kv.v != nil {
 			line(kv.k, *kv.v)
 		}
+	}
+	if c.secretWO {
+		line("signing_secret_wo", q(*c.secret))
+		line("signing_secret_wo_version", c.woVersion)
 	}
 	if c.lifetime != nil {
 		line("token_lifetime", *c.lifetime)

@@ -1,0 +1,159 @@
+package resourceserver
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
+)
+
+// rolesChecked bounds how many roles a plan reads to say which hold a scope
+// the plan removes (one read of each role's permissions).
+const rolesChecked = 100
+
+// ModifyPlan checks, at plan time, what the tenant would refuse at apply or
+// what the apply would do unasked, as far as the values are known:
+//
+//   - an identifier of one of the tenant's system APIs (never managed);
+//   - on create, an API that already holds the identifier (the import
+//     command);
+//   - the scopes this run's role permissions assign that the API will not
+//     define (the API's scopes are recorded for the permissions that plan
+//     later);
+//   - a scope removed from the API that roles hold as a permission (a
+//     warning naming them).
+//
+// A check whose read the tenant refuses (a client without the read scope)
+// is skipped with a warning; a value unknown until apply is not checked.
+func (r *serverResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || !r.Tenant.Configured() {
+		return
+	}
+	var plan resourceModel
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || plan.Identifier.IsUnknown() {
+		return
+	}
+	ident := plan.Identifier.ValueString()
+	if IsSystemIdentifier(r.Tenant.API.Endpoint(), ident) {
+		resp.Diagnostics.AddAttributeError(path.Root("identifier"), "Unable to manage a system API", systemAPIDetail(ident))
+		return
+	}
+	var state resourceModel
+	creating := req.State.Raw.IsNull()
+	if creating {
+		found, err := r.Tenant.ResourceServers.Find(ctx, ident)
+		switch {
+		case err != nil:
+			framework.CheckSkipped(&resp.Diagnostics, path.Root("identifier"), fmt.Sprintf("whether an API with identifier %q exists", ident), err)
+		case found != nil && !r.Tenant.Planned.Owns("identifier", ident, found.ID):
+			resp.Diagnostics.AddAttributeError(path.Root("identifier"), "API already exists", fmt.Sprintf(
+				"An API with identifier %[1]q already exists in the tenant (id %[2]s); the identifier is unique, so the apply "+
+					"would fail to create it.\n\nTo manage it here, import it:\n  terraform import %[3]s.<name> %[1]s\n"+
+					"If this configuration manages it under another address, rename with a moved block instead of "+
+					"destroying one and creating the other. Or choose another identifier.", ident, found.ID, TypeName))
+			return
+		}
+	} else {
+		if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
+			return
+		}
+		// A replacement plans the create next: the API it replaces is this
+		// resource's.
+		r.Tenant.Planned.Own("identifier", state.Identifier.ValueString(), state.ID.ValueString())
+	}
+	if plan.Scopes.IsUnknown() {
+		return
+	}
+	planned := plan.scopeValues()
+	for scope, roles := range r.Tenant.Planned.DefineScopes(ident, planned) {
+		resp.Diagnostics.AddAttributeError(path.Root("scopes"), "Permission of an undefined scope", fmt.Sprintf(
+			"Role permissions of this configuration assign %q of the API %q to role(s) %s, but the API's scopes here do not "+
+				"include it, so the apply would fail to assign it.\n\nAdd %q to scopes, or remove the permission.",
+			scope, ident, strings.Join(roles, ", "), scope))
+	}
+	if creating || state.Scopes.IsNull() {
+		return
+	}
+	if removed := minus(state.scopeValues(), planned); len(removed) > 0 {
+		r.warnRolesHolding(ctx, ident, removed, &resp.Diagnostics)
+	}
+}
+
+// scopeValues are the scope values of the model, sorted.
+func (m serverModel) scopeValues() []string {
+	out := make([]string, 0, len(m.Scopes.Elements()))
+	for v := range m.Scopes.Elements() {
+		out = append(out, v)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func minus(a, b []string) []string {
+	in := make(map[string]bool, len(b))
+	for _, v := range b {
+		in[v] = true
+	}
+	var out []string
+	for _, v := range a {
+		if !in[v] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// warnRolesHolding warns when roles hold, as permissions, scopes the plan
+// removes from the API: once the API no longer defines a scope, those
+// roles' users no longer get it. It reads the tenant's roles (shared pages)
+// and each role's permissions, up to rolesChecked roles.
+func (r *serverResource) warnRolesHolding(ctx context.Context, ident string, removed []string, diags *diag.Diagnostics) {
+	roles, err := r.Tenant.Roles.All(ctx)
+	if err != nil {
+		framework.CheckSkipped(diags, path.Root("scopes"), "which roles hold the scopes this plan removes", err)
+		return
+	}
+	gone := make(map[string]bool, len(removed))
+	for _, s := range removed {
+		gone[s] = true
+	}
+	holders := map[string][]string{}
+	for i, role := range roles {
+		if i == rolesChecked {
+			break
+		}
+		perms, err := r.Tenant.RolePermissions.Read(ctx, role.ID)
+		if err != nil {
+			framework.CheckSkipped(diags, path.Root("scopes"), "which roles hold the scopes this plan removes", err)
+			return
+		}
+		for _, p := range perms {
+			if p.ResourceServerIdentifier == ident && gone[p.PermissionName] {
+				holders[p.PermissionName] = append(holders[p.PermissionName], fmt.Sprintf("%s (%s)", role.Name, role.ID))
+			}
+		}
+	}
+	if len(holders) == 0 {
+		return
+	}
+	var lines []string
+	for _, s := range removed {
+		if h := holders[s]; len(h) > 0 {
+			lines = append(lines, fmt.Sprintf("  %s: held by %s", s, strings.Join(h, ", ")))
+		}
+	}
+	more := ""
+	if len(roles) > rolesChecked {
+		more = fmt.Sprintf("\n\nOnly the first %d of the tenant's %d roles were checked.", rolesChecked, len(roles))
+	}
+	diags.AddAttributeWarning(path.Root("scopes"), "Scopes removed that roles hold", fmt.Sprintf(
+		"This plan removes scopes of the API %q that roles hold as permissions:\n%s\n\nOnce the API no longer defines a "+
+			"scope, those roles no longer grant it. Remove the permissions from the roles as well "+
+			"(tenant_role_permissions, tenant_role_permission), or keep the scopes.%s", ident, strings.Join(lines, "\n"), more))
+}

@@ -1,0 +1,107 @@
+package role
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/conns"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
+)
+
+// checkPairs checks, at plan time, that the APIs of the pairs a plan
+// assigns define their scopes. An API whose resource this run has planned
+// is held to the scopes it will define: a pair outside them is an error
+// (the apply would be refused). Otherwise the pair is recorded for that
+// resource, should it plan later, and the tenant is read (one shared
+// lookup per API): a missing API or scope is a warning, since a resource of
+// this run that names the API by its literal identifier may still add it
+// (the apply orders the two).
+func checkPairs(ctx context.Context, tenant *conns.TenantClient, roleID string, pairs []mgmt.Permission, attr path.Path, diags *diag.Diagnostics) {
+	byAPI := map[string][]string{}
+	for _, p := range pairs {
+		byAPI[p.ResourceServerIdentifier] = append(byAPI[p.ResourceServerIdentifier], p.PermissionName)
+	}
+	apis := make([]string, 0, len(byAPI))
+	for ident := range byAPI {
+		apis = append(apis, ident)
+	}
+	sort.Strings(apis)
+	for _, ident := range apis {
+		names := byAPI[ident]
+		if planned, ok := tenant.Planned.Scopes(ident); ok {
+			if missing := notIn(names, planned); len(missing) > 0 {
+				diags.AddAttributeError(attr, "Permission of an undefined scope", fmt.Sprintf(
+					"The API %q of this configuration will not define %s, so the apply would fail to assign it to role %q.\n\n"+
+						"Add it to that API's scopes, or remove the permission.", ident, quoteAll(missing), roleID))
+			}
+			continue
+		}
+		for _, name := range names {
+			tenant.Planned.NeedScope(ident, name, roleID)
+		}
+		api, err := tenant.ResourceServers.Find(ctx, ident)
+		switch {
+		case err != nil:
+			framework.CheckSkipped(diags, attr, fmt.Sprintf("that the API %q defines the permissions", ident), err)
+		case api == nil:
+			diags.AddAttributeWarning(attr, "API not found", fmt.Sprintf(
+				"The tenant holds no API with identifier %q, so assigning %s to role %q fails at apply unless this "+
+					"configuration creates that API first. Reference it (tenant_resource_server.<name>.identifier) so that "+
+					"Terraform creates it first, or correct the identifier.", ident, quoteAll(names), roleID))
+		default:
+			defined := map[string]bool{}
+			if api.Scopes != nil {
+				for _, s := range *api.Scopes {
+					defined[s.Value] = true
+				}
+			}
+			if missing := notIn(names, defined); len(missing) > 0 {
+				diags.AddAttributeWarning(attr, "Scope not defined", fmt.Sprintf(
+					"The API %q does not define %s in the tenant now, so assigning it to role %q fails at apply unless this "+
+						"configuration adds it to the API's scopes (the apply then assigns it after the scope is written). "+
+						"Otherwise correct the permission name.", ident, quoteAll(missing), roleID))
+			}
+		}
+	}
+}
+
+// checkRole refuses pairs for a role the tenant does not hold; the role's
+// permissions are read once per run (the read is shared).
+func checkRole(ctx context.Context, tenant *conns.TenantClient, roleID string, diags *diag.Diagnostics) bool {
+	_, err := tenant.RolePermissions.Read(ctx, roleID)
+	switch {
+	case mgmt.IsNotFound(err):
+		diags.AddAttributeError(path.Root("role_id"), "Role not found", fmt.Sprintf(
+			"No role with id %q exists in the tenant, so the apply would fail to assign its permissions.\n\n"+
+				"Reference the role of this configuration (role_id = tenant_role.<name>.id), or correct the id.", roleID))
+		return false
+	case err != nil:
+		framework.CheckSkipped(diags, path.Root("role_id"), fmt.Sprintf("that the role %q exists", roleID), err)
+	}
+	return true
+}
+
+func notIn(names []string, set map[string]bool) []string {
+	var out []string
+	for _, n := range names {
+		if !set[n] {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func quoteAll(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, ", ")
+}
