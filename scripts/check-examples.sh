@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 source scripts/lib.sh
 shopt -s nullglob
 
-version=0.0.1
+version=0.1.0
 work=$(mktemp -d "${TMPDIR:-/tmp}/tenant-examples.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 

@@ -16,7 +16,7 @@ import (
 )
 
 // CLIVersion is the version the locally built provider is installed as.
-const CLIVersion = "0.0.1"
+const CLIVersion = "0.1.0"
 
 var (
 	buildOnce   sync.Once
@@ -94,6 +94,19 @@ func NewCLI(t testing.TB, files map[string]string) *CLI {
 
 // NewCLIIn is NewCLI for programs: dir is the working folder.
 func NewCLIIn(dir string, files map[string]string) (*CLI, error) {
+	c, err := PrepareCLI(dir, files)
+	if err != nil {
+		return nil, err
+	}
+	if out, err := c.Run("init", "-input=false", "-no-color"); err != nil {
+		return nil, fmt.Errorf("terraform init: %v\n%s", err, out)
+	}
+	return c, nil
+}
+
+// PrepareCLI writes files and the CLI configuration (the filesystem mirror)
+// into dir, without running init: for scripts that run it themselves.
+func PrepareCLI(dir string, files map[string]string) (*CLI, error) {
 	m, err := mirror()
 	if err != nil {
 		return nil, err
@@ -116,11 +129,7 @@ func NewCLIIn(dir string, files map[string]string) (*CLI, error) {
 			return nil, err
 		}
 	}
-	c := &CLI{Dir: dir, Env: []string{"TF_CLI_CONFIG_FILE=" + rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1"}}
-	if out, err := c.Run("init", "-input=false", "-no-color"); err != nil {
-		return nil, fmt.Errorf("terraform init: %v\n%s", err, out)
-	}
-	return c, nil
+	return &CLI{Dir: dir, Env: []string{"TF_CLI_CONFIG_FILE=" + rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1"}}, nil
 }
 
 // Run runs terraform with args and returns its combined output.
