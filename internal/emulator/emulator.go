@@ -28,9 +28,17 @@ import (
 // random loopback port with no rate limit, no entity cap and no faults.
 type Options struct {
 	// Listen is the loopback address ("127.0.0.1:0" when empty).
-	Listen       string
+	Listen string
+	// ClientID and ClientSecret are the default client's (global, every
+	// scope); random when empty, unless StateFile holds them.
 	ClientID     string
 	ClientSecret string
+	// Clients are more clients, each with its own scopes.
+	Clients []Client
+	// StateFile, when set, is read at Start (when it exists) and written
+	// at Close: the tenant's objects and the default client's credentials,
+	// so that a stopped emulator comes back as it was.
+	StateFile string
 	// TokenLifetime of issued access tokens (default 86400s).
 	TokenLifetime time.Duration
 	// RateLimitRPS and RateLimitBurst set the token bucket; 0 RPS is no
@@ -158,6 +166,15 @@ func Start(opts Options) (*Server, error) {
 	if opts.BuildDelay <= 0 {
 		opts.BuildDelay = 100 * time.Millisecond
 	}
+	var saved *savedState
+	if opts.StateFile != "" {
+		if saved, err = loadState(opts.StateFile); err != nil {
+			return nil, err
+		}
+	}
+	if saved != nil && opts.ClientID == "" && opts.ClientSecret == "" {
+		opts.ClientID, opts.ClientSecret = saved.ClientID, saved.ClientSecret
+	}
 	if opts.ClientID == "" {
 		opts.ClientID = randomString(32)
 	}
@@ -181,6 +198,13 @@ func Start(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.clients[opts.ClientID] = Client{ID: opts.ClientID, Secret: opts.ClientSecret, Scopes: AllScopes(), Global: true}
+	for _, c := range opts.Clients {
+		if c.ID == "" || c.Secret == "" {
+			l.Close()
+			return nil, fmt.Errorf("a client needs an id and a secret")
+		}
+		s.clients[c.ID] = c
+	}
 	s.setFaults(opts.Faults)
 	s.limiter = newLimiter(opts.RateLimitRPS, opts.RateLimitBurst, opts.RateLimitWindow)
 	if s.omit, err = omitted(opts.OmitRateLimitHeaders); err != nil {
@@ -189,8 +213,11 @@ func Start(opts Options) (*Server, error) {
 	}
 	s.stats = newStats()
 	s.st = newStore()
+	if saved != nil {
+		s.st = saved.Store
+	}
 	s.seedSystem()
-	if opts.Demo {
+	if opts.Demo && saved == nil {
 		s.seedDemo()
 	}
 	s.start = s.st.clone()
@@ -210,11 +237,15 @@ func Start(opts Options) (*Server, error) {
 	return s, nil
 }
 
-// Close stops the server and, with TLS, removes the certificate's folder.
+// Close stops the server, writes Options.StateFile when set, and, with
+// TLS, removes the certificate's folder.
 func (s *Server) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	err := s.srv.Shutdown(ctx)
+	if s.opts.StateFile != "" {
+		err = errors.Join(err, s.saveState(s.opts.StateFile))
+	}
 	if s.caFile != "" {
 		err = errors.Join(err, os.RemoveAll(filepath.Dir(s.caFile)))
 	}

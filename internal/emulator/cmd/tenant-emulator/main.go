@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -59,6 +60,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (emulator.Options, error) {
 		o       emulator.Options
 		latency time.Duration
 		omit    string
+		clients string
 	)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `Usage: tenant-emulator [flags]
@@ -74,6 +76,15 @@ window's end. --clock-skew shifts the clock the answers show (Date and
 X-RateLimit-Reset) but not the limit; --omit-rate-limit-headers drops
 some or all of X-RateLimit-Limit, -Remaining and -Reset.
 
+Credentials: the default client (every scope, global) is random unless
+--client-id and --client-secret set it, or --state-file holds it. More
+clients, each with its own scopes, come from --clients, a JSON file:
+  [{"client_id": "ci-read", "client_secret": "...", "scopes": ["read:roles"]},
+   {"client_id": "admin", "client_secret": "...", "scopes": ["*"], "global": true}]
+("*" is every scope; only a global client may create token exchange
+profiles). --state-file keeps the tenant across restarts: read at start,
+written when the emulator stops (SIGINT or SIGTERM).
+
 Admin endpoints under /__emulator/ (stats, stats/reset, reset, state,
 outbox, faults) answer only loopback Host names and refuse requests with
 an Origin header or a non-JSON Content-Type on writes.
@@ -85,6 +96,8 @@ Flags:
 	fs.StringVar(&o.Listen, "listen", "127.0.0.1:8787", "loopback address to listen on (127.0.0.1:0 picks a free port)")
 	fs.StringVar(&o.ClientID, "client-id", "", "client id of the default global client (random when empty)")
 	fs.StringVar(&o.ClientSecret, "client-secret", "", "client secret of the default client (random when empty)")
+	fs.StringVar(&clients, "clients", "", "JSON file of more clients: [{client_id, client_secret, scopes, global}]")
+	fs.StringVar(&o.StateFile, "state-file", "", "keep the tenant (and the default client's credentials) in this file across restarts")
 	fs.Float64Var(&o.RateLimitRPS, "rate-limit-rps", 0, "token-bucket refill rate in requests per second (0: no limit, unless --rate-limit-window and --rate-limit-burst are set)")
 	fs.IntVar(&o.RateLimitBurst, "rate-limit-burst", 0, "token-bucket size, or requests per window with --rate-limit-window (default: the rps, or rps x window)")
 	fs.DurationVar(&o.RateLimitWindow, "rate-limit-window", 0, "fixed-window rate limit: the window's length, e.g. 1s or 1m (0: token bucket)")
@@ -104,8 +117,57 @@ Flags:
 		return o, err
 	}
 	o.Faults.LatencyMS = int(latency / time.Millisecond)
+	if clients != "" {
+		var err error
+		if o.Clients, err = readClients(clients); err != nil {
+			fmt.Fprintln(fs.Output(), "tenant-emulator: --clients:", err)
+			return o, err
+		}
+	}
 	if omit != "" {
 		o.OmitRateLimitHeaders = strings.Split(omit, ",")
 	}
 	return o, nil
+}
+
+// readClients reads the --clients file.
+func readClients(path string) ([]emulator.Client, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var entries []struct {
+		ID     string   `json:"client_id"`
+		Secret string   `json:"client_secret"`
+		Scopes []string `json:"scopes"`
+		Global bool     `json:"global"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&entries); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	known := map[string]bool{}
+	for _, s := range emulator.AllScopes() {
+		known[s] = true
+	}
+	out := make([]emulator.Client, 0, len(entries))
+	for i, e := range entries {
+		if e.ID == "" || e.Secret == "" {
+			return nil, fmt.Errorf("%s: client %d needs client_id and client_secret", path, i)
+		}
+		c := emulator.Client{ID: e.ID, Secret: e.Secret, Global: e.Global}
+		for _, s := range e.Scopes {
+			switch {
+			case s == "*":
+				c.Scopes = append(c.Scopes, emulator.AllScopes()...)
+			case known[s]:
+				c.Scopes = append(c.Scopes, s)
+			default:
+				return nil, fmt.Errorf("%s: client %q: unknown scope %q", path, e.ID, s)
+			}
+		}
+		out = append(out, c)
+	}
+	return out, nil
 }

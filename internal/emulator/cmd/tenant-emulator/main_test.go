@@ -1,9 +1,17 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
+	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -23,5 +31,127 @@ func TestParseFlags_failPackage(t *testing.T) {
 	o, err = parseFlags(flag.NewFlagSet("tenant-emulator", flag.ContinueOnError), nil)
 	if err != nil || o.Faults.FailingPackages != nil {
 		t.Fatalf("no flag: %q, %v", o.Faults.FailingPackages, err)
+	}
+}
+
+func TestReadClients(t *testing.T) {
+	dir := t.TempDir()
+	write := func(body string) string {
+		p := filepath.Join(dir, "clients.json")
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	cs, err := readClients(write(`[{"client_id": "r", "client_secret": "s", "scopes": ["read:roles"]}, {"client_id": "a", "client_secret": "s", "scopes": ["*"], "global": true}]`))
+	if err != nil || len(cs) != 2 || !slices.Equal(cs[0].Scopes, []string{"read:roles"}) || cs[0].Global || !cs[1].Global || len(cs[1].Scopes) < 20 {
+		t.Fatalf("%+v %v", cs, err)
+	}
+	for body, want := range map[string]string{
+		`[{"client_id": "r", "client_secret": "s", "scopes": ["read:everything"]}]`: `unknown scope "read:everything"`,
+		`[{"client_id": "r", "scopes": []}]`:                                        "needs client_id and client_secret",
+		`[{"client_id": "r", "client_secret": "s", "scope": []}]`:                   "unknown field",
+	} {
+		if _, err := readClients(write(body)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", body, err, want)
+		}
+	}
+}
+
+// TestBinary_clientsStateAndSignals runs the built emulator: a client of
+// --clients gets only its scopes, SIGTERM stops it with exit code 0 after
+// writing --state-file, and it comes back from that file with the same
+// default credentials.
+func TestBinary_clientsStateAndSignals(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "tenant-emulator")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	clients := filepath.Join(dir, "clients.json")
+	if err := os.WriteFile(clients, []byte(`[{"client_id": "reader", "client_secret": "reader-secret", "scopes": ["read:roles"]}]`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	state := filepath.Join(dir, "tenant.json")
+	run := func() (*exec.Cmd, map[string]string) {
+		cmd := exec.Command(bin, "--listen", "127.0.0.1:0", "--clients", clients, "--state-file", state)
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = cmd.Process.Kill() })
+		var line map[string]string
+		if err := json.NewDecoder(stdout).Decode(&line); err != nil {
+			t.Fatal(err)
+		}
+		return cmd, line
+	}
+	cmd, line := run()
+	token := func(domain, id, secret string) string {
+		resp, err := http.PostForm(domain+"/oauth/token", url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret},
+			"audience": {strings.Replace(domain, "http://", "https://", 1) + "/api/v2/"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var tok struct {
+			AccessToken string `json:"access_token"`
+		}
+		if err := json.NewDecoder(resp.Body).Decode(&tok); err != nil || tok.AccessToken == "" {
+			t.Fatalf("token for %s: %d %v", id, resp.StatusCode, err)
+		}
+		return tok.AccessToken
+	}
+	call := func(domain, tok, method, path, body string) int {
+		req, _ := http.NewRequest(method, domain+path, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+tok)
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	reader := token(line["domain"], "reader", "reader-secret")
+	if got := call(line["domain"], reader, "GET", "/api/v2/roles", ""); got != 200 {
+		t.Fatalf("the reader's read: %d", got)
+	}
+	if got := call(line["domain"], reader, "POST", "/api/v2/roles", `{"name":"x"}`); got != 403 {
+		t.Fatalf("the reader's write: %d, want 403", got)
+	}
+	admin := token(line["domain"], line["client_id"], line["client_secret"])
+	if got := call(line["domain"], admin, "POST", "/api/v2/roles", `{"name":"kept"}`); got != 200 {
+		t.Fatalf("create: %d", got)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("SIGTERM: %v, want exit code 0", err)
+	}
+	if _, err := os.Stat(state); err != nil {
+		t.Fatalf("no state file after SIGTERM: %v", err)
+	}
+	_, again := run()
+	if again["client_id"] != line["client_id"] || again["client_secret"] != line["client_secret"] {
+		t.Fatal("the default credentials changed across the restart")
+	}
+	admin = token(again["domain"], again["client_id"], again["client_secret"])
+	req, _ := http.NewRequest("GET", again["domain"]+"/api/v2/roles?name_filter=kept", nil)
+	req.Header.Set("Authorization", "Bearer "+admin)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if !strings.Contains(string(body), `"kept"`) {
+		t.Fatalf("the role did not come back: %s", body)
 	}
 }

@@ -1,0 +1,96 @@
+package emulator
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// savedState is what Options.StateFile holds: the tenant's objects and the
+// default client's credentials, so that an emulator started again with the
+// same file serves the same tenant to the same credentials. The system API
+// is not kept: it is the new address's.
+type savedState struct {
+	Version      int    `json:"version"`
+	ClientID     string `json:"client_id"`
+	ClientSecret string `json:"client_secret"`
+	Store        *store `json:"store"`
+	// Seqs keeps the creation order of the objects whose wire form has
+	// none (profiles, roles, resource servers), by "kind/id".
+	Seqs map[string]int64 `json:"seqs"`
+}
+
+const stateVersion = 1
+
+// loadState reads path; a missing file is no state (nil, nil).
+func loadState(path string) (*savedState, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var st savedState
+	if err := json.Unmarshal(b, &st); err != nil {
+		return nil, fmt.Errorf("state file %s: %v", path, err)
+	}
+	if st.Version != stateVersion || st.Store == nil {
+		return nil, fmt.Errorf("state file %s: not a state of this emulator (version %d)", path, st.Version)
+	}
+	for id, p := range st.Store.Profiles {
+		p.Seq = st.Seqs["profile/"+id]
+	}
+	for id, r := range st.Store.Roles {
+		r.Seq = st.Seqs["role/"+id]
+	}
+	for id, rs := range st.Store.ResourceServers {
+		if rs.IsSystem {
+			delete(st.Store.ResourceServers, id)
+			continue
+		}
+		rs.Seq = st.Seqs["resource_server/"+id]
+	}
+	return &st, nil
+}
+
+// saveState writes the tenant to path, through a temporary file so that a
+// crash never leaves half a state.
+func (s *Server) saveState(path string) error {
+	s.mu.Lock()
+	st := savedState{Version: stateVersion, ClientID: s.opts.ClientID, ClientSecret: s.opts.ClientSecret, Store: s.st.clone(), Seqs: map[string]int64{}}
+	s.mu.Unlock()
+	for id, p := range st.Store.Profiles {
+		st.Seqs["profile/"+id] = p.Seq
+	}
+	for id, r := range st.Store.Roles {
+		st.Seqs["role/"+id] = r.Seq
+	}
+	for id, rs := range st.Store.ResourceServers {
+		st.Seqs["resource_server/"+id] = rs.Seq
+	}
+	b, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tenant-emulator-state-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o600); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

@@ -1,0 +1,75 @@
+package emulator
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestStateFile_survivesARestart: an emulator stopped with a state file
+// comes back, on another port, with the same objects and the same default
+// credentials; the system API is the new address's.
+func TestStateFile_survivesARestart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tenant.json")
+	h := start(t, Options{StateFile: path, BuildDelay: 1})
+	tok := h.admin()
+	var rs, role map[string]any
+	r := h.call(tok, "POST", "/api/v2/resource-servers", map[string]any{"identifier": "https://kept", "scopes": []any{map[string]any{"value": "read:k"}}})
+	h.expect(r, 201)
+	_ = json.Unmarshal([]byte(r.body), &rs)
+	r = h.call(tok, "POST", "/api/v2/roles", map[string]any{"name": "kept-role"})
+	h.expect(r, 200)
+	_ = json.Unmarshal([]byte(r.body), &role)
+	h.expect(h.call(tok, "POST", "/api/v2/roles/"+role["id"].(string)+"/permissions",
+		map[string]any{"permissions": []any{map[string]any{"resource_server_identifier": "https://kept", "permission_name": "read:k"}}}), 201)
+	id, secret, oldAudience := h.s.ClientID(), h.s.ClientSecret(), h.s.Audience()
+	if err := h.s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if info, err := os.Stat(path); err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("state file: %v %v", info, err)
+	}
+
+	h2 := start(t, Options{StateFile: path})
+	if h2.s.ClientID() != id || h2.s.ClientSecret() != secret {
+		t.Fatal("the default credentials changed across the restart")
+	}
+	tok = h2.tokenFor(id, secret)
+	h2.expect(h2.call(tok, "GET", "/api/v2/resource-servers/"+rs["id"].(string), nil), 200, "https://kept")
+	h2.expect(h2.call(tok, "GET", "/api/v2/roles/"+role["id"].(string)+"/permissions", nil), 200, "read:k")
+	var list struct {
+		ResourceServers []struct {
+			Identifier string `json:"identifier"`
+			IsSystem   bool   `json:"is_system"`
+		} `json:"resource_servers"`
+	}
+	r = h2.call(tok, "GET", "/api/v2/resource-servers?include_totals=true", nil)
+	h2.expect(r, 200)
+	_ = json.Unmarshal([]byte(r.body), &list)
+	systems := 0
+	for _, s := range list.ResourceServers {
+		if s.IsSystem {
+			systems++
+			if s.Identifier != h2.s.Audience() {
+				t.Errorf("system API %q, want the new address's %q", s.Identifier, h2.s.Audience())
+			}
+		}
+		if s.Identifier == oldAudience && oldAudience != h2.s.Audience() {
+			t.Errorf("the old address's system API came back")
+		}
+	}
+	if systems != 1 {
+		t.Fatalf("%d system APIs after the restart", systems)
+	}
+}
+
+func TestStateFile_refusesAnotherFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "other.json")
+	if err := os.WriteFile(path, []byte(`{"version": 99}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Start(Options{StateFile: path}); err == nil {
+		t.Fatal("a file of another version was taken for a state")
+	}
+}
