@@ -88,9 +88,18 @@ fi
 echo
 echo "Inspect the emulator:   curl -s $domain/__emulator/state | python3 -m json.tool"
 echo "Request counters:       curl -s $domain/__emulator/stats"
-echo "Destroy:                TF_CLI_CONFIG_FILE=$TF_CLI_CONFIG_FILE terraform -chdir=$config destroy -auto-approve"
 if [[ "${DEMO_KEEP:-0}" == 1 ]]; then
-  echo "The emulator (pid $emulator_pid) and $work are kept; the TF_VAR_* values are in $work/emulator.json."
+  # Everything the kept configuration needs, for the commands printed below.
+  env_file="$work/demo.env"
+  (
+    umask 077
+    for name in TF_CLI_CONFIG_FILE TF_VAR_domain TF_VAR_client_id TF_VAR_client_secret TF_VAR_legacy_signing_key; do
+      printf 'export %s=%q\n' "$name" "${!name}"
+    done
+  ) >"$env_file"
+  echo "Destroy:                (source $env_file && terraform -chdir=$config destroy -auto-approve)"
+  echo "Stop the emulator:      kill $emulator_pid"
+  echo "The emulator (pid $emulator_pid) and $work are kept."
 else
   echo "==> terraform destroy"
   terraform -chdir="$config" destroy -auto-approve -input=false -no-color | tail -n 1

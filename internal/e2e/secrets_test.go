@@ -215,3 +215,34 @@ resource "tenant_resource_server" "x" {
 		t.Errorf("%d requests sent for a configuration refused at plan", n)
 	}
 }
+
+// TestLogging_asDocumented: TF_LOG_PROVIDER=DEBUG, as the README says,
+// logs every request of the provider, and TRACE adds the bodies.
+func TestLogging_asDocumented(t *testing.T) {
+	requireAcc(t)
+	emu, err := emulator.Start(emulator.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emu.Close()
+	cli := acctest.NewCLI(t, map[string]string{"main.tf": acctest.ProviderHCL(emu.Domain(), emu.ClientID(), emu.ClientSecret()) +
+		"resource \"tenant_role\" \"r\" {\n  name = \"logged\"\n}\n"})
+	for level, want := range map[string]string{"DEBUG": "method=GET path=/api/v2/roles", "TRACE": `"name":"logged"`} {
+		logFile := filepath.Join(t.TempDir(), "provider.log")
+		run := *cli
+		run.Env = append(append([]string(nil), cli.Env...), "TF_LOG_PROVIDER="+level, "TF_LOG_PATH="+logFile)
+		if out, err := run.Run("apply", "-auto-approve", "-input=false", "-no-color"); err != nil {
+			t.Fatalf("apply: %v\n%s", err, out)
+		}
+		logs, err := os.ReadFile(logFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(logs), want) {
+			t.Errorf("TF_LOG_PROVIDER=%s: the log has no %q", level, want)
+		}
+		if out, err := run.Run("destroy", "-auto-approve", "-input=false", "-no-color"); err != nil {
+			t.Fatalf("destroy: %v\n%s", err, out)
+		}
+	}
+}

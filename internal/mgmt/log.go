@@ -8,7 +8,8 @@ import (
 )
 
 // subsystem is the terraform-plugin-log subsystem of every client log line
-// (TF_LOG_PROVIDER_TENANT_MGMT sets its level).
+// (@module=tenant.mgmt). Terraform shows provider logs at TF_LOG_PROVIDER's
+// level: DEBUG shows every request, TRACE its body.
 const subsystem = "mgmt"
 
 // secretKeys are JSON keys whose values never reach a log line. (A PEM is a
