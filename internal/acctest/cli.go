@@ -125,6 +125,9 @@ func PrepareCLI(dir string, files map[string]string) (*CLI, error) {
 		files["versions.tf"] = fmt.Sprintf("terraform {\n  required_providers {\n    tenant = {\n      source  = \"tenant-iac/tenant\"\n      version = %q\n    }\n  }\n}\n", CLIVersion)
 	}
 	for name, body := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			return nil, err
+		}
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600); err != nil {
 			return nil, err
 		}

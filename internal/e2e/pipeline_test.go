@@ -86,6 +86,12 @@ func TestCIPipeline(t *testing.T) {
 		"TF_VAR_orders_signing_secret=" + signingSecret, "TF_VAR_audit_webhook_token=" + webhookToken},
 		backend.Env(acctest.BackendWriter)...)
 
+	// pipeline.sh runs "terraform": the CLI under test, by that name.
+	binDir := t.TempDir()
+	if err := os.Symlink(terraformBinary(t), filepath.Join(binDir, "terraform")); err != nil {
+		t.Fatal(err)
+	}
+
 	// job runs pipeline.sh step in a fresh checkout of the repository, with
 	// the artifact files given, and returns its output, exit code and folder.
 	job := func(step string, env []string, artifact map[string]string) (string, int, string) {
@@ -100,7 +106,7 @@ func TestCIPipeline(t *testing.T) {
 		}
 		cmd := exec.Command("bash", "pipeline.sh", step)
 		cmd.Dir = cli.Dir
-		cmd.Env = append(append(append(os.Environ(), cli.Env...), env...), "PATH="+filepath.Dir(terraformBinary(t))+":"+os.Getenv("PATH"))
+		cmd.Env = append(append(append(os.Environ(), cli.Env...), env...), "PATH="+binDir+":"+os.Getenv("PATH"))
 		out, err := cmd.CombinedOutput()
 		var exit *exec.ExitError
 		switch {

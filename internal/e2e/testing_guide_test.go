@@ -1,0 +1,77 @@
+package e2e_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/acctest"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator"
+)
+
+// testingScopes is the least-privilege client of the testing guide: what
+// examples/testing needs to create, read, change and destroy its objects.
+var testingScopes = []string{
+	"read:resource_servers", "create:resource_servers", "update:resource_servers", "delete:resource_servers",
+	"read:roles", "create:roles", "update:roles", "delete:roles",
+}
+
+// TestTestingGuideExample runs examples/testing as the testing guide says:
+// `terraform test` against the emulator with the guide's least-privilege
+// client, beside a deployed copy of the same configuration (another
+// prefix). The tests pass, leave nothing behind, and the deployed copy is
+// untouched.
+func TestTestingGuideExample(t *testing.T) {
+	requireAcc(t)
+	if !acctest.OpenTofu() { // tofu test has it too
+		acctest.RequireTerraform(t, "1.6.0", "terraform test")
+	}
+	emu, err := emulator.Start(emulator.Options{Clients: []emulator.Client{{ID: "tf-test", Secret: "tf-test-secret-0123", Scopes: testingScopes}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emu.Close()
+	files := map[string]string{}
+	for _, name := range []string{"main.tf", "tests/tenant.tftest.hcl"} {
+		b, err := os.ReadFile(filepath.Join(repoRoot(t), "examples", "testing", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = string(b)
+	}
+	env := []string{"TENANT_DOMAIN=" + emu.Domain(), "TENANT_CLIENT_ID=tf-test", "TENANT_CLIENT_SECRET=tf-test-secret-0123", "TENANT_API_TOKEN="}
+	checkout := func() *acctest.CLI {
+		t.Helper()
+		cli, err := acctest.PrepareCLI(t.TempDir(), copyFiles(files))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cli.Env = append(cli.Env, env...)
+		if out, err := cli.Run("init", "-input=false", "-no-color"); err != nil {
+			t.Fatalf("init: %v\n%s", err, out)
+		}
+		return cli
+	}
+
+	// The deployed copy: no prefix.
+	deployed := checkout()
+	if out, err := deployed.Run("apply", "-auto-approve", "-input=false", "-no-color"); err != nil {
+		t.Fatalf("apply of the deployed copy: %v\n%s", err, out)
+	}
+	before := emu.State()
+
+	tests := checkout()
+	out, err := tests.Run("test", "-no-color")
+	if err != nil || !strings.Contains(out, "2 passed, 0 failed") {
+		t.Fatalf("terraform test: %v\n%s", err, out)
+	}
+	after := emu.State()
+	if len(after.ResourceServers) != len(before.ResourceServers) || len(after.Roles) != len(before.Roles) {
+		t.Fatalf("the tests left objects: %d APIs and %d roles before, %d and %d after",
+			len(before.ResourceServers), len(before.Roles), len(after.ResourceServers), len(after.Roles))
+	}
+	if out, err := deployed.Run("plan", "-input=false", "-no-color", "-detailed-exitcode"); err != nil {
+		t.Fatalf("the tests changed the deployed copy: %v\n%s", err, out)
+	}
+}
