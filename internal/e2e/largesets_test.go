@@ -3,6 +3,7 @@ package e2e_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -116,7 +117,13 @@ func TestLargeCollections_oneEditReadsAsOneElement(t *testing.T) {
 			if err != nil {
 				t.Fatalf("plan: %v\n%s", err, out)
 			}
-			if got := acctest.ChangedLines(out); strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+			got := acctest.ChangedLines(out)
+			if acctest.OpenTofu() {
+				// OpenTofu lists every write-only attribute of a resource it
+				// updates, set or not, as "~ name = (write-only attribute)".
+				got = slices.DeleteFunc(got, func(l string) bool { return strings.HasSuffix(l, "= (write-only attribute)") })
+			}
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
 				t.Fatalf("the plan shows the changed lines\n  %s\nwant\n  %s\nplan:\n%s", strings.Join(got, "\n  "), strings.Join(tc.want, "\n  "), out)
 			}
 			if !strings.Contains(out, "Plan: 0 to add, 1 to change, 0 to destroy.") {
