@@ -18,7 +18,6 @@ type Planned struct {
 	scopes  map[string]map[string]bool            // API identifier -> the scopes it will define
 	deploys map[string]bool                       // action id -> deployed by this run
 	needs   map[string]map[string]map[string]bool // API identifier -> scope -> roles that need it
-	owned   map[string]string                     // kind and natural key -> id of the object a resource manages
 }
 
 func newPlanned() *Planned {
@@ -46,8 +45,17 @@ func (p *Planned) DefineScopes(identifier string, scopes []string) map[string][]
 	return missing
 }
 
+// ScopesUnknown records that the API identifier's resource has planned
+// scopes that are unknown until apply.
+func (p *Planned) ScopesUnknown(identifier string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.scopes[identifier] = nil
+}
+
 // Scopes returns the scopes an API of this run will define, and whether
-// its resource has planned yet.
+// its resource has planned yet; nil, true when they are unknown until
+// apply.
 func (p *Planned) Scopes(identifier string) (map[string]bool, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -91,25 +99,4 @@ func sortedKeys(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// Own records that a resource of this run already manages the object id
-// whose natural key of kind ("identifier", "role name", ...) is key: when
-// Terraform replaces a resource, it plans its create after its update,
-// and the create's check must not take the object it replaces for another.
-func (p *Planned) Own(kind, key, id string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.owned == nil {
-		p.owned = map[string]string{}
-	}
-	p.owned[kind+"\x00"+key] = id
-}
-
-// Owns reports whether a resource of this run manages the object id under
-// the natural key.
-func (p *Planned) Owns(kind, key, id string) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.owned[kind+"\x00"+key] == id
 }

@@ -24,9 +24,15 @@ func TestPlanned(t *testing.T) {
 	if _, ok := p.Scopes("https://b"); ok {
 		t.Fatal("an API that did not plan has scopes")
 	}
-	p.Own("identifier", "https://a", "id-1")
-	if !p.Owns("identifier", "https://a", "id-1") || p.Owns("identifier", "https://a", "id-2") || p.Owns("role name", "https://a", "id-1") {
-		t.Fatal("ownership is by kind, key and id")
+	p.ScopesUnknown("https://b")
+	if scopes, ok := p.Scopes("https://b"); !ok || scopes != nil {
+		t.Fatalf("scopes unknown until apply: %v %v", scopes, ok)
+	}
+	if missing := p.DefineScopes("https://c", nil); len(missing) != 0 {
+		t.Fatalf("missing %v", missing)
+	}
+	if scopes, ok := p.Scopes("https://c"); !ok || scopes == nil || len(scopes) != 0 {
+		t.Fatalf("an API that will define no scope: %v %v", scopes, ok)
 	}
 	if p.Deploys("act") {
 		t.Fatal("deploys before Deploy")

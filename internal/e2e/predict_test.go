@@ -15,8 +15,9 @@ import (
 // (want: the plan's error) or that plans green with a warning (warn).
 type predictCase struct {
 	name, hcl  string
-	want, warn string
-	requests   int64 // the plan's API requests (token apart), measured
+	want, warn string // the summary of the plan's error, or of its warning
+	detail     string // and a part of the error's detail
+	requests   int64  // the plan's API requests (token apart), measured
 }
 
 // TestPlanPredictsTheApply: each configuration that would fail at apply
@@ -64,21 +65,21 @@ resource "tenant_role_permissions" "r" {
 `, roleID, ident, name)
 	}
 	cases := []*predictCase{
-		{name: "profile: action of another trigger", hcl: profile("urn:acme:a", postLogin), want: "Action of another trigger"},
-		{name: "profile: action not deployed", hcl: profile("urn:acme:b", undeployed), want: "Action not deployed"},
-		{name: "profile: action does not exist", hcl: profile("urn:acme:c", "00000000-0000-4000-8000-000000000000"), want: "Action not found"},
-		{name: "profile: subject token type taken", hcl: profile(taken, deployed), want: "Subject token type taken"},
-		{name: "API: identifier exists", hcl: fmt.Sprintf("resource \"tenant_resource_server\" \"a\" {\n  identifier = %q\n}\n", existingAPI), want: "API already exists"},
-		{name: "role: name taken", hcl: fmt.Sprintf("resource \"tenant_role\" \"r\" {\n  name = %q\n}\n", role.Name), want: "Role name taken"},
-		{name: "permissions: role does not exist", hcl: perms("rol_doesnotexist0000", existingAPI, "read:x"), want: "Role not found"},
-		{name: "permission: role does not exist", want: "Role not found", hcl: fmt.Sprintf(`
+		{name: "profile: action of another trigger", hcl: profile("urn:acme:a", postLogin), want: "Unable to use action", detail: `runs at the trigger "post-login"`},
+		{name: "profile: action not deployed", hcl: profile("urn:acme:b", undeployed), want: "Unable to use action", detail: "has no deployed version"},
+		{name: "profile: action does not exist", hcl: profile("urn:acme:c", "00000000-0000-4000-8000-000000000000"), want: "Unable to use action", detail: "No action with id"},
+		{name: "profile: subject token type taken", hcl: profile(taken, deployed), want: "Unable to use subject token type"},
+		{name: "API: identifier exists", hcl: fmt.Sprintf("resource \"tenant_resource_server\" \"a\" {\n  identifier = %q\n}\n", existingAPI), want: "Unable to create API"},
+		{name: "role: name taken", hcl: fmt.Sprintf("resource \"tenant_role\" \"r\" {\n  name = %q\n}\n", role.Name), want: "Unable to use role name"},
+		{name: "permissions: role does not exist", hcl: perms("rol_doesnotexist0000", existingAPI, "read:x"), want: "Unable to assign role permissions"},
+		{name: "permission: role does not exist", want: "Unable to assign role permissions", hcl: fmt.Sprintf(`
 resource "tenant_role_permission" "r" {
   role_id                    = "rol_doesnotexist0000"
   resource_server_identifier = %q
   permission_name            = "read:x"
 }
 `, existingAPI)},
-		{name: "permissions: scope the configuration's API will not define", want: "Permission of an undefined scope", hcl: fmt.Sprintf(`
+		{name: "permissions: scope the configuration's API will not define", want: "Unable to assign role permission", hcl: fmt.Sprintf(`
 resource "tenant_resource_server" "a" {
   identifier = "https://new.example.com/%s"
   scopes     = { "read:y" = "" }
@@ -102,8 +103,8 @@ resource "tenant_role_permissions" "r" {
 		tc.requests = st.Total - st.ByRoute["POST /oauth/token"]
 		flat := strings.Join(strings.Fields(out), " ")
 		switch {
-		case tc.want != "" && (err == nil || !strings.Contains(flat, "Error: "+tc.want)):
-			t.Errorf("%s: the plan did not fail with %q: %v\n%s", tc.name, tc.want, err, out)
+		case tc.want != "" && (err == nil || !strings.Contains(flat, "Error: "+tc.want) || !strings.Contains(flat, tc.detail)):
+			t.Errorf("%s: the plan did not fail with %q (%q): %v\n%s", tc.name, tc.want, tc.detail, err, out)
 		case tc.warn != "" && (err != nil || !strings.Contains(flat, "Warning: "+tc.warn)):
 			t.Errorf("%s: the plan did not pass with the warning %q: %v\n%s", tc.name, tc.warn, err, out)
 		}
@@ -143,13 +144,28 @@ resource "tenant_token_exchange_profile" "p" {
   type               = "custom_authentication"
 }
 
+# An API whose scopes are known only at apply, and a permission of it.
+resource "terraform_data" "scopes" {
+  input = ["read:u"]
+}
+
+resource "tenant_resource_server" "u" {
+  identifier = "https://unknown-scopes.example.com/%[1]s"
+  scopes     = { for s in terraform_data.scopes.output : s => "" }
+}
+
+resource "tenant_role_permissions" "u" {
+  role_id     = %[3]q
+  permissions = { (tenant_resource_server.u.identifier) = ["read:u"] }
+}
+
 # An existing API's permission, by its literal identifier.
 resource "tenant_role_permission" "existing" {
   role_id                    = tenant_role.r.id
   resource_server_identifier = %[2]q
   permission_name            = "read:x"
 }
-`, name, existingAPI)
+`, name, existingAPI, role.ID)
 	cli := acctest.NewCLI(t, map[string]string{"main.tf": target.Config(valid)})
 	emu.ResetStats()
 	out, err := cli.Run("plan", "-input=false", "-no-color")
@@ -208,6 +224,55 @@ resource "tenant_token_exchange_profile" "many" {
 		rows = append(rows, fmt.Sprintf("| %s | %s | %d |", tc.name, what, tc.requests))
 	}
 	sort.Strings(rows)
-	t.Logf("plan-time checks (API requests of the plan, token apart):\n| configuration | plan | requests |\n| --- | --- | ---: |\n%s\n| the valid configuration (6 resources, created together) | green | %d |\n| 50 APIs, 50 roles, 50 profiles created | green | %d |",
+	t.Logf("plan-time checks (API requests of the plan, token apart):\n| configuration | plan | requests |\n| --- | --- | ---: |\n%s\n| the valid configuration (9 resources, created together) | green | %d |\n| 50 APIs, 50 roles, 50 profiles created | green | %d |",
 		strings.Join(rows, "\n"), validRequests, manyRequests)
+}
+
+// TestPlanPredictsTheApply_replace: a replacement's create plan knows the
+// object it replaces, so -replace of a role, an API and a profile plans and
+// applies under the same name, identifier and subject token type.
+func TestPlanPredictsTheApply_replace(t *testing.T) {
+	requireAcc(t)
+	target := acctest.NewTarget(t)
+	target.RequireEmulator(t)
+	deployed := target.Action(t, mgmt.TriggerCustomTokenExchange, true)
+	name := acctest.RandomName()
+	cli := acctest.NewCLI(t, map[string]string{"main.tf": target.Config(fmt.Sprintf(`
+resource "tenant_role" "r" {
+  name = %[1]q
+}
+
+resource "tenant_resource_server" "a" {
+  identifier = "https://replace.example.com/%[1]s"
+}
+
+resource "tenant_token_exchange_profile" "p" {
+  name               = "replaced"
+  subject_token_type = "urn:acme:replace:%[1]s"
+  action_id          = %[2]q
+  type               = "custom_authentication"
+}
+`, name, deployed))})
+	if out, err := cli.Run("apply", "-auto-approve", "-input=false", "-no-color"); err != nil {
+		t.Fatalf("apply: %v\n%s", err, out)
+	}
+	before, err := cli.Run("state", "show", "-no-color", "tenant_role.r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cli.Run("apply", "-auto-approve", "-input=false", "-no-color",
+		"-replace=tenant_role.r", "-replace=tenant_resource_server.a", "-replace=tenant_token_exchange_profile.p")
+	if err != nil || !strings.Contains(out, "3 added, 0 changed, 3 destroyed") {
+		t.Fatalf("apply -replace: %v\n%s", err, out)
+	}
+	after, err := cli.Run("state", "show", "-no-color", "tenant_role.r")
+	if err != nil || after == before {
+		t.Fatalf("the role was not replaced: %v\n%s", err, after)
+	}
+	if out, err := cli.Run("plan", "-detailed-exitcode", "-input=false", "-no-color"); err != nil {
+		t.Fatalf("plan after the replacement is not empty: %v\n%s", err, out)
+	}
+	if out, err := cli.Run("destroy", "-auto-approve", "-input=false", "-no-color"); err != nil {
+		t.Fatalf("destroy: %v\n%s", err, out)
+	}
 }

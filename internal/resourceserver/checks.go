@@ -51,28 +51,31 @@ func (r *serverResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		switch {
 		case err != nil:
 			framework.CheckSkipped(&resp.Diagnostics, path.Root("identifier"), fmt.Sprintf("whether an API with identifier %q exists", ident), err)
-		case found != nil && !r.Tenant.Planned.Owns("identifier", ident, found.ID):
-			resp.Diagnostics.AddAttributeError(path.Root("identifier"), "API already exists", fmt.Sprintf(
+		case found != nil && found.ID != framework.Replaces(ctx, req.Private):
+			resp.Diagnostics.AddAttributeError(path.Root("identifier"), "Unable to create API", fmt.Sprintf(
 				"An API with identifier %[1]q already exists in the tenant (id %[2]s); the identifier is unique, so the apply "+
 					"would fail to create it.\n\nTo manage it here, import it:\n  terraform import %[3]s.<name> %[1]s\n"+
 					"If this configuration manages it under another address, rename with a moved block instead of "+
-					"destroying one and creating the other. Or choose another identifier.", ident, found.ID, TypeName))
+					"destroying one and creating the other. If it is this resource's own object, tainted, Terraform does not say "+
+					"so to the provider: run terraform untaint on this resource and plan with -replace=<its address> instead. "+
+					"Or choose another identifier.", ident, found.ID, TypeName))
 			return
 		}
 	} else {
 		if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
 			return
 		}
-		// A replacement plans the create next: the API it replaces is this
-		// resource's.
-		r.Tenant.Planned.Own("identifier", state.Identifier.ValueString(), state.ID.ValueString())
+		if resp.Diagnostics.Append(framework.MarkManaged(ctx, resp.Private, state.ID.ValueString())...); resp.Diagnostics.HasError() {
+			return
+		}
 	}
 	if plan.Scopes.IsUnknown() {
+		r.Tenant.Planned.ScopesUnknown(ident)
 		return
 	}
 	planned := plan.scopeValues()
 	for scope, roles := range r.Tenant.Planned.DefineScopes(ident, planned) {
-		resp.Diagnostics.AddAttributeError(path.Root("scopes"), "Permission of an undefined scope", fmt.Sprintf(
+		resp.Diagnostics.AddAttributeError(path.Root("scopes"), "Unable to assign role permission", fmt.Sprintf(
 			"Role permissions of this configuration assign %q of the API %q to role(s) %s, but the API's scopes here do not "+
 				"include it, so the apply would fail to assign it.\n\nAdd %q to scopes, or remove the permission.",
 			scope, ident, strings.Join(roles, ", "), scope))
@@ -154,6 +157,7 @@ func (r *serverResource) warnRolesHolding(ctx context.Context, ident string, rem
 	}
 	diags.AddAttributeWarning(path.Root("scopes"), "Scopes removed that roles hold", fmt.Sprintf(
 		"This plan removes scopes of the API %q that roles hold as permissions:\n%s\n\nOnce the API no longer defines a "+
-			"scope, those roles no longer grant it. Remove the permissions from the roles as well "+
-			"(tenant_role_permissions, tenant_role_permission), or keep the scopes.%s", ident, strings.Join(lines, "\n"), more))
+			"scope, those roles no longer grant it. If this plan also removes those permissions from the roles "+
+			"(tenant_role_permissions, tenant_role_permission), nothing else changes; otherwise remove them as well, "+
+			"or keep the scopes.%s", ident, strings.Join(lines, "\n"), more))
 }

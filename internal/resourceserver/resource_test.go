@@ -432,7 +432,7 @@ func TestAccResourceServer_conflict(t *testing.T) {
 			{
 				// Refused at plan: the tenant holds an API with that identifier.
 				Config: target.Config(testAccServerConfig_named(ident, name)),
-				ExpectError: acctest.ExpectError(`API already exists.*already exists in the tenant \(id ` + existing.ID + `\).*terraform import tenant_resource_server.<name> ` +
+				ExpectError: acctest.ExpectError(`Unable to create API.*already exists in the tenant \(id ` + existing.ID + `\).*terraform import tenant_resource_server.<name> ` +
 					regexp.QuoteMeta(ident)),
 			},
 			{

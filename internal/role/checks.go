@@ -35,8 +35,9 @@ func checkPairs(ctx context.Context, tenant *conns.TenantClient, roleID string, 
 	for _, ident := range apis {
 		names := byAPI[ident]
 		if planned, ok := tenant.Planned.Scopes(ident); ok {
-			if missing := notIn(names, planned); len(missing) > 0 {
-				diags.AddAttributeError(attr, "Permission of an undefined scope", fmt.Sprintf(
+			// nil: the API's scopes are unknown until apply; not checked.
+			if missing := notIn(names, planned); planned != nil && len(missing) > 0 {
+				diags.AddAttributeError(attr, "Unable to assign role permission", fmt.Sprintf(
 					"The API %q of this configuration will not define %s, so the apply would fail to assign it to role %q.\n\n"+
 						"Add it to that API's scopes, or remove the permission.", ident, quoteAll(missing), roleID))
 			}
@@ -77,7 +78,7 @@ func checkRole(ctx context.Context, tenant *conns.TenantClient, roleID string, d
 	_, err := tenant.RolePermissions.Read(ctx, roleID)
 	switch {
 	case mgmt.IsNotFound(err):
-		diags.AddAttributeError(path.Root("role_id"), "Role not found", fmt.Sprintf(
+		diags.AddAttributeError(path.Root("role_id"), "Unable to assign role permissions", fmt.Sprintf(
 			"No role with id %q exists in the tenant, so the apply would fail to assign its permissions.\n\n"+
 				"Reference the role of this configuration (role_id = tenant_role.<name>.id), or correct the id.", roleID))
 		return false

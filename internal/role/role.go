@@ -109,6 +109,8 @@ func (r *roleResource) Create(ctx context.Context, req resource.CreateRequest, r
 	}
 	m.fromAPI(role)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	// The id lets a replacement's create plan tell this object from another's.
+	resp.Diagnostics.Append(framework.MarkManaged(ctx, resp.Private, m.ID.ValueString())...)
 	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: m.ID}, &resp.Diagnostics)
 }
 
@@ -131,6 +133,8 @@ func (r *roleResource) Read(ctx context.Context, req resource.ReadRequest, resp 
 	}
 	m.fromAPI(role)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	// The id lets a replacement's create plan tell this object from another's.
+	resp.Diagnostics.Append(framework.MarkManaged(ctx, resp.Private, m.ID.ValueString())...)
 }
 
 func (r *roleResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -251,10 +255,9 @@ func (r *roleResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRe
 		if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
 			return
 		}
-		// A replacement plans the create next: the role it replaces is this
-		// resource's.
-		r.Tenant.Planned.Own("role name", state.Name.ValueString(), state.ID.ValueString())
-		if plan.Name.Equal(state.Name) {
+		// Terraform plans a replacement's create after this update.
+		resp.Diagnostics.Append(framework.MarkManaged(ctx, resp.Private, state.ID.ValueString())...)
+		if resp.Diagnostics.HasError() || plan.Name.Equal(state.Name) {
 			return
 		}
 	}
@@ -263,11 +266,14 @@ func (r *roleResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRe
 	switch {
 	case err != nil:
 		framework.CheckSkipped(&resp.Diagnostics, path.Root("name"), fmt.Sprintf("whether a role named %q exists", name), err)
-	case found != nil && found.ID != state.ID.ValueString() && !r.Tenant.Planned.Owns("role name", name, found.ID):
-		resp.Diagnostics.AddAttributeError(path.Root("name"), "Role name taken", fmt.Sprintf(
+	case found != nil && found.ID != state.ID.ValueString() && found.ID != framework.Replaces(ctx, req.Private):
+		resp.Diagnostics.AddAttributeError(path.Root("name"), "Unable to use role name", fmt.Sprintf(
 			"A role named %[1]q already exists in the tenant (id %[2]s); role names are unique, so the apply would fail.\n\n"+
 				"To manage it here, import it:\n  terraform import %[3]s.<name> %[2]s\n"+
 				"If this configuration manages it under another address, rename with a moved block instead of destroying one "+
-				"and creating the other. Or choose another name.", name, found.ID, TypeName))
+				"and creating the other. If this configuration renames that role in the same apply, Terraform does not order "+
+				"the two renames: rename it in one apply and take its name in the next. If it is this resource's own object, tainted, "+
+				"Terraform does not say so to the provider: run terraform untaint on this resource and plan with "+
+				"-replace=<its address> instead. Or choose another name.", name, found.ID, TypeName))
 	}
 }

@@ -147,7 +147,7 @@ func TestAccRole_conflict(t *testing.T) {
 			{
 				Config: cfg,
 				// Refused at plan: the tenant holds a role of that name.
-				ExpectError: acctest.ExpectError(`Role name taken.*A role named "` + existing.Name + `" already exists in the tenant \(id ` + existing.ID +
+				ExpectError: acctest.ExpectError(`Unable to use role name.*A role named "` + existing.Name + `" already exists in the tenant \(id ` + existing.ID +
 					`\).*terraform import tenant_role.<name> ` + existing.ID),
 			},
 			{
@@ -181,12 +181,47 @@ func TestAccRole_renameConflict(t *testing.T) {
 			{Config: target.Config(testAccRoleConfig_name(name))},
 			{
 				Config:      target.Config(testAccRoleConfig_name(other.Name)),
-				ExpectError: acctest.ExpectError(`Role name taken.*A role named "` + other.Name + `" already exists in the tenant \(id ` + other.ID + `\)`),
+				ExpectError: acctest.ExpectError(`Unable to use role name.*A role named "` + other.Name + `" already exists in the tenant \(id ` + other.ID + `\)`),
 			},
 			{
 				Config:           target.Config(testAccRoleConfig_name(name)),
 				Check:            checkRole(target, name, ""),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+		},
+	})
+}
+
+// TestAccRole_duplicateName: a second resource with the name of a managed
+// role, and a rename into the name another resource renames away in the
+// same apply (Terraform does not order the two), are refused at every plan;
+// so is a tainted role's create (Terraform does not tell it which object it
+// replaces), with the way out. (-replace plans and applies: see the e2e
+// TestPlanPredictsTheApply_replace.)
+func TestAccRole_duplicateName(t *testing.T) {
+	target := acctest.NewTarget(t)
+	a, b, c := acctest.RandomName(), acctest.RandomName(), acctest.RandomName()
+	two := func(first, second string) string {
+		return testAccRoleConfig_name(first) + fmt.Sprintf("\nresource \"tenant_role\" \"second\" {\n  name = %q\n}\n", second)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             target.CheckGone(role.TypeName, getRole),
+		Steps: []resource.TestStep{
+			{Config: target.Config(testAccRoleConfig_name(a))},
+			{
+				Config:      target.Config(two(a, a)),
+				ExpectError: acctest.ExpectError(`Unable to use role name.*A role named "` + a + `" already exists`),
+			},
+			{Config: target.Config(two(a, b))},
+			{
+				Config:      target.Config(two(b, c)),
+				ExpectError: acctest.ExpectError(`Unable to use role name.*A role named "` + b + `" already exists.*Terraform does not order the two renames`),
+			},
+			{
+				Config:      target.Config(two(a, b)),
+				Taint:       []string{roleAddr},
+				ExpectError: acctest.ExpectError(`Unable to use role name.*If it is this resource's own object, tainted.*terraform untaint`),
 			},
 		},
 	})

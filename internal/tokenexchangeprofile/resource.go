@@ -147,13 +147,14 @@ func (r *profileResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	if !r.Tenant.Configured() {
 		return
 	}
-	if !state.ID.IsNull() {
-		// A replacement plans the create next: the profile it replaces is
-		// this resource's.
-		r.Tenant.Planned.Own("subject_token_type", state.SubjectTokenType.ValueString(), state.ID.ValueString())
+	own := state.ID.ValueString()
+	if state.ID.IsNull() {
+		own = framework.Replaces(ctx, req.Private)
+	} else if resp.Diagnostics.Append(framework.MarkManaged(ctx, resp.Private, own)...); resp.Diagnostics.HasError() {
+		return
 	}
 	if sst := plan.SubjectTokenType; !sst.IsUnknown() && !sst.Equal(state.SubjectTokenType) {
-		r.checkSubjectTokenType(ctx, sst.ValueString(), state.ID.ValueString(), &resp.Diagnostics)
+		r.checkSubjectTokenType(ctx, sst.ValueString(), own, &resp.Diagnostics)
 	}
 	if id := plan.ActionID; !id.IsUnknown() && !id.IsNull() && !id.Equal(state.ActionID) {
 		r.checkAction(ctx, id.ValueString(), &resp.Diagnostics)
@@ -167,12 +168,14 @@ func (r *profileResource) checkSubjectTokenType(ctx context.Context, sst, own st
 	switch {
 	case err != nil:
 		framework.CheckSkipped(diags, path.Root("subject_token_type"), fmt.Sprintf("whether a profile holds subject_token_type %q", sst), err)
-	case found != nil && found.ID != own && !r.Tenant.Planned.Owns("subject_token_type", sst, found.ID):
-		diags.AddAttributeError(path.Root("subject_token_type"), "Subject token type taken", fmt.Sprintf(
+	case found != nil && found.ID != own:
+		diags.AddAttributeError(path.Root("subject_token_type"), "Unable to use subject token type", fmt.Sprintf(
 			"The token exchange profile %[2]s (name %[3]q) already holds subject_token_type %[1]q; the tenant allows one "+
 				"profile per subject token type, so the apply would fail.\n\nTo manage that profile here, import it:\n"+
 				"  terraform import %[4]s.<name> %[2]s\nIf this configuration manages it under another address, rename with a "+
-				"moved block. Or choose another subject_token_type.", sst, found.ID, found.Name, TypeName))
+				"moved block. If it is this resource's own object, tainted, Terraform does not say so to the provider: run "+
+				"terraform untaint on this resource and plan with -replace=<its address> instead. Or choose another "+
+				"subject_token_type.", sst, found.ID, found.Name, TypeName))
 	}
 }
 
@@ -183,7 +186,7 @@ func (r *profileResource) checkAction(ctx context.Context, id string, diags *dia
 	a, err := r.Tenant.Actions.Read(ctx, id)
 	switch {
 	case mgmt.IsNotFound(err):
-		diags.AddAttributeError(path.Root("action_id"), "Action not found", fmt.Sprintf(
+		diags.AddAttributeError(path.Root("action_id"), "Unable to use action", fmt.Sprintf(
 			"No action with id %q exists in the tenant, so the apply would fail to create the profile.\n\n"+
 				"Reference the action of this configuration (action_id = tenant_action.<name>.id), or correct the id.", id))
 		return
@@ -196,7 +199,7 @@ func (r *profileResource) checkAction(ctx context.Context, id string, diags *dia
 		if len(a.SupportedTriggers) > 0 {
 			trigger = a.SupportedTriggers[0].ID
 		}
-		diags.AddAttributeError(path.Root("action_id"), "Action of another trigger", fmt.Sprintf(
+		diags.AddAttributeError(path.Root("action_id"), "Unable to use action", fmt.Sprintf(
 			"The action %s (%q) runs at the trigger %q; a token exchange profile runs a %s action, so the apply would fail.\n\n"+
 				"Use an action whose supported_triggers id is %q.", id, a.Name, trigger, mgmt.TriggerCustomTokenExchange, mgmt.TriggerCustomTokenExchange))
 		return
@@ -204,7 +207,7 @@ func (r *profileResource) checkAction(ctx context.Context, id string, diags *dia
 	if a.DeployedVersion == nil && !r.Tenant.Planned.Deploys(id) {
 		// An action of this configuration that the profile references has
 		// planned first and said whether the apply deploys it.
-		diags.AddAttributeError(path.Root("action_id"), "Action not deployed", fmt.Sprintf(
+		diags.AddAttributeError(path.Root("action_id"), "Unable to use action", fmt.Sprintf(
 			"The action %s (%q) has no deployed version, and a profile runs the deployed code, so the apply would fail to "+
 				"create the profile.\n\nDeploy the action first: manage it with deploy = true and reference it "+
 				"(action_id = tenant_action.<name>.id), so that Terraform deploys it before it creates the profile.", id, a.Name))
@@ -236,6 +239,8 @@ func (r *profileResource) Create(ctx context.Context, req resource.CreateRequest
 	}
 	m.fromAPI(p)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	// The id lets a replacement's create plan tell this object from another's.
+	resp.Diagnostics.Append(framework.MarkManaged(ctx, resp.Private, m.ID.ValueString())...)
 	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: m.ID}, &resp.Diagnostics)
 }
 
@@ -259,6 +264,8 @@ func (r *profileResource) Read(ctx context.Context, req resource.ReadRequest, re
 	}
 	m.fromAPI(p)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	// The id lets a replacement's create plan tell this object from another's.
+	resp.Diagnostics.Append(framework.MarkManaged(ctx, resp.Private, m.ID.ValueString())...)
 }
 
 func (r *profileResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {

@@ -263,12 +263,12 @@ func TestAccTokenExchangeProfile_apiErrors(t *testing.T) {
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{
 			// Refused at plan, from one read each.
-			{Config: target.Config(cfg("urn:acme:taken", deployed)), ExpectError: acctest.ExpectError(`Subject token type taken.*The token exchange profile ` + existing.ID + ` \(name "existing"\) already holds subject_token_type "urn:acme:taken".*terraform import tenant_token_exchange_profile.<name> ` + existing.ID)},
+			{Config: target.Config(cfg("urn:acme:taken", deployed)), ExpectError: acctest.ExpectError(`Unable to use subject token type.*The token exchange profile ` + existing.ID + ` \(name "existing"\) already holds subject_token_type "urn:acme:taken".*terraform import tenant_token_exchange_profile.<name> ` + existing.ID)},
 			// Equal to the configuration, but there before: still not adopted.
-			{Config: target.Config(testAccProfileConfig("existing", "urn:acme:taken", deployed)), ExpectError: acctest.ExpectError(`Subject token type taken.*` + existing.ID + `.*terraform import`)},
-			{Config: target.Config(cfg("urn:acme:e1", "00000000-0000-4000-8000-000000000000")), ExpectError: acctest.ExpectError(`Action not found.*No action with id "00000000-0000-4000-8000-000000000000" exists in the tenant`)},
-			{Config: target.Config(cfg("urn:acme:e2", undeployed)), ExpectError: acctest.ExpectError(`Action not deployed.*` + undeployed + `.*has no deployed version`)},
-			{Config: target.Config(cfg("urn:acme:e3", postLogin)), ExpectError: acctest.ExpectError(`Action of another trigger.*runs at the trigger "post-login"`)},
+			{Config: target.Config(testAccProfileConfig("existing", "urn:acme:taken", deployed)), ExpectError: acctest.ExpectError(`Unable to use subject token type.*` + existing.ID + `.*terraform import`)},
+			{Config: target.Config(cfg("urn:acme:e1", "00000000-0000-4000-8000-000000000000")), ExpectError: acctest.ExpectError(`Unable to use action.*No action with id "00000000-0000-4000-8000-000000000000" exists in the tenant`)},
+			{Config: target.Config(cfg("urn:acme:e2", undeployed)), ExpectError: acctest.ExpectError(`Unable to use action.*` + undeployed + `.*has no deployed version`)},
+			{Config: target.Config(cfg("urn:acme:e3", postLogin)), ExpectError: acctest.ExpectError(`Unable to use action.*runs at the trigger "post-login"`)},
 			// The same, with the checks skipped: the tenant's refusals at apply.
 			{Config: withClient("no-action-reads", "no-action-reads-secret", cfg("urn:acme:e1", "00000000-0000-4000-8000-000000000000")), ExpectError: acctest.ExpectError(`does not exist in the tenant`)},
 			{Config: withClient("no-action-reads", "no-action-reads-secret", cfg("urn:acme:e2", undeployed)), ExpectError: acctest.ExpectError(`has not been deployed. Deploy the action`)},
