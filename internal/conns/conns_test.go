@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -18,12 +20,18 @@ import (
 // and returns a TenantClient for it.
 func tenant(t *testing.T) (*conns.TenantClient, *emulator.Server, string, string) {
 	t.Helper()
+	return tenantWith(t, nil)
+}
+
+// tenantWith is tenant with the client's requests sent through hc.
+func tenantWith(t *testing.T, hc *http.Client) (*conns.TenantClient, *emulator.Server, string, string) {
+	t.Helper()
 	emu, err := emulator.Start(emulator.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = emu.Close() })
-	tc, err := conns.New(mgmt.Config{Domain: emu.Domain(), ClientID: emu.ClientID(), ClientSecret: emu.ClientSecret()})
+	tc, err := conns.New(mgmt.Config{Domain: emu.Domain(), ClientID: emu.ClientID(), ClientSecret: emu.ClientSecret(), HTTPClient: hc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,29 +288,56 @@ func TestRolePermissions_aCancelledReaderDoesNotFailTheOthers(t *testing.T) {
 
 // TestRolePermissions_assignmentWaitsForTheScopeWrite: within one apply, an
 // assignment that runs before the write of the scope it names (no order
-// between the two in Terraform) waits for that write and succeeds; one
-// whose scope nothing in the run writes fails after the grace period.
+// between the two in Terraform) waits for that write and succeeds, however
+// late the write starts within the wait; one whose scope nothing in the run
+// writes fails after the wait, and one whose API's resource planned without
+// the scope fails at once.
 func TestRolePermissions_assignmentWaitsForTheScopeWrite(t *testing.T) {
 	ctx := context.Background()
-	t.Run("the run writes the scope", func(t *testing.T) {
-		tc, _, roleID, ident := tenant(t)
-		tc.Scopes.Grace = 50 * time.Millisecond
-		tc.Planned.DefineScopes(ident, []string{"a", "b", "c", "new"}) // the API's resource planned it
-		go func() {
-			time.Sleep(300 * time.Millisecond) // longer than the grace: Wait applies
-			end := tc.Scopes.Begin()
-			defer end()
-			scopes := []mgmt.ResourceServerScope{{Value: "a"}, {Value: "b"}, {Value: "c"}, {Value: "new"}}
-			if _, err := tc.API.UpdateResourceServer(ctx, ident, mgmt.ResourceServerUpdate{Scopes: mgmt.Set(scopes)}); err != nil {
-				t.Error(err)
-			}
-		}()
-		start := time.Now()
-		if _, err := tc.RolePermissions.Change(ctx, roleID, []mgmt.Permission{pair("new")}, nil); err != nil {
-			t.Fatalf("the assignment did not wait for the scope: %v", err)
+	writeScopes := func(tc *conns.TenantClient, ident string, delay time.Duration) {
+		time.Sleep(delay)
+		end := tc.Scopes.Begin()
+		defer end()
+		scopes := []mgmt.ResourceServerScope{{Value: "a"}, {Value: "b"}, {Value: "c"}, {Value: "new"}}
+		if _, err := tc.API.UpdateResourceServer(ctx, ident, mgmt.ResourceServerUpdate{Scopes: mgmt.Set(scopes)}); err != nil {
+			t.Error(err)
 		}
-		if time.Since(start) < 300*time.Millisecond {
-			t.Fatal("the assignment succeeded before the scope existed")
+	}
+	for _, planned := range []bool{false, true} {
+		t.Run(fmt.Sprintf("the run writes the scope (planned in this process: %v)", planned), func(t *testing.T) {
+			tc, _, roleID, ident := tenant(t)
+			if planned {
+				tc.Planned.DefineScopes(ident, []string{"a", "b", "c", "new"})
+			}
+			go writeScopes(tc, ident, 300*time.Millisecond)
+			start := time.Now()
+			if _, err := tc.RolePermissions.Change(ctx, roleID, []mgmt.Permission{pair("new")}, nil); err != nil {
+				t.Fatalf("the assignment did not wait for the scope: %v", err)
+			}
+			if time.Since(start) < 300*time.Millisecond {
+				t.Fatal("the assignment succeeded before the scope existed")
+			}
+			if got := held(t, tc, roleID); got != "[new]" {
+				t.Fatalf("role holds %s", got)
+			}
+		})
+	}
+	t.Run("the write ends between the refusal and the look at the API", func(t *testing.T) {
+		var (
+			tc            *conns.TenantClient
+			roleID, ident string
+			once          sync.Once
+		)
+		refuse := roundTripper(func(r *http.Request) (*http.Response, error) {
+			resp, err := http.DefaultTransport.RoundTrip(r)
+			if err == nil && r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/permissions") && resp.StatusCode == http.StatusBadRequest {
+				once.Do(func() { writeScopes(tc, ident, 0) })
+			}
+			return resp, err
+		})
+		tc, _, roleID, ident = tenantWith(t, &http.Client{Transport: refuse})
+		if _, err := tc.RolePermissions.Change(ctx, roleID, []mgmt.Permission{pair("new")}, nil); err != nil {
+			t.Fatalf("the assignment did not try again after the scope write: %v", err)
 		}
 		if got := held(t, tc, roleID); got != "[new]" {
 			t.Fatalf("role holds %s", got)
@@ -310,14 +345,30 @@ func TestRolePermissions_assignmentWaitsForTheScopeWrite(t *testing.T) {
 	})
 	t.Run("nothing writes it", func(t *testing.T) {
 		tc, _, roleID, _ := tenant(t)
-		tc.Scopes.Grace = 100 * time.Millisecond
+		tc.Scopes.Wait = 200 * time.Millisecond
 		start := time.Now()
 		_, err := tc.RolePermissions.Change(ctx, roleID, []mgmt.Permission{pair("undefined")}, nil)
 		if !mgmt.IsBadRequest(err) {
 			t.Fatalf("err = %v, want the tenant's refusal", err)
 		}
-		if d := time.Since(start); d < 100*time.Millisecond || d > tc.Scopes.Wait {
-			t.Fatalf("failed after %s, want after the grace period", d)
+		if d := time.Since(start); d < tc.Scopes.Wait {
+			t.Fatalf("failed after %s, want after the wait (%s)", d, tc.Scopes.Wait)
+		}
+	})
+	t.Run("the API's resource planned without it", func(t *testing.T) {
+		tc, _, roleID, ident := tenant(t)
+		tc.Planned.DefineScopes(ident, []string{"a", "b", "c"})
+		start := time.Now()
+		_, err := tc.RolePermissions.Change(ctx, roleID, []mgmt.Permission{pair("undefined")}, nil)
+		if !mgmt.IsBadRequest(err) {
+			t.Fatalf("err = %v, want the tenant's refusal", err)
+		}
+		if d := time.Since(start); d >= tc.Scopes.Wait {
+			t.Fatalf("failed after %s, want at once: no write of the run adds the scope", d)
 		}
 	})
 }
+
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

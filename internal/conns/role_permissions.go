@@ -244,36 +244,38 @@ func (r *roleState) mixed() bool {
 // assign adds pairs to the role after the API writes in flight (a scope
 // the pairs name may be on its way). When the tenant refuses and an API of
 // the pairs does not define its scope yet, it waits for the run's next API
-// write (see ScopeWrites) and tries again.
+// write (see ScopeWrites) and tries again; when the scopes exist by the time
+// it looks, it tries again if an API write ended since its request.
 func (p *RolePermissions) assign(ctx context.Context, roleID string, add []mgmt.Permission) error {
 	if err := p.scopes.idle(ctx); err != nil {
 		return err
 	}
-	err := p.api.AddRolePermissions(ctx, roleID, add)
-	start := time.Now()
-	for err != nil && (mgmt.IsBadRequest(err) || mgmt.IsNotFound(err)) {
-		missing, planned := p.scopeMissing(ctx, add)
-		wait := p.scopes.Grace
-		if planned {
-			wait = p.scopes.Wait
+	deadline := time.Now().Add(p.scopes.Wait)
+	for {
+		since := p.scopes.mark()
+		err := p.api.AddRolePermissions(ctx, roleID, add)
+		if err == nil || !(mgmt.IsBadRequest(err) || mgmt.IsNotFound(err)) {
+			return err
 		}
-		if !missing || !p.scopes.next(ctx, start.Add(wait)) {
-			break
+		missing, excluded := p.scopeMissing(ctx, add)
+		switch {
+		case !missing && !ended(since), excluded:
+			return err
+		case missing && !p.scopes.after(ctx, since, deadline):
+			return err
 		}
-		err = p.api.AddRolePermissions(ctx, roleID, add)
 	}
-	return err
 }
 
 // scopeMissing reports whether an API the pairs name is missing, or does
-// not define the pair's scope, as the tenant shows it now; and whether an
-// API resource of this run has planned every such missing scope.
-func (p *RolePermissions) scopeMissing(ctx context.Context, pairs []mgmt.Permission) (missing, planned bool) {
+// not define the pair's scope, as the tenant shows it now; and whether the
+// API's resource of this run has planned without such a scope, so that no
+// write of the run will add it.
+func (p *RolePermissions) scopeMissing(ctx context.Context, pairs []mgmt.Permission) (missing, excluded bool) {
 	byAPI := map[string][]string{}
 	for _, pair := range pairs {
 		byAPI[pair.ResourceServerIdentifier] = append(byAPI[pair.ResourceServerIdentifier], pair.PermissionName)
 	}
-	planned = true
 	for identifier, names := range byAPI {
 		s, err := p.api.GetResourceServer(ctx, identifier)
 		if err != nil && !mgmt.IsNotFound(err) {
@@ -285,13 +287,13 @@ func (p *RolePermissions) scopeMissing(ctx context.Context, pairs []mgmt.Permiss
 				defined[sc.Value] = true
 			}
 		}
-		coming, _ := p.planned.Scopes(identifier)
+		coming, planned := p.planned.Scopes(identifier)
 		for _, name := range names {
 			if !defined[name] {
 				missing = true
-				planned = planned && coming[name]
+				excluded = excluded || (planned && coming != nil && !coming[name])
 			}
 		}
 	}
-	return missing, missing && planned
+	return missing, excluded
 }

@@ -7,27 +7,23 @@ import (
 )
 
 // DefaultScopeWait is how long an assignment of role permissions waits for
-// the run to write a scope the API does not define yet, when an API
-// resource of the run has planned that scope; DefaultScopeGrace when none
-// has (yet): a scope that nothing in the run writes fails in seconds.
-const (
-	DefaultScopeWait  = 60 * time.Second
-	DefaultScopeGrace = 5 * time.Second
-)
+// the run to write a scope the API does not define yet.
+const DefaultScopeWait = 60 * time.Second
 
 // ScopeWrites orders, within one apply, the assignment of a permission
 // after the write of the API scope it names. An apply that adds a scope to
 // an API and the permission to a role, with the API named by its literal
 // identifier (as generated configuration does), gives Terraform no order
-// between the two: the assignment may run first. It then waits for API
-// writes in flight, and when the API still does not define the scope, for
-// the run's next API write: up to Wait when an API resource of the run has
-// planned the scope (Terraform plans each resource again just before it
-// applies it), else up to Grace, before it reports the tenant's refusal.
+// between the two: the assignment may run first, or the API's write may
+// wait for its own dependencies. The assignment then waits for the API
+// writes in flight and, when the API still does not define the scope, for
+// the run's next API writes, up to Wait, before it reports the tenant's
+// refusal. It does not wait when the API's resource of this run has planned
+// without the scope (Terraform plans each resource again, in the apply's
+// process, just before it applies it).
 type ScopeWrites struct {
-	// Wait and Grace bound how long an assignment waits for a missing
-	// scope.
-	Wait, Grace time.Duration
+	// Wait bounds how long an assignment waits for a missing scope.
+	Wait time.Duration
 
 	mu      sync.Mutex
 	active  int           // API writes in flight
@@ -35,7 +31,7 @@ type ScopeWrites struct {
 }
 
 func newScopeWrites() *ScopeWrites {
-	return &ScopeWrites{Wait: DefaultScopeWait, Grace: DefaultScopeGrace, changed: make(chan struct{})}
+	return &ScopeWrites{Wait: DefaultScopeWait, changed: make(chan struct{})}
 }
 
 // Begin records an API write in flight; the returned function ends it.
@@ -72,16 +68,31 @@ func (w *ScopeWrites) idle(ctx context.Context) error {
 	}
 }
 
-// next waits for the end of the next API write, and reports whether one
-// ended before deadline.
-func (w *ScopeWrites) next(ctx context.Context, deadline time.Time) bool {
+// mark returns what ended reports on and after wait for: the API writes
+// that end from now on.
+func (w *ScopeWrites) mark() <-chan struct{} {
 	w.mu.Lock()
-	changed := w.changed
-	w.mu.Unlock()
+	defer w.mu.Unlock()
+	return w.changed
+}
+
+// ended reports whether an API write ended since mark returned since.
+func ended(since <-chan struct{}) bool {
+	select {
+	case <-since:
+		return true
+	default:
+		return false
+	}
+}
+
+// after waits until an API write ends after mark returned since, and
+// reports whether one did before deadline.
+func (w *ScopeWrites) after(ctx context.Context, since <-chan struct{}, deadline time.Time) bool {
 	t := time.NewTimer(time.Until(deadline))
 	defer t.Stop()
 	select {
-	case <-changed:
+	case <-since:
 		return true
 	case <-t.C:
 		return false

@@ -298,8 +298,8 @@ resource "tenant_role_permission" %[3]q {
 // to an API and the permission for it to a role, with the API named by its
 // literal identifier (as generated configuration does), so Terraform may
 // assign the permission first. A slow terraform_data that the API depends
-// on makes it do so every time; the assignment waits for the scope and the
-// apply succeeds.
+// on makes it do so every time, and starts the API's write seconds later;
+// the assignment waits for the scope and the apply succeeds.
 func TestAccRolePermissions_scopeAddedInTheSameApply(t *testing.T) {
 	target := acctest.NewTarget(t)
 	role := target.Role(t)
@@ -315,7 +315,7 @@ func TestAccRolePermissions_scopeAddedInTheSameApply(t *testing.T) {
 resource "terraform_data" "slow" {
   triggers_replace = %[4]d
   provisioner "local-exec" {
-    command = "sleep 2"
+    command = "sleep 7"
   }
 }
 
