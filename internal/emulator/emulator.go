@@ -214,10 +214,10 @@ func Start(opts Options) (*Server, error) {
 	s.stats = newStats()
 	s.st = newStore()
 	if saved != nil {
-		s.st = saved.Store
+		s.st, s.demo = saved.Store, saved.Demo
 	}
 	s.seedSystem()
-	if opts.Demo && saved == nil {
+	if opts.Demo && s.demo.ActionID == "" {
 		s.seedDemo()
 	}
 	s.start = s.st.clone()

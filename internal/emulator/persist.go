@@ -20,6 +20,8 @@ type savedState struct {
 	// Seqs keeps the creation order of the objects whose wire form has
 	// none (profiles, roles, resource servers), by "kind/id".
 	Seqs map[string]int64 `json:"seqs"`
+	// Demo holds the ids of the objects --demo seeded, if any.
+	Demo DemoIDs `json:"demo"`
 }
 
 const stateVersion = 1
@@ -60,7 +62,7 @@ func loadState(path string) (*savedState, error) {
 // crash never leaves half a state.
 func (s *Server) saveState(path string) error {
 	s.mu.Lock()
-	st := savedState{Version: stateVersion, ClientID: s.opts.ClientID, ClientSecret: s.opts.ClientSecret, Store: s.st.clone(), Seqs: map[string]int64{}}
+	st := savedState{Version: stateVersion, ClientID: s.opts.ClientID, ClientSecret: s.opts.ClientSecret, Store: s.st.clone(), Seqs: map[string]int64{}, Demo: s.demo}
 	s.mu.Unlock()
 	for id, p := range st.Store.Profiles {
 		st.Seqs["profile/"+id] = p.Seq

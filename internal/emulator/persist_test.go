@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -71,5 +72,30 @@ func TestStateFile_refusesAnotherFile(t *testing.T) {
 	}
 	if _, err := Start(Options{StateFile: path}); err == nil {
 		t.Fatal("a file of another version was taken for a state")
+	}
+}
+
+// TestStateFile_keepsTheDemoObjects: --demo with a state file seeds its
+// objects once; a restart names the same ones instead of none.
+func TestStateFile_keepsTheDemoObjects(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tenant.json")
+	h := start(t, Options{StateFile: path, Demo: true, BuildDelay: 1})
+	demo := h.s.Demo()
+	if demo.ActionID == "" || demo.RoleID == "" || demo.PhoneProviderID == "" {
+		t.Fatalf("demo ids %+v", demo)
+	}
+	if err := h.s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	h2 := start(t, Options{StateFile: path, Demo: true})
+	if h2.s.Demo() != demo {
+		t.Fatalf("demo ids after the restart %+v, want %+v", h2.s.Demo(), demo)
+	}
+	tok := h2.tokenFor(h2.s.ClientID(), h2.s.ClientSecret())
+	h2.expect(h2.call(tok, "GET", "/api/v2/roles/"+demo.RoleID, nil), 200)
+	r := h2.call(tok, "GET", "/api/v2/roles?include_totals=true", nil)
+	h2.expect(r, 200)
+	if n := strings.Count(r.body, `"id":"rol_`); n != 1 {
+		t.Fatalf("%d roles after the restart, want the one demo role: %s", n, r.body)
 	}
 }

@@ -21,6 +21,10 @@ func main() {
 	if err != nil {
 		os.Exit(2)
 	}
+	// Listen for the signals before the JSON line says the emulator is up:
+	// a script that stops it on that line gets a clean exit.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
 	s, err := emulator.Start(o)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "tenant-emulator:", err)
@@ -38,8 +42,6 @@ func main() {
 		os.Exit(1)
 	}
 
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
 	<-sig
 	if err := s.Close(); err != nil {
 		fmt.Fprintln(os.Stderr, "tenant-emulator: shutdown:", err)
@@ -152,10 +154,15 @@ func readClients(path string) ([]emulator.Client, error) {
 		known[s] = true
 	}
 	out := make([]emulator.Client, 0, len(entries))
+	seen := map[string]bool{}
 	for i, e := range entries {
 		if e.ID == "" || e.Secret == "" {
 			return nil, fmt.Errorf("%s: client %d needs client_id and client_secret", path, i)
 		}
+		if seen[e.ID] {
+			return nil, fmt.Errorf("%s: client_id %q appears twice", path, e.ID)
+		}
+		seen[e.ID] = true
 		c := emulator.Client{ID: e.ID, Secret: e.Secret, Global: e.Global}
 		for _, s := range e.Scopes {
 			switch {

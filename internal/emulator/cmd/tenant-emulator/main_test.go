@@ -48,9 +48,10 @@ func TestReadClients(t *testing.T) {
 		t.Fatalf("%+v %v", cs, err)
 	}
 	for body, want := range map[string]string{
-		`[{"client_id": "r", "client_secret": "s", "scopes": ["read:everything"]}]`: `unknown scope "read:everything"`,
-		`[{"client_id": "r", "scopes": []}]`:                                        "needs client_id and client_secret",
-		`[{"client_id": "r", "client_secret": "s", "scope": []}]`:                   "unknown field",
+		`[{"client_id": "r", "client_secret": "s", "scopes": ["read:everything"]}]`:            `unknown scope "read:everything"`,
+		`[{"client_id": "r", "scopes": []}]`:                                                   "needs client_id and client_secret",
+		`[{"client_id": "r", "client_secret": "s", "scope": []}]`:                              "unknown field",
+		`[{"client_id": "r", "client_secret": "s"}, {"client_id": "r", "client_secret": "t"}]`: `client_id "r" appears twice`,
 	} {
 		if _, err := readClients(write(body)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", body, err, want)
