@@ -322,27 +322,40 @@ func TestRolePermissions_assignmentWaitsForTheScopeWrite(t *testing.T) {
 			}
 		})
 	}
-	t.Run("the write ends between the refusal and the look at the API", func(t *testing.T) {
-		var (
-			tc            *conns.TenantClient
-			roleID, ident string
-			once          sync.Once
-		)
-		refuse := roundTripper(func(r *http.Request) (*http.Response, error) {
-			resp, err := http.DefaultTransport.RoundTrip(r)
-			if err == nil && r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/permissions") && resp.StatusCode == http.StatusBadRequest {
-				once.Do(func() { writeScopes(tc, ident, 0) })
+	// The scope's write commits between the tenant's refusal and the
+	// assignment's look at the API; the writer ends it at once, or later
+	// (it still sets its state).
+	for _, endAfter := range []time.Duration{0, 200 * time.Millisecond} {
+		t.Run(fmt.Sprintf("the write commits between the refusal and the look at the API (ends after %s)", endAfter), func(t *testing.T) {
+			var (
+				tc            *conns.TenantClient
+				roleID, ident string
+				once          sync.Once
+			)
+			commit := func() {
+				end := tc.Scopes.Begin()
+				scopes := []mgmt.ResourceServerScope{{Value: "a"}, {Value: "b"}, {Value: "c"}, {Value: "new"}}
+				if _, err := tc.API.UpdateResourceServer(ctx, ident, mgmt.ResourceServerUpdate{Scopes: mgmt.Set(scopes)}); err != nil {
+					t.Error(err)
+				}
+				time.AfterFunc(endAfter, end)
 			}
-			return resp, err
+			refuse := roundTripper(func(r *http.Request) (*http.Response, error) {
+				resp, err := http.DefaultTransport.RoundTrip(r)
+				if err == nil && r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/permissions") && resp.StatusCode == http.StatusBadRequest {
+					once.Do(commit)
+				}
+				return resp, err
+			})
+			tc, _, roleID, ident = tenantWith(t, &http.Client{Transport: refuse})
+			if _, err := tc.RolePermissions.Change(ctx, roleID, []mgmt.Permission{pair("new")}, nil); err != nil {
+				t.Fatalf("the assignment did not try again after the scope write: %v", err)
+			}
+			if got := held(t, tc, roleID); got != "[new]" {
+				t.Fatalf("role holds %s", got)
+			}
 		})
-		tc, _, roleID, ident = tenantWith(t, &http.Client{Transport: refuse})
-		if _, err := tc.RolePermissions.Change(ctx, roleID, []mgmt.Permission{pair("new")}, nil); err != nil {
-			t.Fatalf("the assignment did not try again after the scope write: %v", err)
-		}
-		if got := held(t, tc, roleID); got != "[new]" {
-			t.Fatalf("role holds %s", got)
-		}
-	})
+	}
 	t.Run("nothing writes it", func(t *testing.T) {
 		tc, _, roleID, _ := tenant(t)
 		tc.Scopes.Wait = 200 * time.Millisecond

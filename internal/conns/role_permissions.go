@@ -244,13 +244,15 @@ func (r *roleState) mixed() bool {
 // assign adds pairs to the role after the API writes in flight (a scope
 // the pairs name may be on its way). When the tenant refuses and an API of
 // the pairs does not define its scope yet, it waits for the run's next API
-// write (see ScopeWrites) and tries again; when the scopes exist by the time
-// it looks, it tries again if an API write ended since its request.
+// write (see ScopeWrites) and tries again. When the scopes exist by the time
+// it looks (a write committed after the refusal), it tries once more: a
+// refusal then is final.
 func (p *RolePermissions) assign(ctx context.Context, roleID string, add []mgmt.Permission) error {
 	if err := p.scopes.idle(ctx); err != nil {
 		return err
 	}
 	deadline := time.Now().Add(p.scopes.Wait)
+	retried := false
 	for {
 		since := p.scopes.mark()
 		err := p.api.AddRolePermissions(ctx, roleID, add)
@@ -259,9 +261,14 @@ func (p *RolePermissions) assign(ctx context.Context, roleID string, add []mgmt.
 		}
 		missing, excluded := p.scopeMissing(ctx, add)
 		switch {
-		case !missing && !ended(since), excluded:
+		case excluded:
 			return err
-		case missing && !p.scopes.after(ctx, since, deadline):
+		case !missing:
+			if retried {
+				return err
+			}
+			retried = true
+		case !p.scopes.after(ctx, since, deadline):
 			return err
 		}
 	}

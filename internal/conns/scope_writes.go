@@ -68,22 +68,11 @@ func (w *ScopeWrites) idle(ctx context.Context) error {
 	}
 }
 
-// mark returns what ended reports on and after wait for: the API writes
-// that end from now on.
+// mark returns what after waits for: the API writes that end from now on.
 func (w *ScopeWrites) mark() <-chan struct{} {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.changed
-}
-
-// ended reports whether an API write ended since mark returned since.
-func ended(since <-chan struct{}) bool {
-	select {
-	case <-since:
-		return true
-	default:
-		return false
-	}
 }
 
 // after waits until an API write ends after mark returned since, and
