@@ -203,6 +203,10 @@ func Start(opts Options) (*Server, error) {
 			l.Close()
 			return nil, fmt.Errorf("a client needs an id and a secret")
 		}
+		if _, taken := s.clients[c.ID]; taken {
+			l.Close()
+			return nil, fmt.Errorf("client id %q is given twice (the default client's id, or another client's)", c.ID)
+		}
 		s.clients[c.ID] = c
 	}
 	s.setFaults(opts.Faults)
@@ -217,7 +221,7 @@ func Start(opts Options) (*Server, error) {
 		s.st, s.demo = saved.Store, saved.Demo
 	}
 	s.seedSystem()
-	if opts.Demo && s.demo.ActionID == "" {
+	if opts.Demo && saved == nil {
 		s.seedDemo()
 	}
 	s.start = s.st.clone()

@@ -98,4 +98,36 @@ func TestStateFile_keepsTheDemoObjects(t *testing.T) {
 	if n := strings.Count(r.body, `"id":"rol_`); n != 1 {
 		t.Fatalf("%d roles after the restart, want the one demo role: %s", n, r.body)
 	}
+	if err := h2.s.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	// A tenant saved without --demo stays as it is when restarted with it.
+	plain := filepath.Join(t.TempDir(), "plain.json")
+	h3 := start(t, Options{StateFile: plain})
+	if err := h3.s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	h4 := start(t, Options{StateFile: plain, Demo: true})
+	if h4.s.Demo() != (DemoIDs{}) {
+		t.Fatalf("demo objects seeded into a saved tenant: %+v", h4.s.Demo())
+	}
+}
+
+// TestStart_refusesAClientIDTwice: a client of Options.Clients with the
+// default client's id, or another's, would replace it silently.
+func TestStart_refusesAClientIDTwice(t *testing.T) {
+	for _, clients := range [][]Client{
+		{{ID: "fixed", Secret: "s"}},
+		{{ID: "a", Secret: "s"}, {ID: "a", Secret: "t"}},
+	} {
+		s, err := Start(Options{ClientID: "fixed", ClientSecret: "x", Clients: clients})
+		if err == nil {
+			_ = s.Close()
+			t.Fatalf("%+v: started", clients)
+		}
+		if !strings.Contains(err.Error(), "given twice") {
+			t.Fatalf("%+v: %v", clients, err)
+		}
+	}
 }
