@@ -68,8 +68,8 @@ resource "tenant_role_permissions" "r" {
 		{name: "profile: action of another trigger", hcl: profile("urn:acme:a", postLogin), want: "Unable to use action", detail: `runs at the trigger "post-login"`},
 		{name: "profile: action not deployed", hcl: profile("urn:acme:b", undeployed), want: "Unable to use action", detail: "has no deployed version"},
 		{name: "profile: action does not exist", hcl: profile("urn:acme:c", "00000000-0000-4000-8000-000000000000"), want: "Unable to use action", detail: "No action with id"},
-		{name: "profile: subject token type taken", hcl: profile(taken, deployed), want: "Unable to use subject token type"},
-		{name: "API: identifier exists", hcl: fmt.Sprintf("resource \"tenant_resource_server\" \"a\" {\n  identifier = %q\n}\n", existingAPI), want: "Unable to create API"},
+		{name: "profile: subject token type taken", hcl: profile(taken, deployed), want: "Unable to use token exchange profile subject token type"},
+		{name: "API: identifier exists", hcl: fmt.Sprintf("resource \"tenant_resource_server\" \"a\" {\n  identifier = %q\n}\n", existingAPI), want: "Unable to use resource server identifier"},
 		{name: "role: name taken", hcl: fmt.Sprintf("resource \"tenant_role\" \"r\" {\n  name = %q\n}\n", role.Name), want: "Unable to use role name"},
 		{name: "permissions: role does not exist", hcl: perms("rol_doesnotexist0000", existingAPI, "read:x"), want: "Unable to assign role permissions"},
 		{name: "permission: role does not exist", want: "Unable to assign role permissions", hcl: fmt.Sprintf(`

@@ -79,6 +79,25 @@ func (c Creation) Result(found *Found, outcome mgmt.CreateOutcome, err error, ot
 	return err == nil
 }
 
+// Taken reports, at plan, that the tenant already holds another object
+// (found) under the value of the unique key, so that the apply would fail
+// as Result's 409 does; with the import command and the ways out a plan
+// can name.
+func (c Creation) Taken(found Found, diags *diag.Diagnostics) {
+	also := ""
+	if found.Description != "" {
+		also = ", " + found.Description
+	}
+	diags.AddAttributeError(path.Root(c.Key), "Unable to use "+c.Summary+" "+strings.ReplaceAll(c.Key, "_", " "), fmt.Sprintf(
+		"%[1]s %[2]s with %[3]s %[4]q already exists in the tenant (id %[5]s%[6]s); the %[3]s is unique, so the apply would fail.\n\n"+
+			"To manage it here, import it:\n  terraform import %[7]s.<name> %[5]s\n"+
+			"If this configuration manages it under another address, rename it with a moved block instead of destroying one "+
+			"and creating the other. If this configuration changes that %[2]s's %[3]s in the same apply, Terraform does not "+
+			"order the two changes: make them in two applies. If it is this resource's own object, tainted (Terraform does "+
+			"not say so to the provider), run terraform untaint on this resource and plan with -replace=<its address> "+
+			"instead. Or choose another %[3]s.", article(c.Noun), c.Noun, c.Key, c.Value, found.ID, also, c.TypeName))
+}
+
 // article is "An" before a noun that starts with a vowel, else "A".
 func article(noun string) string {
 	if noun != "" && strings.ContainsRune("AEIOUaeiou", rune(noun[0])) {

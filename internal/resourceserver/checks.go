@@ -52,13 +52,7 @@ func (r *serverResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		case err != nil:
 			framework.CheckSkipped(&resp.Diagnostics, path.Root("identifier"), fmt.Sprintf("whether an API with identifier %q exists", ident), err)
 		case found != nil && found.ID != framework.Replaces(ctx, req.Private):
-			resp.Diagnostics.AddAttributeError(path.Root("identifier"), "Unable to create API", fmt.Sprintf(
-				"An API with identifier %[1]q already exists in the tenant (id %[2]s); the identifier is unique, so the apply "+
-					"would fail to create it.\n\nTo manage it here, import it:\n  terraform import %[3]s.<name> %[1]s\n"+
-					"If this configuration manages it under another address, rename with a moved block instead of "+
-					"destroying one and creating the other. If it is this resource's own object, tainted, Terraform does not say "+
-					"so to the provider: run terraform untaint on this resource and plan with -replace=<its address> instead. "+
-					"Or choose another identifier.", ident, found.ID, TypeName))
+			creation(ident).Taken(framework.Found{ID: found.ID}, &resp.Diagnostics)
 			return
 		}
 	} else {

@@ -91,6 +91,12 @@ func systemAPIDetail(ident string) string {
 		"or choose another identifier.", ident)
 }
 
+// creation names an API with the identifier in create and plan
+// diagnostics.
+func creation(identifier string) framework.Creation {
+	return framework.Creation{TypeName: TypeName, Summary: "resource server", Noun: "API", Key: "identifier", Value: identifier, ImportByKey: true}
+}
+
 func (r *serverResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var m, config resourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
@@ -114,12 +120,11 @@ func (r *serverResource) Create(ctx context.Context, req resource.CreateRequest,
 			return found, err
 		},
 		func(found *mgmt.ResourceServer) bool { return sameServer(body, found) })
-	creation := framework.Creation{TypeName: TypeName, Summary: "resource server", Noun: "API", Key: "identifier", Value: body.Identifier, ImportByKey: true}
 	var found *framework.Found
 	if s != nil {
 		found = &framework.Found{ID: s.ID}
 	}
-	if !creation.Result(found, outcome, err, func(err error) string {
+	if !creation(body.Identifier).Result(found, outcome, err, func(err error) string {
 		return framework.APIErrorDetail(fmt.Sprintf("Creating the API with identifier %q", body.Identifier), err)
 	}, &resp.Diagnostics) {
 		return

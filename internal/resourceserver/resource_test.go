@@ -432,8 +432,8 @@ func TestAccResourceServer_conflict(t *testing.T) {
 			{
 				// Refused at plan: the tenant holds an API with that identifier.
 				Config: target.Config(testAccServerConfig_named(ident, name)),
-				ExpectError: acctest.ExpectError(`Unable to create API.*already exists in the tenant \(id ` + existing.ID + `\).*terraform import tenant_resource_server.<name> ` +
-					regexp.QuoteMeta(ident)),
+				ExpectError: acctest.ExpectError(`Unable to use resource server identifier.*An API with identifier "` + regexp.QuoteMeta(ident) + `" already exists in the tenant \(id ` +
+					existing.ID + `\).*terraform import tenant_resource_server.<name> ` + existing.ID),
 			},
 			{
 				Config:             target.Config(testAccServerConfig_named(ident, name)),

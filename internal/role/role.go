@@ -34,6 +34,11 @@ var (
 	_ resource.ResourceWithIdentity    = (*roleResource)(nil)
 )
 
+// creation names a role with the name in create and plan diagnostics.
+func creation(name string) framework.Creation {
+	return framework.Creation{TypeName: TypeName, Summary: "role", Noun: "role", Key: "name", Value: name, ImportByKey: true}
+}
+
 // NewResource returns the tenant_role resource.
 func NewResource() resource.Resource { return &roleResource{} }
 
@@ -97,12 +102,11 @@ func (r *roleResource) Create(ctx context.Context, req resource.CreateRequest, r
 			return &roles[0], nil
 		},
 		func(found *mgmt.Role) bool { return found.Name == sent.Name && found.Description == sent.Description })
-	creation := framework.Creation{TypeName: TypeName, Summary: "role", Noun: "role", Key: "name", Value: sent.Name, ImportByKey: true}
 	var found *framework.Found
 	if role != nil {
 		found = &framework.Found{ID: role.ID, Description: fmt.Sprintf("description %q", role.Description)}
 	}
-	if !creation.Result(found, outcome, err, func(err error) string {
+	if !creation(sent.Name).Result(found, outcome, err, func(err error) string {
 		return framework.APIErrorDetail(fmt.Sprintf("Creating the role %q", sent.Name), err)
 	}, &resp.Diagnostics) {
 		return
@@ -267,13 +271,6 @@ func (r *roleResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRe
 	case err != nil:
 		framework.CheckSkipped(&resp.Diagnostics, path.Root("name"), fmt.Sprintf("whether a role named %q exists", name), err)
 	case found != nil && found.ID != state.ID.ValueString() && found.ID != framework.Replaces(ctx, req.Private):
-		resp.Diagnostics.AddAttributeError(path.Root("name"), "Unable to use role name", fmt.Sprintf(
-			"A role named %[1]q already exists in the tenant (id %[2]s); role names are unique, so the apply would fail.\n\n"+
-				"To manage it here, import it:\n  terraform import %[3]s.<name> %[2]s\n"+
-				"If this configuration manages it under another address, rename with a moved block instead of destroying one "+
-				"and creating the other. If this configuration renames that role in the same apply, Terraform does not order "+
-				"the two renames: rename it in one apply and take its name in the next. If it is this resource's own object, tainted, "+
-				"Terraform does not say so to the provider: run terraform untaint on this resource and plan with "+
-				"-replace=<its address> instead. Or choose another name.", name, found.ID, TypeName))
+		creation(name).Taken(framework.Found{ID: found.ID}, &resp.Diagnostics)
 	}
 }

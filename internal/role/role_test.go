@@ -147,7 +147,7 @@ func TestAccRole_conflict(t *testing.T) {
 			{
 				Config: cfg,
 				// Refused at plan: the tenant holds a role of that name.
-				ExpectError: acctest.ExpectError(`Unable to use role name.*A role named "` + existing.Name + `" already exists in the tenant \(id ` + existing.ID +
+				ExpectError: acctest.ExpectError(`Unable to use role name.*A role with name "` + existing.Name + `" already exists in the tenant \(id ` + existing.ID +
 					`\).*terraform import tenant_role.<name> ` + existing.ID),
 			},
 			{
@@ -181,7 +181,7 @@ func TestAccRole_renameConflict(t *testing.T) {
 			{Config: target.Config(testAccRoleConfig_name(name))},
 			{
 				Config:      target.Config(testAccRoleConfig_name(other.Name)),
-				ExpectError: acctest.ExpectError(`Unable to use role name.*A role named "` + other.Name + `" already exists in the tenant \(id ` + other.ID + `\)`),
+				ExpectError: acctest.ExpectError(`Unable to use role name.*A role with name "` + other.Name + `" already exists in the tenant \(id ` + other.ID + `\)`),
 			},
 			{
 				Config:           target.Config(testAccRoleConfig_name(name)),
@@ -211,12 +211,12 @@ func TestAccRole_duplicateName(t *testing.T) {
 			{Config: target.Config(testAccRoleConfig_name(a))},
 			{
 				Config:      target.Config(two(a, a)),
-				ExpectError: acctest.ExpectError(`Unable to use role name.*A role named "` + a + `" already exists`),
+				ExpectError: acctest.ExpectError(`Unable to use role name.*A role with name "` + a + `" already exists`),
 			},
 			{Config: target.Config(two(a, b))},
 			{
 				Config:      target.Config(two(b, c)),
-				ExpectError: acctest.ExpectError(`Unable to use role name.*A role named "` + b + `" already exists.*Terraform does not order the two renames`),
+				ExpectError: acctest.ExpectError(`Unable to use role name.*A role with name "` + b + `" already exists.*Terraform does not order the two changes`),
 			},
 			{
 				Config:      target.Config(two(a, b)),

@@ -169,13 +169,7 @@ func (r *profileResource) checkSubjectTokenType(ctx context.Context, sst, own st
 	case err != nil:
 		framework.CheckSkipped(diags, path.Root("subject_token_type"), fmt.Sprintf("whether a profile holds subject_token_type %q", sst), err)
 	case found != nil && found.ID != own:
-		diags.AddAttributeError(path.Root("subject_token_type"), "Unable to use subject token type", fmt.Sprintf(
-			"The token exchange profile %[2]s (name %[3]q) already holds subject_token_type %[1]q; the tenant allows one "+
-				"profile per subject token type, so the apply would fail.\n\nTo manage that profile here, import it:\n"+
-				"  terraform import %[4]s.<name> %[2]s\nIf this configuration manages it under another address, rename with a "+
-				"moved block. If it is this resource's own object, tainted, Terraform does not say so to the provider: run "+
-				"terraform untaint on this resource and plan with -replace=<its address> instead. Or choose another "+
-				"subject_token_type.", sst, found.ID, found.Name, TypeName))
+		creation(sst).Taken(framework.Found{ID: found.ID, Description: fmt.Sprintf("name %q", found.Name)}, diags)
 	}
 }
 
@@ -214,6 +208,13 @@ func (r *profileResource) checkAction(ctx context.Context, id string, diags *dia
 	}
 }
 
+// creation names a profile with the subject token type in create and plan
+// diagnostics.
+func creation(sst string) framework.Creation {
+	return framework.Creation{TypeName: TypeName, Summary: "token exchange profile", Noun: "token exchange profile",
+		Key: "subject_token_type", Value: sst, ImportByKey: true}
+}
+
 func (r *profileResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var m profileModel
 	if resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...); resp.Diagnostics.HasError() {
@@ -228,13 +229,11 @@ func (r *profileResource) Create(ctx context.Context, req resource.CreateRequest
 		func(p *mgmt.TokenExchangeProfile) bool {
 			return p.Name == sent.Name && p.SubjectTokenType == sent.SubjectTokenType && p.ActionID == sent.ActionID && p.Type == sent.Type
 		})
-	creation := framework.Creation{TypeName: TypeName, Summary: "token exchange profile", Noun: "token exchange profile",
-		Key: "subject_token_type", Value: sent.SubjectTokenType, ImportByKey: true}
 	var found *framework.Found
 	if p != nil {
 		found = &framework.Found{ID: p.ID, Description: fmt.Sprintf("name %q, action_id %q", p.Name, p.ActionID)}
 	}
-	if !creation.Result(found, outcome, err, func(err error) string { return r.createErrorDetail(m, err) }, &resp.Diagnostics) {
+	if !creation(sent.SubjectTokenType).Result(found, outcome, err, func(err error) string { return r.createErrorDetail(m, err) }, &resp.Diagnostics) {
 		return
 	}
 	m.fromAPI(p)

@@ -263,9 +263,9 @@ func TestAccTokenExchangeProfile_apiErrors(t *testing.T) {
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{
 			// Refused at plan, from one read each.
-			{Config: target.Config(cfg("urn:acme:taken", deployed)), ExpectError: acctest.ExpectError(`Unable to use subject token type.*The token exchange profile ` + existing.ID + ` \(name "existing"\) already holds subject_token_type "urn:acme:taken".*terraform import tenant_token_exchange_profile.<name> ` + existing.ID)},
+			{Config: target.Config(cfg("urn:acme:taken", deployed)), ExpectError: acctest.ExpectError(`Unable to use token exchange profile subject token type.*A token exchange profile with subject_token_type "urn:acme:taken" already exists in the tenant \(id ` + existing.ID + `, name "existing"\).*terraform import tenant_token_exchange_profile.<name> ` + existing.ID)},
 			// Equal to the configuration, but there before: still not adopted.
-			{Config: target.Config(testAccProfileConfig("existing", "urn:acme:taken", deployed)), ExpectError: acctest.ExpectError(`Unable to use subject token type.*` + existing.ID + `.*terraform import`)},
+			{Config: target.Config(testAccProfileConfig("existing", "urn:acme:taken", deployed)), ExpectError: acctest.ExpectError(`Unable to use token exchange profile subject token type.*` + existing.ID + `.*terraform import`)},
 			{Config: target.Config(cfg("urn:acme:e1", "00000000-0000-4000-8000-000000000000")), ExpectError: acctest.ExpectError(`Unable to use action.*No action with id "00000000-0000-4000-8000-000000000000" exists in the tenant`)},
 			{Config: target.Config(cfg("urn:acme:e2", undeployed)), ExpectError: acctest.ExpectError(`Unable to use action.*` + undeployed + `.*has no deployed version`)},
 			{Config: target.Config(cfg("urn:acme:e3", postLogin)), ExpectError: acctest.ExpectError(`Unable to use action.*runs at the trigger "post-login"`)},
