@@ -87,11 +87,7 @@ func (r *permissionResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			"The pair is not owned exclusively: if the role already holds it (assigned outside Terraform, or by another " +
 			"`tenant_role_permission` with the same pair), creating this resource changes nothing, and destroying it removes " +
 			"the pair from the role all the same. Declare each pair once.\n\n" +
-			"Switching a role from one resource type to the other in one apply (or renaming a `for_each` key without a " +
-			"`moved` block) ends with every pair the new configuration lists assigned, whichever of the destroy and the " +
-			"create Terraform runs first; when the destroy runs first, those pairs are missing from the role until the create " +
-			"runs. To switch without that gap, replace the old resources with `removed` blocks (`lifecycle { destroy = false }`) " +
-			"in the same apply that adds the new ones: the old are forgotten, not destroyed. Within one type, rename with `moved`.",
+			switchingTypesDoc,
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "`<role_id>::<resource_server_identifier>::<permission_name>`, also the import ID.",

@@ -41,6 +41,14 @@ type roleIdentity struct {
 	RoleID types.String `tfsdk:"role_id"`
 }
 
+// switchingTypesDoc ends the description of both permission resources.
+const switchingTypesDoc = "Switching a role from one resource type to the other in one apply (or renaming a `for_each` key " +
+	"without a `moved` block) ends with every pair the new configuration lists assigned, whichever of the destroy and " +
+	"the create Terraform runs first; when the destroy runs first, those pairs are missing from the role until the " +
+	"create runs. To switch without that gap, replace the old resources with `removed` blocks (`lifecycle { destroy = " +
+	"false }`) in the same apply that adds the new ones: the old are forgotten, not destroyed. Within one type, rename " +
+	"with `moved`."
+
 // NewPermissionsExclusiveResource returns the tenant_role_permissions resource.
 func NewPermissionsExclusiveResource() resource.Resource { return &permissionsExclusiveResource{} }
 
@@ -71,11 +79,7 @@ func (r *permissionsExclusiveResource) Schema(_ context.Context, _ resource.Sche
 			"`tenant_role_permissions` per role, and do not combine it with `tenant_role_permission` on the same role: this " +
 			"resource would remove that one's pair on each apply and that one would assign it again, a permanent diff (the plan " +
 			"warns when one configuration does both).\n\n" +
-			"Switching a role from one resource type to the other in one apply (or renaming a `for_each` key without a " +
-			"`moved` block) ends with every pair the new configuration lists assigned, whichever of the destroy and the " +
-			"create Terraform runs first; when the destroy runs first, those pairs are missing from the role until the create " +
-			"runs. To switch without that gap, replace the old resources with `removed` blocks (`lifecycle { destroy = false }`) " +
-			"in the same apply that adds the new ones: the old are forgotten, not destroyed. Within one type, rename with `moved`.",
+			switchingTypesDoc,
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "The role's ID (the same as `role_id`).",
