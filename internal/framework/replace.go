@@ -4,45 +4,38 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-// replacesKey is the private state key that holds the id of the object a
-// resource manages.
-const replacesKey = "replaces"
+// managedKey is the private data key that holds the id of the object a
+// resource's plan manages.
+const managedKey = "replaces"
 
-type privateGetter interface {
-	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
-}
-
-type privateSetter interface {
-	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
-}
-
-// MarkManaged records the id of the object a resource manages in its
-// private data: in its create, its read and its plan with state. Terraform
-// plans a replacement (a changed attribute that requires it, -replace, a
-// tainted object) as a create that gets this private data: see Replaces.
-func MarkManaged(ctx context.Context, private privateSetter, id string) diag.Diagnostics {
-	value, err := json.Marshal(id)
-	if err != nil {
-		var diags diag.Diagnostics
-		diags.AddError("Unable to plan resource", "Encoding the private data of the plan failed: "+err.Error()+
-			"\n\nThis is a bug in the provider; please report it.")
-		return diags
+// ManagedID returns, in ModifyPlan, the id of the object the planned
+// resource manages: from the state (then also recorded in the plan's
+// private data), or, in the plan of a resource without state, from the
+// private data alone. Terraform plans a replacement (an attribute that
+// requires it, -replace) as an update first and then as a create, handing
+// the create the update's private data; a new instance, and the create of a
+// tainted object, get "". The create of a replacement must not take the
+// natural key of the object it replaces (its name, identifier) for another
+// object's.
+func ManagedID(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) string {
+	if req.State.Raw.IsNull() {
+		value, diags := req.Private.GetKey(ctx, managedKey)
+		var id string
+		if diags.HasError() || len(value) == 0 || json.Unmarshal(value, &id) != nil {
+			return ""
+		}
+		return id
 	}
-	return private.SetKey(ctx, replacesKey, value)
-}
-
-// Replaces returns, in the plan of a resource without state, the id of the
-// object this plan replaces, as MarkManaged recorded it; a new instance gets
-// "". The create of a replacement must not take the natural key of the
-// object it replaces (its name, identifier) for another object's.
-func Replaces(ctx context.Context, private privateGetter) string {
-	value, diags := private.GetKey(ctx, replacesKey)
-	var id string
-	if diags.HasError() || len(value) == 0 || json.Unmarshal(value, &id) != nil {
+	var id types.String
+	if resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &id)...); resp.Diagnostics.HasError() {
 		return ""
 	}
-	return id
+	value, _ := json.Marshal(id.ValueString()) // a string always encodes
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, managedKey, value)...)
+	return id.ValueString()
 }

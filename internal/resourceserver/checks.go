@@ -44,6 +44,7 @@ func (r *serverResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		resp.Diagnostics.AddAttributeError(path.Root("identifier"), "Unable to manage a system API", systemAPIDetail(ident))
 		return
 	}
+	own := framework.ManagedID(ctx, req, resp)
 	var state resourceModel
 	creating := req.State.Raw.IsNull()
 	if creating {
@@ -51,15 +52,12 @@ func (r *serverResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		switch {
 		case err != nil:
 			framework.CheckSkipped(&resp.Diagnostics, path.Root("identifier"), fmt.Sprintf("whether an API with identifier %q exists", ident), err)
-		case found != nil && found.ID != framework.Replaces(ctx, req.Private):
+		case found != nil && found.ID != own:
 			creation(ident).Taken(framework.Found{ID: found.ID}, &resp.Diagnostics)
 			return
 		}
 	} else {
 		if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
-			return
-		}
-		if resp.Diagnostics.Append(framework.MarkManaged(ctx, resp.Private, state.ID.ValueString())...); resp.Diagnostics.HasError() {
 			return
 		}
 	}

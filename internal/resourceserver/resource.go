@@ -135,8 +135,6 @@ func (r *serverResource) Create(ctx context.Context, req resource.CreateRequest,
 	}
 	resp.Diagnostics.Append(m.fromAPI(ctx, s)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-	// The id lets a replacement's create plan tell this object from another's.
-	resp.Diagnostics.Append(framework.MarkManaged(ctx, resp.Private, m.ID.ValueString())...)
 	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: m.ID}, &resp.Diagnostics)
 }
 
@@ -163,8 +161,6 @@ func (r *serverResource) Read(ctx context.Context, req resource.ReadRequest, res
 	}
 	resp.Diagnostics.Append(m.fromAPI(ctx, s)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-	// The id lets a replacement's create plan tell this object from another's.
-	resp.Diagnostics.Append(framework.MarkManaged(ctx, resp.Private, m.ID.ValueString())...)
 }
 
 func (r *serverResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {

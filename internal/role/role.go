@@ -113,8 +113,6 @@ func (r *roleResource) Create(ctx context.Context, req resource.CreateRequest, r
 	}
 	m.fromAPI(role)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-	// The id lets a replacement's create plan tell this object from another's.
-	resp.Diagnostics.Append(framework.MarkManaged(ctx, resp.Private, m.ID.ValueString())...)
 	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: m.ID}, &resp.Diagnostics)
 }
 
@@ -137,8 +135,6 @@ func (r *roleResource) Read(ctx context.Context, req resource.ReadRequest, resp 
 	}
 	m.fromAPI(role)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-	// The id lets a replacement's create plan tell this object from another's.
-	resp.Diagnostics.Append(framework.MarkManaged(ctx, resp.Private, m.ID.ValueString())...)
 }
 
 func (r *roleResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -255,13 +251,9 @@ func (r *roleResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRe
 	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || plan.Name.IsUnknown() {
 		return
 	}
+	own := framework.ManagedID(ctx, req, resp)
 	if !req.State.Raw.IsNull() {
-		if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
-			return
-		}
-		// Terraform plans a replacement's create after this update.
-		resp.Diagnostics.Append(framework.MarkManaged(ctx, resp.Private, state.ID.ValueString())...)
-		if resp.Diagnostics.HasError() || plan.Name.Equal(state.Name) {
+		if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() || plan.Name.Equal(state.Name) {
 			return
 		}
 	}
@@ -270,7 +262,7 @@ func (r *roleResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRe
 	switch {
 	case err != nil:
 		framework.CheckSkipped(&resp.Diagnostics, path.Root("name"), fmt.Sprintf("whether a role named %q exists", name), err)
-	case found != nil && found.ID != state.ID.ValueString() && found.ID != framework.Replaces(ctx, req.Private):
+	case found != nil && found.ID != own:
 		creation(name).Taken(framework.Found{ID: found.ID}, &resp.Diagnostics)
 	}
 }

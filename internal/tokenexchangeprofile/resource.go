@@ -147,10 +147,8 @@ func (r *profileResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	if !r.Tenant.Configured() {
 		return
 	}
-	own := state.ID.ValueString()
-	if state.ID.IsNull() {
-		own = framework.Replaces(ctx, req.Private)
-	} else if resp.Diagnostics.Append(framework.MarkManaged(ctx, resp.Private, own)...); resp.Diagnostics.HasError() {
+	own := framework.ManagedID(ctx, req, resp)
+	if resp.Diagnostics.HasError() {
 		return
 	}
 	if sst := plan.SubjectTokenType; !sst.IsUnknown() && !sst.Equal(state.SubjectTokenType) {
@@ -238,8 +236,6 @@ func (r *profileResource) Create(ctx context.Context, req resource.CreateRequest
 	}
 	m.fromAPI(p)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-	// The id lets a replacement's create plan tell this object from another's.
-	resp.Diagnostics.Append(framework.MarkManaged(ctx, resp.Private, m.ID.ValueString())...)
 	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: m.ID}, &resp.Diagnostics)
 }
 
@@ -263,8 +259,6 @@ func (r *profileResource) Read(ctx context.Context, req resource.ReadRequest, re
 	}
 	m.fromAPI(p)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-	// The id lets a replacement's create plan tell this object from another's.
-	resp.Diagnostics.Append(framework.MarkManaged(ctx, resp.Private, m.ID.ValueString())...)
 }
 
 func (r *profileResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
