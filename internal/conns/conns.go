@@ -23,7 +23,6 @@ package conns
 
 import (
 	"context"
-	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
@@ -104,9 +103,6 @@ func (t *TenantClient) init(api *mgmt.Client) {
 			p, err := api.ListTokenExchangeProfiles(ctx, cursor, 100)
 			if err != nil {
 				return listPage[mgmt.TokenExchangeProfile]{}, err
-			}
-			if p.Next != "" && p.Next == cursor {
-				return listPage[mgmt.TokenExchangeProfile]{}, fmt.Errorf("malformed response from GET /token-exchange-profiles: the cursor %q repeats", p.Next)
 			}
 			return listPage[mgmt.TokenExchangeProfile]{items: p.Profiles, next: p.Next, done: p.Next == "", total: -1}, nil
 		}, api.GetTokenExchangeProfile).withNatural(func(p *mgmt.TokenExchangeProfile) string { return p.SubjectTokenType }, nil)

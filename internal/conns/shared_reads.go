@@ -2,6 +2,7 @@ package conns
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"sync"
 	"time"
@@ -59,6 +60,7 @@ type SharedReads[T any] struct {
 	items    map[string]*T
 	pages    int
 	cursor   string
+	cursors  map[string]bool // the cursors of the pages read: one that repeats ends the walk
 	done     bool
 	failed   bool // a page failed: the rest of this walk reads directly
 	total    int
@@ -92,7 +94,7 @@ func (c *SharedReads[T]) invalidate() {
 	defer c.mu.Unlock()
 	c.gen++
 	c.items, c.pages, c.cursor, c.done, c.failed, c.total = map[string]*T{}, 0, "", false, false, -1
-	c.byKey, c.failure = map[string]*T{}, nil
+	c.byKey, c.failure, c.cursors = map[string]*T{}, nil, nil
 }
 
 // worth reports whether the reads seen so far pay for the next page.
@@ -174,10 +176,17 @@ func (c *SharedReads[T]) fetchNext(ctx context.Context) {
 	if gen != c.gen {
 		return // a write happened meanwhile: this page is stale
 	}
+	if err == nil && !page.done && (page.next == cursor || c.cursors[page.next]) {
+		err = fmt.Errorf("malformed list response: the cursor %q repeats", page.next)
+	}
 	if err != nil {
 		c.failed, c.failure = true, err
 		return
 	}
+	if c.cursors == nil {
+		c.cursors = map[string]bool{}
+	}
+	c.cursors[cursor] = true
 	for i := range page.items {
 		item := &page.items[i]
 		c.items[c.key(item)] = item

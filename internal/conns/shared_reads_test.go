@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -224,5 +225,26 @@ func TestSharedReads_findByNaturalKey(t *testing.T) {
 	}
 	if f2.pages.Load() != 1 || f2.gets.Load() != 0 {
 		t.Fatalf("%d pages, %d gets", f2.pages.Load(), f2.gets.Load())
+	}
+}
+
+// TestSharedReads_repeatingCursorEndsTheWalk: a list whose cursor comes
+// back (A, B, A) fails the walk after the pages it read, never loops.
+func TestSharedReads_repeatingCursorEndsTheWalk(t *testing.T) {
+	next := map[string]string{"": "A", "A": "B", "B": "A"}
+	var pages atomic.Int64
+	s := newSharedReads(func(o *object) string { return o.ID },
+		func(_ context.Context, cursor string) (listPage[object], error) {
+			pages.Add(1)
+			return listPage[object]{items: []object{{ID: "id-" + cursor}}, next: next[cursor], total: -1}, nil
+		}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, err := s.All(ctx)
+	if err == nil || !strings.Contains(err.Error(), `the cursor "A" repeats`) {
+		t.Fatalf("err = %v, want the repeated cursor", err)
+	}
+	if n := pages.Load(); n != 3 {
+		t.Fatalf("%d pages read, want 3", n)
 	}
 }
