@@ -76,28 +76,13 @@ func (t *TenantClient) init(api *mgmt.Client) {
 			page, _ := strconv.Atoi(cursor)
 			items, more, total, err := api.ResourceServersPage(ctx, page)
 			return listPage[mgmt.ResourceServer]{items: items, next: strconv.Itoa(page + 1), done: !more, total: total}, err
-		}, api.GetResourceServer).withNatural(func(s *mgmt.ResourceServer) string { return s.Identifier },
-		func(ctx context.Context, identifier string) (*mgmt.ResourceServer, error) {
-			// GET takes an identifier as well as an id (reference §4).
-			s, err := api.GetResourceServer(ctx, identifier)
-			if mgmt.IsNotFound(err) {
-				return nil, nil
-			}
-			return s, err
-		})
+		}, api.GetResourceServer).withNatural(func(s *mgmt.ResourceServer) string { return s.Identifier }, api.FindResourceServer)
 	t.Roles = newSharedReads(func(r *mgmt.Role) string { return r.ID },
 		func(ctx context.Context, cursor string) (listPage[mgmt.Role], error) {
 			page, _ := strconv.Atoi(cursor)
 			items, more, total, err := api.RolesPage(ctx, page)
 			return listPage[mgmt.Role]{items: items, next: strconv.Itoa(page + 1), done: !more, total: total}, err
-		}, api.GetRole).withNatural(func(r *mgmt.Role) string { return r.Name },
-		func(ctx context.Context, name string) (*mgmt.Role, error) {
-			roles, err := api.FindRolesByName(ctx, name)
-			if err != nil || len(roles) == 0 {
-				return nil, err
-			}
-			return &roles[0], nil
-		})
+		}, api.GetRole).withNatural(func(r *mgmt.Role) string { return r.Name }, api.FindRole)
 	t.Profiles = newSharedReads(func(p *mgmt.TokenExchangeProfile) string { return p.ID },
 		func(ctx context.Context, cursor string) (listPage[mgmt.TokenExchangeProfile], error) {
 			p, err := api.ListTokenExchangeProfiles(ctx, cursor, 100)

@@ -194,10 +194,7 @@ func (p *RolePermissions) Converge(ctx context.Context, roleID string, want []mg
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
-	held = make([]mgmt.Permission, 0, len(perms))
-	for _, pair := range perms {
-		held = append(held, pair.Permission)
-	}
+	held = mgmt.Pairs(perms)
 	added, removed = mgmt.DiffPermissions(want, held)
 	kept, err = p.change(ctx, r, roleID, want, added, removed)
 	return held, added, removed, kept, err

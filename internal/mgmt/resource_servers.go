@@ -147,6 +147,22 @@ func (c *Client) GetResourceServer(ctx context.Context, idOrIdentifier string) (
 	return checkID(&out, out.ID, "GET "+path)
 }
 
+// FindResourceServer returns the API whose identifier is identifier, or nil
+// when the tenant holds none (GET takes an identifier as well as an id,
+// reference §4; an answer for another API's id is not a match).
+func (c *Client) FindResourceServer(ctx context.Context, identifier string) (*ResourceServer, error) {
+	s, err := c.GetResourceServer(ctx, identifier)
+	switch {
+	case IsNotFound(err):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	case s.Identifier != identifier:
+		return nil, nil
+	}
+	return s, nil
+}
+
 // UpdateResourceServer PATCHes the fields set in in.
 func (c *Client) UpdateResourceServer(ctx context.Context, id string, in ResourceServerUpdate) (*ResourceServer, error) {
 	var out ResourceServer

@@ -115,6 +115,38 @@ func (c *Client) FindRolesByName(ctx context.Context, name string) ([]Role, erro
 	return c.findRoles(ctx, name, func(n string) bool { return n == name })
 }
 
+// FindRole returns the role named name exactly, or nil when there is none.
+// Names are unique in a tenant; two roles of one name are an error that
+// names them.
+func (c *Client) FindRole(ctx context.Context, name string) (*Role, error) {
+	roles, err := c.FindRolesByName(ctx, name)
+	switch {
+	case err != nil || len(roles) == 0:
+		return nil, err
+	case len(roles) > 1:
+		return nil, fmt.Errorf("%d roles are named %q (%s)", len(roles), name, RoleIDs(roles))
+	}
+	return &roles[0], nil
+}
+
+// RoleIDs lists the ids of roles, comma-separated, for messages.
+func RoleIDs(roles []Role) string {
+	ids := make([]string, len(roles))
+	for i, r := range roles {
+		ids[i] = r.ID
+	}
+	return strings.Join(ids, ", ")
+}
+
+// Pairs returns the (API, permission) pairs of perms.
+func Pairs(perms []RolePermission) []Permission {
+	out := make([]Permission, len(perms))
+	for i, p := range perms {
+		out[i] = p.Permission
+	}
+	return out
+}
+
 // FindRolesByPrefix returns the roles whose name starts with prefix.
 func (c *Client) FindRolesByPrefix(ctx context.Context, prefix string) ([]Role, error) {
 	return c.findRoles(ctx, prefix, func(n string) bool { return strings.HasPrefix(n, prefix) })

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
@@ -98,5 +99,32 @@ func TestRemoveRolePermissions_404(t *testing.T) {
 				t.Fatalf("%d DELETEs", deletes)
 			}
 		})
+	}
+}
+
+// TestFindRole: one role of the name, none, or two (an error naming them);
+// a role whose name only contains the filter is not a match.
+func TestFindRole(t *testing.T) {
+	f := newFakeTenant(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch r.URL.Query().Get("name_filter") {
+		case "one":
+			fmt.Fprint(w, `{"roles":[{"id":"rol_1","name":"one"},{"id":"rol_9","name":"one more"}],"total":2,"start":0,"limit":100}`)
+		case "two":
+			fmt.Fprint(w, `{"roles":[{"id":"rol_1","name":"two"},{"id":"rol_2","name":"two"}],"total":2,"start":0,"limit":100}`)
+		default:
+			fmt.Fprint(w, `{"roles":[],"total":0,"start":0,"limit":100}`)
+		}
+	})
+	c := f.client(t)
+	ctx := context.Background()
+	if r, err := c.FindRole(ctx, "one"); err != nil || r == nil || r.ID != "rol_1" {
+		t.Fatalf("one: %v %v", r, err)
+	}
+	if r, err := c.FindRole(ctx, "none"); err != nil || r != nil {
+		t.Fatalf("none: %v %v", r, err)
+	}
+	if _, err := c.FindRole(ctx, "two"); err == nil || !strings.Contains(err.Error(), `2 roles are named "two" (rol_1, rol_2)`) {
+		t.Fatalf("two: %v", err)
 	}
 }

@@ -112,13 +112,7 @@ func (r *serverResource) Create(ctx context.Context, req resource.CreateRequest,
 	defer end()
 	s, outcome, err := mgmt.SafeCreate(ctx, 3,
 		func() (*mgmt.ResourceServer, error) { return r.Tenant.API.CreateResourceServer(ctx, body) },
-		func() (*mgmt.ResourceServer, error) {
-			found, err := r.Tenant.API.GetResourceServer(ctx, body.Identifier)
-			if mgmt.IsNotFound(err) {
-				return nil, nil
-			}
-			return found, err
-		},
+		func() (*mgmt.ResourceServer, error) { return r.Tenant.API.FindResourceServer(ctx, body.Identifier) },
 		func(found *mgmt.ResourceServer) bool { return sameServer(body, found) })
 	var found *framework.Found
 	if s != nil {

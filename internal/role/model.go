@@ -66,11 +66,7 @@ func (m permissionsExclusiveModel) appliedPairs(diags *diag.Diagnostics) []mgmt.
 
 // fromAPI sets the permissions from what the API lists.
 func (m *permissionsExclusiveModel) fromAPI(roleID string, perms []mgmt.RolePermission) diag.Diagnostics {
-	pairs := make([]mgmt.Permission, 0, len(perms))
-	for _, p := range perms {
-		pairs = append(pairs, p.Permission)
-	}
-	return m.fromPairs(roleID, pairs)
+	return m.fromPairs(roleID, mgmt.Pairs(perms))
 }
 
 // fromPairs sets the role and its permissions, grouped by API.

@@ -274,10 +274,7 @@ func (r *permissionResource) ImportState(ctx context.Context, req resource.Impor
 	}
 	got, ok := hasPair(perms, pair)
 	if !ok {
-		held := make([]mgmt.Permission, len(perms))
-		for i, p := range perms {
-			held[i] = p.Permission
-		}
+		held := mgmt.Pairs(perms)
 		detail := "it holds none"
 		if len(held) > 0 {
 			detail = fmt.Sprintf("it holds %d: %s", len(held), listPairs(held))

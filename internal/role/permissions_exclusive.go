@@ -193,11 +193,7 @@ func (r *permissionsExclusiveResource) warnCreateRemovals(ctx context.Context, r
 	if err != nil {
 		return
 	}
-	held := make([]mgmt.Permission, 0, len(perms))
-	for _, p := range perms {
-		held = append(held, p.Permission)
-	}
-	if _, removed := mgmt.DiffPermissions(want, held); len(removed) > 0 {
+	if _, removed := mgmt.DiffPermissions(want, mgmt.Pairs(perms)); len(removed) > 0 {
 		diags.AddAttributeWarning(path.Root("permissions"), "Role permissions will be removed", fmt.Sprintf(
 			"Role %q holds %d permission(s) that this resource does not list (assigned outside Terraform, by another "+
 				"configuration, or by resources this apply destroys). This resource is authoritative: creating it removes "+

@@ -3,7 +3,6 @@ package role
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -91,16 +90,7 @@ func (r *roleResource) Create(ctx context.Context, req resource.CreateRequest, r
 	sent := m.toCreate()
 	role, outcome, err := mgmt.SafeCreate(ctx, 3,
 		func() (*mgmt.Role, error) { return r.Tenant.API.CreateRole(ctx, sent) },
-		func() (*mgmt.Role, error) {
-			roles, err := r.Tenant.API.FindRolesByName(ctx, sent.Name)
-			if err != nil || len(roles) == 0 {
-				return nil, err
-			}
-			if len(roles) > 1 {
-				return nil, fmt.Errorf("%d roles are named %q (%s)", len(roles), sent.Name, roleIDs(roles))
-			}
-			return &roles[0], nil
-		},
+		func() (*mgmt.Role, error) { return r.Tenant.API.FindRole(ctx, sent.Name) },
 		func(found *mgmt.Role) bool { return found.Name == sent.Name && found.Description == sent.Description })
 	var found *framework.Found
 	if role != nil {
@@ -165,7 +155,7 @@ func (r *roleResource) Update(ctx context.Context, req resource.UpdateRequest, r
 func (r *roleResource) renameConflictDetail(ctx context.Context, id, name string, err error) string {
 	other := "another role"
 	if roles, lerr := r.Tenant.API.FindRolesByName(ctx, name); lerr == nil && len(roles) > 0 {
-		other = fmt.Sprintf("another role (id %s)", roleIDs(roles))
+		other = fmt.Sprintf("another role (id %s)", mgmt.RoleIDs(roles))
 	}
 	return fmt.Sprintf("The role %q was not renamed to %q: %s already has that name, and role names are unique in the tenant.\n\n"+
 		"Choose another name, or rename or delete the other role first.\n\n%s",
@@ -226,15 +216,7 @@ func pickRole(name string, roles []mgmt.Role) (*mgmt.Role, string) {
 	case 1:
 		return &roles[0], ""
 	}
-	return nil, fmt.Sprintf("%d roles are named %q (ids %s), so the name does not say which one is meant.", len(roles), name, roleIDs(roles))
-}
-
-func roleIDs(roles []mgmt.Role) string {
-	ids := make([]string, len(roles))
-	for i, r := range roles {
-		ids[i] = r.ID
-	}
-	return strings.Join(ids, ", ")
+	return nil, fmt.Sprintf("%d roles are named %q (ids %s), so the name does not say which one is meant.", len(roles), name, mgmt.RoleIDs(roles))
 }
 
 var _ resource.ResourceWithModifyPlan = (*roleResource)(nil)
