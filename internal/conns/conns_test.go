@@ -65,6 +65,33 @@ func held(t *testing.T, tc *conns.TenantClient, roleID string) string {
 	return fmt.Sprint(names)
 }
 
+// TestRolePermissions_missingRoleReadOnce: the 404 of a role that does not
+// exist is shared too, so the checks of many instances on a deleted role
+// cost one read; an error other than 404 is not shared.
+func TestRolePermissions_missingRoleReadOnce(t *testing.T) {
+	tc, emu, _, _ := tenant(t)
+	ctx := context.Background()
+	emu.ResetStats()
+	for range 5 {
+		if _, err := tc.RolePermissions.Read(ctx, "rol_doesnotexist0000"); !mgmt.IsNotFound(err) {
+			t.Fatalf("err = %v, want 404", err)
+		}
+	}
+	route := "GET /api/v2/roles/{id}/permissions"
+	if n := emu.Stats().ByRoute[route]; n != 1 {
+		t.Fatalf("5 reads of a missing role cost %d reads, want 1", n)
+	}
+	emu.SetFaults(emulator.Faults{Routes: map[string]int{route: 403}})
+	for range 2 {
+		if _, err := tc.RolePermissions.Read(ctx, "rol_other0000000000"); err == nil || mgmt.IsNotFound(err) {
+			t.Fatalf("err = %v, want 403", err)
+		}
+	}
+	if n := emu.Stats().ByRoute[route]; n != 3 {
+		t.Fatalf("%d reads, want a 403 read again", n)
+	}
+}
+
 // TestRolePermissions_oneReadPerRolePerRun: many readers of one role's
 // permissions share one read until a write to the role.
 func TestRolePermissions_oneReadPerRolePerRun(t *testing.T) {

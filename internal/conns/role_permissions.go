@@ -70,8 +70,9 @@ func (p *RolePermissions) role(roleID string) *roleState {
 	return r
 }
 
-// Read returns the permissions roleID holds, read once in this run and
-// shared with every other reader until a write to the role.
+// Read returns the permissions roleID holds (or the 404 of a role that
+// does not exist), read once in this run and shared with every other reader
+// until a write to the role.
 func (p *RolePermissions) Read(ctx context.Context, roleID string) ([]mgmt.RolePermission, error) {
 	p.mu.Lock()
 	r := p.role(roleID)
@@ -81,9 +82,10 @@ func (p *RolePermissions) Read(ctx context.Context, roleID string) ([]mgmt.RoleP
 		r.read = c
 		p.mu.Unlock()
 		c.perms, c.err = p.api.RolePermissions(ctx, roleID)
-		if c.err != nil {
-			// An error is not shared with later readers; it is dropped
-			// before the waiters wake, so one that reads anew starts afresh.
+		if c.err != nil && !mgmt.IsNotFound(c.err) {
+			// An error but the role's 404 is not shared with later readers;
+			// it is dropped before the waiters wake, so one that reads anew
+			// starts afresh.
 			p.mu.Lock()
 			if r.read == c {
 				r.read = nil

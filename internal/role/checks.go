@@ -72,20 +72,22 @@ func checkPairs(ctx context.Context, tenant *conns.TenantClient, roleID string, 
 	}
 }
 
-// checkRole refuses pairs for a role the tenant does not hold; the role's
-// permissions are read once per run (the read is shared).
-func checkRole(ctx context.Context, tenant *conns.TenantClient, roleID string, diags *diag.Diagnostics) bool {
-	_, err := tenant.RolePermissions.Read(ctx, roleID)
+// checkRole refuses pairs for a role the tenant does not hold (ok false);
+// it returns the permissions the role holds, read once per run (the read is
+// shared), or none when the read is refused (the check is then skipped).
+func checkRole(ctx context.Context, tenant *conns.TenantClient, roleID string, diags *diag.Diagnostics) (held []mgmt.RolePermission, ok bool) {
+	held, err := tenant.RolePermissions.Read(ctx, roleID)
 	switch {
 	case mgmt.IsNotFound(err):
 		diags.AddAttributeError(path.Root("role_id"), "Unable to assign role permissions", fmt.Sprintf(
 			"No role with id %q exists in the tenant, so the apply would fail to assign its permissions.\n\n"+
 				"Reference the role of this configuration (role_id = tenant_role.<name>.id), or correct the id.", roleID))
-		return false
+		return nil, false
 	case err != nil:
 		framework.CheckSkipped(diags, path.Root("role_id"), fmt.Sprintf("that the role %q exists", roleID), err)
+		return nil, true
 	}
-	return true
+	return held, true
 }
 
 func notIn(names []string, set map[string]bool) []string {

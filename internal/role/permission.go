@@ -145,8 +145,10 @@ func (r *permissionResource) ModifyPlan(ctx context.Context, req resource.Modify
 			return
 		}
 	}
-	if req.State.Raw.IsNull() && r.Tenant.Configured() && checkRole(ctx, r.Tenant, roleID, &resp.Diagnostics) {
-		checkPairs(ctx, r.Tenant, roleID, []mgmt.Permission{pair}, path.Root("permission_name"), &resp.Diagnostics)
+	if req.State.Raw.IsNull() && r.Tenant.Configured() {
+		if _, ok := checkRole(ctx, r.Tenant, roleID, &resp.Diagnostics); ok {
+			checkPairs(ctx, r.Tenant, roleID, []mgmt.Permission{pair}, path.Root("permission_name"), &resp.Diagnostics)
+		}
 	}
 	instances, mixed := r.Tenant.RolePermissions.ClaimPair(roleID, pair)
 	if instances == 2 {

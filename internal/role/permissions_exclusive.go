@@ -165,8 +165,11 @@ func (r *permissionsExclusiveResource) ModifyPlan(ctx context.Context, req resou
 		return
 	}
 	if req.State.Raw.IsNull() {
-		if r.Tenant.Configured() && checkRole(ctx, r.Tenant, roleID, &resp.Diagnostics) {
-			r.warnCreateRemovals(ctx, roleID, want, &resp.Diagnostics)
+		if !r.Tenant.Configured() {
+			return
+		}
+		if held, ok := checkRole(ctx, r.Tenant, roleID, &resp.Diagnostics); ok {
+			warnCreateRemovals(roleID, want, held, &resp.Diagnostics)
 			checkPairs(ctx, r.Tenant, roleID, want, path.Root("permissions"), &resp.Diagnostics)
 		}
 		return
@@ -182,18 +185,10 @@ func (r *permissionsExclusiveResource) ModifyPlan(ctx context.Context, req resou
 	}
 }
 
-// warnCreateRemovals reads what the role holds (the run's shared read) and
-// warns when the create will remove pairs the configuration does not list.
-// A role that cannot be read is left to the apply, which says why.
-func (r *permissionsExclusiveResource) warnCreateRemovals(ctx context.Context, roleID string, want []mgmt.Permission, diags *diag.Diagnostics) {
-	if !r.Tenant.Configured() {
-		return
-	}
-	perms, err := r.Tenant.RolePermissions.Read(ctx, roleID)
-	if err != nil {
-		return
-	}
-	if _, removed := mgmt.DiffPermissions(want, mgmt.Pairs(perms)); len(removed) > 0 {
+// warnCreateRemovals warns when the create will remove pairs the role
+// holds (held, the run's shared read) that the configuration does not list.
+func warnCreateRemovals(roleID string, want []mgmt.Permission, held []mgmt.RolePermission, diags *diag.Diagnostics) {
+	if _, removed := mgmt.DiffPermissions(want, mgmt.Pairs(held)); len(removed) > 0 {
 		diags.AddAttributeWarning(path.Root("permissions"), "Role permissions will be removed", fmt.Sprintf(
 			"Role %q holds %d permission(s) that this resource does not list (assigned outside Terraform, by another "+
 				"configuration, or by resources this apply destroys). This resource is authoritative: creating it removes "+
