@@ -57,16 +57,10 @@ func (r *actionResource) warnProfilesOfReplaced(ctx context.Context, state actio
 	if state.trigger() != mgmt.TriggerCustomTokenExchange || !r.Tenant.Configured() {
 		return
 	}
-	profiles, err := r.Tenant.Profiles.All(ctx)
+	users, err := r.profilesUsing(ctx, state.ID.ValueString())
 	if err != nil {
 		framework.CheckSkipped(diags, path.Root("supported_triggers"), "which token exchange profiles run the action this plan replaces", err)
 		return
-	}
-	var users []string
-	for _, p := range profiles {
-		if p.ActionID == state.ID.ValueString() {
-			users = append(users, fmt.Sprintf("%s (subject_token_type %s)", p.ID, p.SubjectTokenType))
-		}
 	}
 	if len(users) == 0 {
 		return

@@ -265,10 +265,7 @@ func (r *actionResource) Delete(ctx context.Context, req resource.DeleteRequest,
 // the feature: 403 insufficient_entitlement, or 404) has none that could.
 func (r *actionResource) noProfileUses(ctx context.Context, m actionModel, diags *diag.Diagnostics) bool {
 	id := m.ID.ValueString()
-	profiles, err := r.Tenant.API.AllTokenExchangeProfiles(ctx)
-	if e, ok := mgmt.AsAPIError(err); ok && (e.StatusCode == 404 || e.ErrorCode == "insufficient_entitlement") {
-		return true
-	}
+	users, err := r.profilesUsing(ctx, id)
 	if err != nil {
 		diags.AddError("Unable to delete action", framework.APIErrorDetail(
 			fmt.Sprintf("Listing the token exchange profiles, to check that none uses the action %q", id), err)+
@@ -276,17 +273,31 @@ func (r *actionResource) noProfileUses(ctx context.Context, m actionModel, diags
 			"skip_profile_check = true on the action (apply, then destroy) to delete it without the check.")
 		return false
 	}
+	if len(users) > 0 {
+		diags.AddError("Unable to delete action", inUseDetail(id, m.Name.ValueString(), strings.Join(users, ", ")))
+		return false
+	}
+	return true
+}
+
+// profilesUsing names the token exchange profiles that run the action id,
+// from the run's shared list of profiles; a tenant without the feature
+// (404, or 403 insufficient_entitlement) has none.
+func (r *actionResource) profilesUsing(ctx context.Context, id string) ([]string, error) {
+	profiles, err := r.Tenant.Profiles.All(ctx)
+	if e, ok := mgmt.AsAPIError(err); ok && (e.StatusCode == 404 || e.ErrorCode == "insufficient_entitlement") {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
 	var users []string
 	for _, p := range profiles {
 		if p.ActionID == id {
 			users = append(users, fmt.Sprintf("%s (subject_token_type %s)", p.ID, p.SubjectTokenType))
 		}
 	}
-	if len(users) > 0 {
-		diags.AddError("Unable to delete action", inUseDetail(id, m.Name.ValueString(), strings.Join(users, ", ")))
-		return false
-	}
-	return true
+	return users, nil
 }
 
 // ImportState accepts the action's id (a UUID).
