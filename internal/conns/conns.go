@@ -23,6 +23,7 @@ package conns
 
 import (
 	"context"
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -97,9 +98,23 @@ func (t *TenantClient) init(api *mgmt.Client) {
 	t.RolePermissions = newRolePermissions(api, t.Scopes, t.Planned)
 }
 
-// written drops whatever a write to path may have made out of date; the
-// client calls it before each write is sent and after its answer.
-func (t *TenantClient) written(_, path string) {
+// written drops whatever a write to path may have made out of date, before
+// the write is sent and again when it ends (the function it returns); a
+// write of an API's scopes is in flight (Scopes) until then.
+func (t *TenantClient) written(method, path string) (done func()) {
+	t.forget(path)
+	end := func() {}
+	if strings.HasPrefix(path, "/resource-servers") && (method == http.MethodPost || method == http.MethodPatch) {
+		end = t.Scopes.Begin()
+	}
+	return func() {
+		t.forget(path)
+		end()
+	}
+}
+
+// forget drops what a write to path may have made out of date.
+func (t *TenantClient) forget(path string) {
 	segments := strings.Split(strings.TrimPrefix(path, "/"), "/")
 	switch segments[0] {
 	case "resource-servers":

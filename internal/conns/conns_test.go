@@ -321,10 +321,9 @@ func TestRolePermissions_aCancelledReaderDoesNotFailTheOthers(t *testing.T) {
 // the scope fails at once.
 func TestRolePermissions_assignmentWaitsForTheScopeWrite(t *testing.T) {
 	ctx := context.Background()
+	// The client marks the API's write in flight (mgmt.Config.OnWrite).
 	writeScopes := func(tc *conns.TenantClient, ident string, delay time.Duration) {
 		time.Sleep(delay)
-		end := tc.Scopes.Begin()
-		defer end()
 		scopes := []mgmt.ResourceServerScope{{Value: "a"}, {Value: "b"}, {Value: "c"}, {Value: "new"}}
 		if _, err := tc.API.UpdateResourceServer(ctx, ident, mgmt.ResourceServerUpdate{Scopes: mgmt.Set(scopes)}); err != nil {
 			t.Error(err)

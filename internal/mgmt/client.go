@@ -57,10 +57,10 @@ type Config struct {
 	// by half up to MaxPoll (defaults 200ms and 5s).
 	MinPoll, MaxPoll time.Duration
 	// OnWrite, when set, is called with the method and escaped path of
-	// every request that is not a GET, once before it is sent and once after
-	// its last attempt ends: whatever a caller kept from earlier reads of
-	// that path may be out of date from the first call on.
-	OnWrite func(method, path string)
+	// every request that is not a GET before it is sent, and the function it
+	// returns once its last attempt ends: whatever a caller kept from
+	// earlier reads of that path may be out of date from the first call on.
+	OnWrite func(method, path string) (done func())
 }
 
 // Client is safe for concurrent use.
@@ -178,8 +178,7 @@ func (c *Client) do(ctx context.Context, r request, out any) (int, error) {
 		return 0, err
 	}
 	if r.method != http.MethodGet && c.cfg.OnWrite != nil {
-		c.cfg.OnWrite(r.method, r.path)
-		defer c.cfg.OnWrite(r.method, r.path)
+		defer c.cfg.OnWrite(r.method, r.path)()
 	}
 	ctx = c.logContext(ctx, r.secrets...)
 	var payload []byte

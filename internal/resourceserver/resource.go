@@ -107,9 +107,6 @@ func (r *serverResource) Create(ctx context.Context, req resource.CreateRequest,
 	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
 		return
 	}
-	// Permission assignments of this apply wait for the API's scopes.
-	end := r.Tenant.Scopes.Begin()
-	defer end()
 	s, outcome, err := mgmt.SafeCreate(ctx, 3,
 		func() (*mgmt.ResourceServer, error) { return r.Tenant.API.CreateResourceServer(ctx, body) },
 		func() (*mgmt.ResourceServer, error) { return r.Tenant.API.FindResourceServer(ctx, body.Identifier) },
@@ -169,8 +166,6 @@ func (r *serverResource) Update(ctx context.Context, req resource.UpdateRequest,
 	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
 		return
 	}
-	end := r.Tenant.Scopes.Begin()
-	defer end()
 	s, err := r.Tenant.API.UpdateResourceServer(ctx, state.ID.ValueString(), body)
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to update resource server", framework.APIErrorDetail(fmt.Sprintf("Updating the API %q", state.ID.ValueString()), err))
