@@ -305,6 +305,19 @@ func TestAccAction_dependencies(t *testing.T) {
 				},
 			},
 			{
+				// registry_url removed from a dependency that stays, and a
+				// published package whose name predates npm's lower-case rule.
+				Config: target.Config(testAccActionConfig_dependencies(name,
+					`"jose" = { version = "4.15.9" }`,
+					`"uuid" = { version = "9.0.1" }`,
+					`"JSONStream" = { version = "1.3.5" }`)),
+				Check: deps("JSONStream@1.3.5, jose@4.15.9, uuid@9.0.1"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
 				// Removing the argument removes every dependency.
 				Config: target.Config(testAccActionConfig_basic(name, codeV1)),
 				Check:  deps(""),
@@ -1090,7 +1103,7 @@ func TestAccAction_validation(t *testing.T) {
 		{Config: body(`  runtime = "node16"`), Want: `Attribute runtime value must be one of: \["node18" "node18-actions" "node22"\], got: "node16"`},
 		{Config: testAccActionConfig("valid-name", codeV1, trig("pre-login", "v1")), Want: `Attribute supported_triggers.id value must be one of`},
 		{Config: testAccActionConfig("valid-name", codeV1, trig("custom-token-exchange", "")), Want: `Attribute supported_triggers.version UTF-8 character count must be at least 1`},
-		{Config: testAccActionConfig_dependencies("valid-name", `"Jose" = { version = "5.9.6" }`), Want: `must be an npm package name`},
+		{Config: testAccActionConfig_dependencies("valid-name", `"jose lib" = { version = "5.9.6" }`), Want: `must be an npm package name`},
 		{Config: testAccActionConfig_dependencies("valid-name", `"_private" = { version = "1.0.0" }`), Want: `must be an npm package name`},
 		{Config: testAccActionConfig_dependencies("valid-name", `"`+strings.Repeat("a", 215)+`" = { version = "1.0.0" }`), Want: `character count must be between 1 and 214, got: 215`},
 		{Config: testAccActionConfig_dependencies("valid-name", `"jose" = { version = "" }`), Want: `version UTF-8 character count must be at least 1`},

@@ -53,11 +53,12 @@ var (
 		"password-reset-post-challenge",
 	}
 
-	// npmName is npm's rule for a package name: lower case, URL-safe,
-	// optionally scoped, not starting with a dot or an underscore, at most
-	// 214 characters. A dependency whose name breaks it can never be
-	// installed, so its build would fail.
-	npmName = regexp.MustCompile(`^(@[a-z0-9~-][a-z0-9._~-]*/)?[a-z0-9~-][a-z0-9._~-]*$`)
+	// npmName is npm's rule for the names of packages it holds
+	// (validate-npm-package-name's validForOldPackages, as the emulator
+	// applies it): URL-safe, optionally scoped, not starting with a dot or
+	// an underscore. Names of new packages are lower case as well, but older
+	// published ones are not (JSONStream), and they install.
+	npmName = regexp.MustCompile(`^(@[A-Za-z0-9~!*'()-][A-Za-z0-9._~!*'()-]*/)?[A-Za-z0-9~!*'()-][A-Za-z0-9._~!*'()-]*$`)
 
 	// uuid is the form of action ids (reference §0.2: UUID v4).
 	uuid = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
@@ -103,7 +104,7 @@ func (r *actionResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 			},
 			"dependencies": schema.MapNestedAttribute{
 				MarkdownDescription: "npm packages the code requires, keyed by the package's npm name (e.g. `jose` or " +
-					"`@scope/name`: lower case, at most 214 characters); at least one when set. A dependency that cannot be " +
+					"`@scope/name`: URL-safe characters, at most 214); at least one when set. A dependency that cannot be " +
 					"installed makes the build fail. Removing the argument removes every dependency. (In a map written out in HCL, " +
 					"Terraform keeps the last of a key written twice.)",
 				Optional: true,
@@ -111,8 +112,8 @@ func (r *actionResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 					mapvalidator.SizeAtLeast(1),
 					mapvalidator.KeysAre(
 						stringvalidator.UTF8LengthBetween(1, 214),
-						stringvalidator.RegexMatches(npmName, "must be an npm package name: lower case letters, digits, "+
-							"'-', '.', '_' and '~', optionally scoped as @scope/name, not starting with '.' or '_'"),
+						stringvalidator.RegexMatches(npmName, "must be an npm package name: letters, digits and "+
+							"-._~!*'(), optionally scoped as @scope/name, not starting with '.' or '_'"),
 					),
 				},
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
