@@ -160,13 +160,11 @@ func (p *RolePermissions) change(ctx context.Context, r *roleState, roleID strin
 			return nil, err
 		}
 	}
+	var kept, gone []mgmt.Permission
 	p.mu.Lock()
 	for _, pair := range hold {
 		r.assigned[pair] = true
 	}
-	p.mu.Unlock()
-	var kept, gone []mgmt.Permission
-	p.mu.Lock()
 	for _, pair := range remove {
 		if r.assigned[pair] {
 			kept = append(kept, pair)

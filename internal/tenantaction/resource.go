@@ -60,18 +60,12 @@ func (r *actionResource) ValidateConfig(ctx context.Context, req resource.Valida
 				"secrets_wo_version unchanged the apply sends nothing; change it to send them. Or remove secrets_wo_version and "+
 				"list the secrets in secrets.", m.SecretsWOVersion))
 	}
-	for attr, v := range map[string]interface {
-		IsNull() bool
-		IsUnknown() bool
-	}{"secrets": m.Secrets, "secrets_wo": m.SecretsWO} {
+	for attr, v := range map[string]types.List{"secrets": m.Secrets, "secrets_wo": m.SecretsWO} {
 		if v.IsNull() || v.IsUnknown() {
 			continue
 		}
 		var items []secretModel
-		switch s := v.(type) {
-		case types.List:
-			resp.Diagnostics.Append(s.ElementsAs(ctx, &items, false)...)
-		}
+		resp.Diagnostics.Append(v.ElementsAs(ctx, &items, false)...)
 		names := make([]types.String, 0, len(items))
 		for _, s := range items {
 			names = append(names, s.Name)
@@ -232,7 +226,6 @@ func (r *actionResource) Update(ctx context.Context, req resource.UpdateRequest,
 	last, err := r.converge(ctx, a, deploy)
 	resp.Diagnostics.Append(plan.fromAPI(ctx, last)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: plan.ID}, &resp.Diagnostics)
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to update action", waitDetail(last, err, "update", timeout, deploy))
 	}
