@@ -60,7 +60,7 @@ func TestAccRolePermission_basic(t *testing.T) {
 // pair is removed and the new one assigned.
 func TestAccRolePermission_replace(t *testing.T) {
 	target := acctest.NewTarget(t)
-	role, other, ident := target.Role(t), target.Role(t), api(t, target, 2)
+	role, other, ident, second := target.Role(t), target.Role(t), api(t, target, 2), api(t, target, 2)
 	differ := statecheck.CompareValue(compare.ValuesDiffer())
 	replace := resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 		plancheck.ExpectResourceAction(pairAddr, plancheck.ResourceActionDestroyBeforeCreate),
@@ -86,6 +86,14 @@ func TestAccRolePermission_replace(t *testing.T) {
 					checkAssigned(target, role.ID, ident),
 					checkAssigned(target, other.ID, ident, "p:001"),
 				),
+				ConfigStateChecks: []statecheck.StateCheck{differ.AddStateValue(pairAddr, tfjsonpath.New("id"))},
+			},
+			{
+				// The same permission name on another API: the role holds
+				// that pair alone (checkAssigned refuses a pair of ident).
+				Config:            target.Config(testAccPermissionConfig_pair(other.ID, second, "p:001")),
+				ConfigPlanChecks:  replace,
+				Check:             checkAssigned(target, other.ID, second, "p:001"),
 				ConfigStateChecks: []statecheck.StateCheck{differ.AddStateValue(pairAddr, tfjsonpath.New("id"))},
 			},
 		},
