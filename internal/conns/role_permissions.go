@@ -276,21 +276,12 @@ func (p *RolePermissions) assign(ctx context.Context, roleID string, add []mgmt.
 // API's resource of this run has planned without such a scope, so that no
 // write of the run will add it.
 func (p *RolePermissions) scopeMissing(ctx context.Context, pairs []mgmt.Permission) (missing, excluded bool) {
-	byAPI := map[string][]string{}
-	for _, pair := range pairs {
-		byAPI[pair.ResourceServerIdentifier] = append(byAPI[pair.ResourceServerIdentifier], pair.PermissionName)
-	}
-	for identifier, names := range byAPI {
-		s, err := p.api.GetResourceServer(ctx, identifier)
-		if err != nil && !mgmt.IsNotFound(err) {
+	for identifier, names := range mgmt.NamesByAPI(pairs) {
+		s, err := p.api.FindResourceServer(ctx, identifier)
+		if err != nil {
 			return false, false
 		}
-		defined := map[string]bool{}
-		if err == nil && s.Scopes != nil {
-			for _, sc := range *s.Scopes {
-				defined[sc.Value] = true
-			}
-		}
+		defined := s.ScopeValues()
 		coming, planned := p.planned.Scopes(identifier)
 		for _, name := range names {
 			if !defined[name] {

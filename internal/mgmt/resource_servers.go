@@ -147,6 +147,18 @@ func (c *Client) GetResourceServer(ctx context.Context, idOrIdentifier string) (
 	return checkID(&out, out.ID, "GET "+path)
 }
 
+// ScopeValues returns the set of the values of the API's scopes; a nil API
+// defines none.
+func (s *ResourceServer) ScopeValues() map[string]bool {
+	values := map[string]bool{}
+	if s != nil && s.Scopes != nil {
+		for _, sc := range *s.Scopes {
+			values[sc.Value] = true
+		}
+	}
+	return values
+}
+
 // FindResourceServer returns the API whose identifier is identifier, or nil
 // when the tenant holds none (GET takes an identifier as well as an id,
 // reference §4; an answer for another API's id is not a match).

@@ -138,6 +138,15 @@ func RoleIDs(roles []Role) string {
 	return strings.Join(ids, ", ")
 }
 
+// NamesByAPI groups the permission names of pairs by API identifier.
+func NamesByAPI(pairs []Permission) map[string][]string {
+	byAPI := map[string][]string{}
+	for _, p := range pairs {
+		byAPI[p.ResourceServerIdentifier] = append(byAPI[p.ResourceServerIdentifier], p.PermissionName)
+	}
+	return byAPI
+}
+
 // Pairs returns the (API, permission) pairs of perms.
 func Pairs(perms []RolePermission) []Permission {
 	out := make([]Permission, len(perms))

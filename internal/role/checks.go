@@ -23,10 +23,7 @@ import (
 // this run that names the API by its literal identifier may still add it
 // (the apply orders the two).
 func checkPairs(ctx context.Context, tenant *conns.TenantClient, roleID string, pairs []mgmt.Permission, attr path.Path, diags *diag.Diagnostics) {
-	byAPI := map[string][]string{}
-	for _, p := range pairs {
-		byAPI[p.ResourceServerIdentifier] = append(byAPI[p.ResourceServerIdentifier], p.PermissionName)
-	}
+	byAPI := mgmt.NamesByAPI(pairs)
 	apis := make([]string, 0, len(byAPI))
 	for ident := range byAPI {
 		apis = append(apis, ident)
@@ -56,13 +53,7 @@ func checkPairs(ctx context.Context, tenant *conns.TenantClient, roleID string, 
 					"configuration creates that API first. Reference it (tenant_resource_server.<name>.identifier) so that "+
 					"Terraform creates it first, or correct the identifier.", ident, quoteAll(names), roleID))
 		default:
-			defined := map[string]bool{}
-			if api.Scopes != nil {
-				for _, s := range *api.Scopes {
-					defined[s.Value] = true
-				}
-			}
-			if missing := notIn(names, defined); len(missing) > 0 {
+			if missing := notIn(names, api.ScopeValues()); len(missing) > 0 {
 				diags.AddAttributeWarning(attr, "Scope not defined", fmt.Sprintf(
 					"The API %q does not define %s in the tenant now, so assigning it to role %q fails at apply unless this "+
 						"configuration adds it to the API's scopes (the apply then assigns it after the scope is written). "+
