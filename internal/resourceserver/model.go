@@ -117,9 +117,11 @@ func (m serverModel) toCreate(ctx context.Context, config resourceModel) (mgmt.R
 // sendWO says its version changed.
 func (m serverModel) toUpdate(ctx context.Context, state serverModel, secretWO types.String, sendWO bool) (mgmt.ResourceServerUpdate, diag.Diagnostics) {
 	var u mgmt.ResourceServerUpdate
-	// name, enforce_policies and token_dialect are never sent as null: the
-	// reference observes null accepted only on the five nullable objects
-	// (§4), so a value removed from the configuration is left as it is.
+	// name, enforce_policies and token_dialect are never sent as null. The
+	// tenant may fill them in (they are Optional + Computed), and the
+	// reference observes a null for them accepted with the key left absent
+	// but only specifies, not observes, that null clears a set value (§0.2);
+	// a value removed from the configuration is left as it is.
 	u.Name = patchValue(m.Name, state.Name, m.Name.ValueString)
 	u.SigningAlg = patch(m.SigningAlg, state.SigningAlg, m.SigningAlg.ValueString)
 	u.AllowOfflineAccess = patch(m.AllowOfflineAccess, state.AllowOfflineAccess, m.AllowOfflineAccess.ValueBool)
