@@ -3,6 +3,7 @@
 package framework
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/conns"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
@@ -32,8 +34,15 @@ func Tenant(providerData any, diags *diag.Diagnostics) *conns.TenantClient {
 	return t
 }
 
-// RemovedFromState is the warning Read gives when the object is gone.
-func RemovedFromState(typeName, id string) diag.Diagnostic {
+// Gone ends a Read whose object the tenant no longer holds (a 404): a
+// warning that says so and what the next apply does, and the resource out
+// of the state.
+func Gone(ctx context.Context, resp *resource.ReadResponse, typeName, id string) {
+	resp.Diagnostics.Append(removedFromState(typeName, id))
+	resp.State.RemoveResource(ctx)
+}
+
+func removedFromState(typeName, id string) diag.Diagnostic {
 	return diag.NewWarningDiagnostic("Resource not found, removed from state", fmt.Sprintf(
 		"The %s %q no longer exists in the tenant (it was deleted outside Terraform), so it was removed from the state.\n\n"+
 			"The next apply creates it again; remove it from the configuration if it should stay deleted.", typeName, id))

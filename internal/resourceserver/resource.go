@@ -15,12 +15,13 @@ import (
 )
 
 var (
-	_ resource.Resource                   = (*serverResource)(nil)
-	_ resource.ResourceWithConfigure      = (*serverResource)(nil)
-	_ resource.ResourceWithImportState    = (*serverResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*serverResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*serverResource)(nil)
-	_ resource.ResourceWithIdentity       = (*serverResource)(nil)
+	_ resource.Resource                     = (*serverResource)(nil)
+	_ resource.ResourceWithConfigure        = (*serverResource)(nil)
+	_ resource.ResourceWithImportState      = (*serverResource)(nil)
+	_ resource.ResourceWithModifyPlan       = (*serverResource)(nil)
+	_ resource.ResourceWithValidateConfig   = (*serverResource)(nil)
+	_ resource.ResourceWithConfigValidators = (*serverResource)(nil)
+	_ resource.ResourceWithIdentity         = (*serverResource)(nil)
 )
 
 // NewResource returns the tenant_resource_server resource.
@@ -38,6 +39,11 @@ func (r *serverResource) IdentitySchema(_ context.Context, _ resource.IdentitySc
 	resp.IdentitySchema = framework.IDIdentitySchema("The API's ID (24 hexadecimal characters).")
 }
 
+// ConfigValidators refuses a write-only secret without its version.
+func (r *serverResource) ConfigValidators(context.Context) []resource.ConfigValidator {
+	return []resource.ConfigValidator{framework.WriteOnlyPairs(framework.WriteOnly{Value: "signing_secret_wo"})}
+}
+
 // ValidateConfig checks the rules that span attributes, before any request.
 func (r *serverResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m resourceModel
@@ -53,11 +59,6 @@ func (r *serverResource) ValidateConfig(ctx context.Context, req resource.Valida
 			resp.Diagnostics.AddAttributeError(path.Root(name), "Invalid attribute combination", fmt.Sprintf(
 				"Attribute %[1]s is only used with signing_alg = \"HS256\", got signing_alg = %[2]s. Set signing_alg to \"HS256\" or remove %[1]s.", name, alg))
 		}
-	}
-	if !m.SigningSecretWOVer.IsNull() && m.SigningSecretWO.IsNull() {
-		resp.Diagnostics.AddAttributeError(path.Root("signing_secret_wo"), "Missing signing_secret_wo", fmt.Sprintf(
-			"Attribute \"signing_secret_wo\" must be specified when \"signing_secret_wo_version\" is specified (it is %s): the "+
-				"version says when to send the write-only secret. Add signing_secret_wo, or remove signing_secret_wo_version.", m.SigningSecretWOVer))
 	}
 	life, web := m.TokenLifetime, m.TokenLifetimeForWeb
 	if life.IsNull() {
@@ -138,8 +139,7 @@ func (r *serverResource) Read(ctx context.Context, req resource.ReadRequest, res
 	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: m.ID}, &resp.Diagnostics)
 	s, err := r.Tenant.ResourceServers.Read(ctx, m.ID.ValueString())
 	if mgmt.IsNotFound(err) {
-		resp.Diagnostics.Append(framework.RemovedFromState(TypeName, m.ID.ValueString()))
-		resp.State.RemoveResource(ctx)
+		framework.Gone(ctx, resp, TypeName, m.ID.ValueString())
 		return
 	}
 	if err != nil {

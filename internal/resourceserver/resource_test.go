@@ -400,6 +400,8 @@ func TestAccResourceServer_validation(t *testing.T) {
 		{`identifier = "https://v"` + "\n  signing_alg = \"HS256\"\n  signing_secret = \"short\"", `Attribute signing_secret UTF-8 character count must be at least 16, got: 5`},
 		{`identifier = "https://v"` + "\n  signing_secret_wo = \"0123456789abcdef\"\n  signing_secret_wo_version = 1", `signing_secret_wo is only used with signing_alg = "HS256"`},
 		{`identifier = "https://v"` + "\n  signing_alg = \"HS256\"\n  signing_secret_wo_version = 1", `Attribute "signing_secret_wo" must be specified when "signing_secret_wo_version" is specified`},
+		{`identifier = "https://v"` + "\n  signing_alg = \"HS256\"\n  signing_secret_wo = \"0123456789abcdef\"",
+			`Attribute "signing_secret_wo_version" must be specified when "signing_secret_wo" is specified`},
 		{`identifier = "https://v"` + "\n  signing_alg = \"HS256\"\n  signing_secret = \"0123456789abcdef\"\n  signing_secret_wo = \"0123456789abcdef\"\n  signing_secret_wo_version = 1",
 			`Attribute "signing_secret" cannot be specified when "signing_secret_wo" is specified`},
 		{`identifier = "https://v"` + "\n  scopes = { a = null }", `Null Map Value.*This attribute contains a null value`},

@@ -155,39 +155,24 @@ func (m *permissionModel) fromAPI(roleID string, p mgmt.Permission) {
 	m.PermissionName = types.StringValue(p.PermissionName)
 }
 
-// pairSep separates the parts of a tenant_role_permission id.
-const pairSep = "::"
-
 // pairID is a tenant_role_permission's id and import ID:
 // <role_id>::<resource_server_identifier>::<permission_name>.
 func pairID(roleID string, p mgmt.Permission) string {
-	return roleID + pairSep + p.ResourceServerIdentifier + pairSep + p.PermissionName
+	return strings.Join([]string{roleID, p.ResourceServerIdentifier, p.PermissionName}, framework.ImportSep)
 }
 
 // parsePairID splits an id made by pairID. Identifiers are URIs that may
-// hold "::" themselves (urn:a::b, https://[::1]/), so the role id ends at
-// the first separator and the permission name starts after the last one; a
-// permission name holding "::" cannot be imported. problem says what is
-// wrong ("" when nothing is).
+// hold "::" themselves (urn:a::b, https://[::1]/), so only the identifier
+// may; a permission name holding "::" cannot be imported. problem says what
+// is wrong ("" when nothing is).
 func parsePairID(id string) (roleID string, p mgmt.Permission, problem string) {
-	first, last := strings.Index(id, pairSep), strings.LastIndex(id, pairSep)
-	if first < 0 || last < first+len(pairSep) {
-		return "", p, "does not have three parts separated by \"::\""
+	parts, problem := framework.ImportIDParts(id, 1, "role id", "resource server identifier", "permission name")
+	if problem != "" {
+		return "", p, problem
 	}
-	roleID = id[:first]
-	p = mgmt.Permission{
-		ResourceServerIdentifier: id[first+len(pairSep) : last],
-		PermissionName:           id[last+len(pairSep):],
-	}
-	switch {
-	case roleID == "":
-		return "", p, "has an empty role id"
-	case !validate.RoleIDPattern.MatchString(roleID):
+	roleID, p = parts[0], mgmt.Permission{ResourceServerIdentifier: parts[1], PermissionName: parts[2]}
+	if !validate.RoleIDPattern.MatchString(roleID) {
 		return "", p, "has a role id that is not one (rol_ followed by letters and digits)"
-	case p.ResourceServerIdentifier == "":
-		return "", p, "has an empty resource server identifier"
-	case p.PermissionName == "":
-		return "", p, "has an empty permission name"
 	}
 	return roleID, p, ""
 }

@@ -173,7 +173,7 @@ func FuzzParsePairID(f *testing.F) {
 		if problem != "" {
 			return
 		}
-		if role == "" || p.ResourceServerIdentifier == "" || p.PermissionName == "" || strings.Contains(role, pairSep) || strings.Contains(p.PermissionName, pairSep) {
+		if role == "" || p.ResourceServerIdentifier == "" || p.PermissionName == "" || strings.Contains(role, framework.ImportSep) || strings.Contains(p.PermissionName, framework.ImportSep) {
 			t.Fatalf("%q parsed as %q %+v", id, role, p)
 		}
 		if pairID(role, p) != id {

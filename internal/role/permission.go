@@ -202,8 +202,7 @@ func (r *permissionResource) Read(ctx context.Context, req resource.ReadRequest,
 	}
 	got, ok := hasPair(perms, want)
 	if !ok {
-		resp.Diagnostics.Append(framework.RemovedFromState(PermissionTypeName, pairID(roleID, want)))
-		resp.State.RemoveResource(ctx)
+		framework.Gone(ctx, resp, PermissionTypeName, pairID(roleID, want))
 		return
 	}
 	m.fromAPI(roleID, got)

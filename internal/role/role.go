@@ -115,8 +115,7 @@ func (r *roleResource) Read(ctx context.Context, req resource.ReadRequest, resp 
 	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: m.ID}, &resp.Diagnostics)
 	role, err := r.Tenant.Roles.Read(ctx, m.ID.ValueString())
 	if mgmt.IsNotFound(err) {
-		resp.Diagnostics.Append(framework.RemovedFromState(TypeName, m.ID.ValueString()))
-		resp.State.RemoveResource(ctx)
+		framework.Gone(ctx, resp, TypeName, m.ID.ValueString())
 		return
 	}
 	if err != nil {

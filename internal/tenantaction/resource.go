@@ -20,12 +20,13 @@ import (
 )
 
 var (
-	_ resource.Resource                   = (*actionResource)(nil)
-	_ resource.ResourceWithConfigure      = (*actionResource)(nil)
-	_ resource.ResourceWithImportState    = (*actionResource)(nil)
-	_ resource.ResourceWithIdentity       = (*actionResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*actionResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*actionResource)(nil)
+	_ resource.Resource                     = (*actionResource)(nil)
+	_ resource.ResourceWithConfigure        = (*actionResource)(nil)
+	_ resource.ResourceWithImportState      = (*actionResource)(nil)
+	_ resource.ResourceWithIdentity         = (*actionResource)(nil)
+	_ resource.ResourceWithModifyPlan       = (*actionResource)(nil)
+	_ resource.ResourceWithValidateConfig   = (*actionResource)(nil)
+	_ resource.ResourceWithConfigValidators = (*actionResource)(nil)
 )
 
 // NewResource returns the tenant_action resource.
@@ -43,22 +44,24 @@ func (r *actionResource) IdentitySchema(_ context.Context, _ resource.IdentitySc
 	resp.IdentitySchema = framework.IDIdentitySchema("The action's ID (a UUID).")
 }
 
+// ConfigValidators refuses write-only secrets without their version, and
+// a version without them, saying what an import leaves to write.
+func (r *actionResource) ConfigValidators(context.Context) []resource.ConfigValidator {
+	return []resource.ConfigValidator{framework.WriteOnlyPairs(framework.WriteOnly{
+		Value: "secrets_wo",
+		Hint: "The tenant never returns secret values, so an action taken over by an import or by generated configuration " +
+			"needs its secrets written here: add secrets_wo = [{ name = \"...\", value = \"...\" }, ...] with every secret of " +
+			"the action. With secrets_wo_version unchanged the apply sends nothing; change it to send them. Or remove " +
+			"secrets_wo_version and list the secrets in secrets.",
+	})}
+}
+
 // ValidateConfig refuses, before any request, what each attribute's own
 // validators cannot see: a secret named twice.
 func (r *actionResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m actionModel
 	if resp.Diagnostics.Append(req.Config.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
-	}
-	if !m.SecretsWOVersion.IsNull() && m.SecretsWO.IsNull() {
-		// What an import or terraform query's generated configuration
-		// leaves: say what to write.
-		resp.Diagnostics.AddAttributeError(path.Root("secrets_wo"), "Missing secrets_wo", fmt.Sprintf(
-			"Attribute \"secrets_wo\" must be specified when \"secrets_wo_version\" is specified (it is %s). The tenant never "+
-				"returns secret values, so an action taken over by an import or by generated configuration needs its secrets "+
-				"written here: add secrets_wo = [{ name = \"...\", value = \"...\" }, ...] with every secret of the action. With "+
-				"secrets_wo_version unchanged the apply sends nothing; change it to send them. Or remove secrets_wo_version and "+
-				"list the secrets in secrets.", m.SecretsWOVersion))
 	}
 	for attr, v := range map[string]types.List{"secrets": m.Secrets, "secrets_wo": m.SecretsWO} {
 		if v.IsNull() || v.IsUnknown() {
@@ -147,8 +150,7 @@ func (r *actionResource) Read(ctx context.Context, req resource.ReadRequest, res
 	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: m.ID}, &resp.Diagnostics)
 	a, err := r.Tenant.API.GetAction(ctx, m.ID.ValueString())
 	if mgmt.IsNotFound(err) {
-		resp.Diagnostics.Append(framework.RemovedFromState(TypeName, m.ID.ValueString()))
-		resp.State.RemoveResource(ctx)
+		framework.Gone(ctx, resp, TypeName, m.ID.ValueString())
 		return
 	}
 	if err != nil {

@@ -180,7 +180,6 @@ func (r *actionResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 				Validators: []validator.List{
 					listvalidator.SizeAtLeast(1),
 					listvalidator.ConflictsWith(path.MatchRoot("secrets")),
-					listvalidator.AlsoRequires(path.MatchRoot("secrets_wo_version")),
 				},
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"name": schema.StringAttribute{

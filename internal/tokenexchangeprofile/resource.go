@@ -248,8 +248,7 @@ func (r *profileResource) Read(ctx context.Context, req resource.ReadRequest, re
 	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: m.ID}, &resp.Diagnostics)
 	p, err := r.Tenant.Profiles.Read(ctx, m.ID.ValueString())
 	if mgmt.IsNotFound(err) {
-		resp.Diagnostics.Append(framework.RemovedFromState(TypeName, m.ID.ValueString()))
-		resp.State.RemoveResource(ctx)
+		framework.Gone(ctx, resp, TypeName, m.ID.ValueString())
 		return
 	}
 	if err != nil {
