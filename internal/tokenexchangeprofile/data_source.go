@@ -6,8 +6,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
-	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
@@ -32,24 +32,19 @@ func (d *profileDataSource) Metadata(_ context.Context, _ datasource.MetadataReq
 	resp.TypeName = TypeName
 }
 
-func (d *profileDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
-		MarkdownDescription: "Looks up a token exchange profile by `id` or by `subject_token_type` (exactly one). **Early Access.**",
-		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				MarkdownDescription: "The profile's ID. Set this or `subject_token_type`.",
-				Optional:            true,
-				Computed:            true,
-				Validators:          []validator.String{validate.ID()},
+func (d *profileDataSource) Schema(ctx context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	var r resource.SchemaResponse
+	NewResource().Schema(ctx, resource.SchemaRequest{}, &r)
+	resp.Schema = framework.DataSourceFrom{
+		Description: "Looks up a token exchange profile by `id` or by `subject_token_type` (exactly one). **Early Access.**",
+		Keys: map[string]framework.LookupKey{
+			"id": {
+				Description: "The profile's ID. Set this or `subject_token_type`.",
+				Validators:  []validator.String{validate.ID()},
 			},
-			"subject_token_type": schema.StringAttribute{MarkdownDescription: "The profile's subject token type URI. Set this or `id`.", Optional: true, Computed: true},
-			"name":               schema.StringAttribute{MarkdownDescription: "The profile's name.", Computed: true},
-			"action_id":          schema.StringAttribute{MarkdownDescription: "ID of the action that performs the exchange.", Computed: true},
-			"type":               schema.StringAttribute{MarkdownDescription: "The profile type (`custom_authentication`).", Computed: true},
-			"created_at":         schema.StringAttribute{MarkdownDescription: "When the profile was created (ISO 8601, UTC).", Computed: true},
-			"updated_at":         schema.StringAttribute{MarkdownDescription: "When the profile was last changed (ISO 8601, UTC).", Computed: true},
+			"subject_token_type": {Description: "The profile's subject token type URI. Set this or `id`."},
 		},
-	}
+	}.Schema(r.Schema)
 }
 
 func (d *profileDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
