@@ -13,11 +13,13 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"errors"
+	"fmt"
 	"math/big"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,9 +27,11 @@ import (
 )
 
 // The scope catalogue: each route needs <action>:<resource>.
-var scopeResources = []string{"token_exchange_profiles", "actions", "roles", "resource_servers", "phone_providers"}
+var scopeResources = []string{"token_exchange_profiles", "actions", "roles", "resource_servers", "phone_providers", "clients", "client_grants"}
 
-// AllScopes is every scope of the catalogue.
+// AllScopes is every scope of the catalogue: the four verbs of each
+// resource, and read:client_keys (a client's secret) and
+// update:client_keys (its rotation).
 func AllScopes() []string {
 	var out []string
 	for _, res := range scopeResources {
@@ -35,7 +39,7 @@ func AllScopes() []string {
 			out = append(out, verb+":"+res)
 		}
 	}
-	return out
+	return append(out, "read:client_keys", "update:client_keys")
 }
 
 func newSigningKey() (*rsa.PrivateKey, string, error) {
@@ -85,46 +89,96 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	c, ok := s.clients[fields["client_id"]]
+	tok, status, code, desc := s.issue(fields)
 	s.mu.Unlock()
-	if !ok || c.Secret != fields["client_secret"] {
-		oauthErr(w, 401, "access_denied", "Unauthorized")
+	if status != 0 {
+		oauthErr(w, status, code, desc)
 		return
+	}
+	reply := map[string]any{"access_token": tok.signed, "token_type": "Bearer", "expires_in": int64(tok.life.Seconds())}
+	if tok.scope != "" {
+		reply["scope"] = tok.scope
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(reply)
+}
+
+// issued is an access token the token endpoint made.
+type issued struct {
+	signed string
+	life   time.Duration
+	scope  string
+}
+
+// issue makes a client credentials token for fields, or says why not
+// (status, error code, description). The client authenticates with its
+// id and secret; the audience is an API of the tenant; the client must
+// have the client_credentials grant type (assumption: the reference does
+// not record the refusal) and a client grant for the API, whose scopes the
+// token carries (reference §6: 403 access_denied without one); a scope
+// parameter narrows them. The token lives the API's token_lifetime
+// (reference §6), the Management API's as Options.TokenLifetime sets it,
+// or as long as the client's TokenLifetime when that is set. An HS256 API's
+// tokens are signed with its signing secret. s.mu is held.
+func (s *Server) issue(fields map[string]string) (tok issued, status int, code, desc string) {
+	c, ok := s.st.Clients[fields["client_id"]]
+	if !ok || c.Secret != fields["client_secret"] {
+		return tok, 401, "access_denied", "Unauthorized"
 	}
 	aud := fields["audience"]
 	if aud == "" {
-		oauthErr(w, 403, "access_denied", "No audience parameter was provided, and no default audience has been configured")
-		return
+		return tok, 403, "access_denied", "No audience parameter was provided, and no default audience has been configured"
 	}
-	if aud != s.Audience() {
-		oauthErr(w, 403, "access_denied", "Service not found: "+aud)
-		return
+	rs := s.findResourceServer(aud)
+	if rs == nil || rs.Identifier != aud {
+		return tok, 403, "access_denied", "Service not found: " + aud
 	}
-	life := s.opts.TokenLifetime
+	if !slices.Contains(c.strings("grant_types"), "client_credentials") {
+		return tok, 403, "unauthorized_client", "Grant type 'client_credentials' not allowed for the client."
+	}
+	g := s.grantFor(c.ID, aud)
+	if g == nil {
+		return tok, 403, "access_denied", fmt.Sprintf("Client is not authorized to access %q. You need to create a \"client-grant\" "+
+			"associated to this API. See: https://auth0.com/docs/api/v2#!/Client_Grants/post_client_grants", aud)
+	}
+	scopes := g.scopes(rs)
+	if req := strings.Fields(fields["scope"]); len(req) > 0 {
+		var narrowed []string
+		for _, sc := range req {
+			if slices.Contains(scopes, sc) {
+				narrowed = append(narrowed, sc)
+			}
+		}
+		scopes = narrowed
+	}
+	tok.life = time.Duration(rs.TokenLifetime) * time.Second
+	if rs.IsSystem && aud == s.Audience() {
+		tok.life = s.opts.TokenLifetime
+	}
 	if c.TokenLifetime > 0 {
-		life = c.TokenLifetime
+		tok.life = c.TokenLifetime
 	}
 	now := time.Now()
 	claims := jwt.MapClaims{
 		"iss": "https://" + s.host + "/", "sub": c.ID + "@clients", "aud": aud,
-		"iat": now.Unix(), "exp": now.Add(life).Unix(), "gty": "client-credentials", "azp": c.ID,
+		"iat": now.Unix(), "exp": now.Add(tok.life).Unix(), "gty": "client-credentials", "azp": c.ID,
 	}
-	if len(c.Scopes) > 0 {
-		claims["scope"] = strings.Join(c.Scopes, " ")
+	if len(scopes) > 0 {
+		tok.scope = strings.Join(scopes, " ")
+		claims["scope"] = tok.scope
 	}
-	t := jwt.NewWithClaims(jwt.SigningMethodRS256, claims)
-	t.Header["kid"] = s.kid
-	signed, err := t.SignedString(s.key)
+	var err error
+	if rs.SigningAlg == "HS256" && rs.SigningSecret != nil {
+		tok.signed, err = jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString([]byte(*rs.SigningSecret))
+	} else {
+		t := jwt.NewWithClaims(jwt.SigningMethodRS256, claims)
+		t.Header["kid"] = s.kid
+		tok.signed, err = t.SignedString(s.key)
+	}
 	if err != nil {
-		oauthErr(w, 500, "server_error", err.Error())
-		return
+		return tok, 500, "server_error", err.Error()
 	}
-	reply := map[string]any{"access_token": signed, "token_type": "Bearer", "expires_in": int64(life.Seconds())}
-	if len(c.Scopes) > 0 {
-		reply["scope"] = claims["scope"]
-	}
-	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(reply)
+	return tok, 0, "", ""
 }
 
 func (s *Server) jwks(w http.ResponseWriter, r *http.Request) {
@@ -177,7 +231,7 @@ func (s *Server) authenticate(r *http.Request) (*caller, *apiErr) {
 	}
 	azp, _ := claims["azp"].(string)
 	s.mu.Lock()
-	client, known := s.clients[azp]
+	client, known := s.st.Clients[azp]
 	s.mu.Unlock()
 	if !known {
 		return nil, newErr(401, "Invalid token", "")

@@ -71,6 +71,15 @@ type Options struct {
 	Demo bool
 	// TenantName is the tenant's name as phone providers show it.
 	TenantName string
+	// ClientPatch is how PATCH /clients/{id} treats a nested object:
+	// ClientPatchReplace (the default) or ClientPatchMerge.
+	ClientPatch string
+	// RefuseUnfitTokenExchange makes client writes refuse token_exchange
+	// with custom_authentication on a client that is not first-party and
+	// OIDC-conformant (400). Off, the tenant takes the setting and such a
+	// client's exchanges fail: the reference gives the requirement [R], not
+	// when the tenant enforces it.
+	RefuseUnfitTokenExchange bool
 }
 
 // Faults are injected failures, all off at zero and reproducible by Seed.
@@ -106,7 +115,8 @@ func (f Faults) check() error {
 	return nil
 }
 
-// Client is an application allowed to get tokens.
+// Client is an application allowed to get tokens: a client of the tenant
+// (in /clients) with a grant for the Management API holding Scopes.
 type Client struct {
 	ID     string
 	Secret string
@@ -131,7 +141,6 @@ type Server struct {
 	mu      sync.Mutex
 	st      *store
 	start   *store
-	clients map[string]Client
 	cap     int
 	faults  Faults
 	rng     *rand.Rand
@@ -139,6 +148,9 @@ type Server struct {
 	omit    map[string]bool
 	stats   Stats
 	demo    DemoIDs
+
+	certOnce sync.Once
+	cert     string
 }
 
 // DemoIDs are the objects --demo seeds.
@@ -187,27 +199,34 @@ func Start(opts Options) (*Server, error) {
 	if err := opts.Faults.check(); err != nil {
 		return nil, err
 	}
+	switch opts.ClientPatch {
+	case "":
+		opts.ClientPatch = ClientPatchReplace
+	case ClientPatchReplace, ClientPatchMerge:
+	default:
+		return nil, fmt.Errorf("client patch %q: want %q or %q", opts.ClientPatch, ClientPatchReplace, ClientPatchMerge)
+	}
 	l, err := net.Listen("tcp", opts.Listen)
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: opts, listener: l, host: l.Addr().String(), cap: opts.EntityCap, clients: map[string]Client{}}
+	s := &Server{opts: opts, listener: l, host: l.Addr().String(), cap: opts.EntityCap}
 	s.domain = "http://" + s.host
 	if s.key, s.kid, err = newSigningKey(); err != nil {
 		l.Close()
 		return nil, err
 	}
-	s.clients[opts.ClientID] = Client{ID: opts.ClientID, Secret: opts.ClientSecret, Scopes: AllScopes(), Global: true}
+	taken := map[string]bool{opts.ClientID: true}
 	for _, c := range opts.Clients {
 		if c.ID == "" || c.Secret == "" {
 			l.Close()
 			return nil, fmt.Errorf("a client needs an id and a secret")
 		}
-		if _, taken := s.clients[c.ID]; taken {
+		if taken[c.ID] {
 			l.Close()
 			return nil, fmt.Errorf("client id %q is given twice (the default client's id, or another client's)", c.ID)
 		}
-		s.clients[c.ID] = c
+		taken[c.ID] = true
 	}
 	s.setFaults(opts.Faults)
 	s.limiter = newLimiter(opts.RateLimitRPS, opts.RateLimitBurst, opts.RateLimitWindow)
@@ -221,6 +240,13 @@ func Start(opts Options) (*Server, error) {
 		s.st, s.demo = saved.Store, saved.Demo
 	}
 	s.seedSystem()
+	if saved != nil {
+		s.moveGrants(saved.oldAudience, s.Audience())
+	}
+	s.seedClient(Client{ID: opts.ClientID, Secret: opts.ClientSecret, Scopes: AllScopes(), Global: true}, "Default App")
+	for _, c := range opts.Clients {
+		s.seedClient(c, c.ID)
+	}
 	if opts.Demo && saved == nil {
 		s.seedDemo()
 	}
@@ -275,11 +301,12 @@ func (s *Server) CAFile() string { return s.caFile }
 // Demo returns the ids seeded by Options.Demo.
 func (s *Server) Demo() DemoIDs { return s.demo }
 
-// AddClient registers another application (a non-global one, or one with fewer scopes).
+// AddClient registers another application (a non-global one, or one with
+// fewer scopes), or gives one it has these settings.
 func (s *Server) AddClient(c Client) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.clients[c.ID] = c
+	s.seedClient(c, c.ID)
 }
 
 // SetEntityCap sets the per-type object cap (0: none).
@@ -517,6 +544,9 @@ type State struct {
 	Roles                 []json.RawMessage `json:"roles"`
 	Actions               []json.RawMessage `json:"actions"`
 	PhoneProviders        []json.RawMessage `json:"phone_providers"`
+	// Clients show their secrets.
+	Clients      []json.RawMessage `json:"clients"`
+	ClientGrants []json.RawMessage `json:"client_grants"`
 }
 
 // State returns a snapshot of the store.
@@ -526,7 +556,7 @@ func (s *Server) State() State {
 	// An empty collection is [], never null.
 	out := State{
 		TokenExchangeProfiles: []json.RawMessage{}, ResourceServers: []json.RawMessage{}, Roles: []json.RawMessage{},
-		Actions: []json.RawMessage{}, PhoneProviders: []json.RawMessage{},
+		Actions: []json.RawMessage{}, PhoneProviders: []json.RawMessage{}, Clients: []json.RawMessage{}, ClientGrants: []json.RawMessage{},
 	}
 	for _, p := range sortedBySeq(s.st.Profiles, func(p *profile) int64 { return p.Seq }) {
 		out.TokenExchangeProfiles = append(out.TokenExchangeProfiles, mustJSON(p))
@@ -543,6 +573,12 @@ func (s *Server) State() State {
 	}
 	for _, p := range s.st.PhoneProviders { // a tenant has at most one
 		out.PhoneProviders = append(out.PhoneProviders, mustJSON(p))
+	}
+	for _, c := range sortedBySeq(s.st.Clients, func(c *clientRec) int64 { return c.Seq }) {
+		out.Clients = append(out.Clients, mustJSON(c.view(true)))
+	}
+	for _, g := range sortedBySeq(s.st.Grants, func(g *grant) int64 { return g.Seq }) {
+		out.ClientGrants = append(out.ClientGrants, mustJSON(g))
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // savedState is what Options.StateFile holds: the tenant's objects and the
@@ -22,6 +23,9 @@ type savedState struct {
 	Seqs map[string]int64 `json:"seqs"`
 	// Demo holds the ids of the objects --demo seeded, if any.
 	Demo DemoIDs `json:"demo"`
+	// oldAudience is the saved tenant's Management API identifier (its
+	// old address), whose grants move to the new one.
+	oldAudience string
 }
 
 const stateVersion = 1
@@ -50,10 +54,23 @@ func loadState(path string) (*savedState, error) {
 	}
 	for id, rs := range st.Store.ResourceServers {
 		if rs.IsSystem {
+			if strings.HasSuffix(rs.Identifier, "/api/v2/") {
+				st.oldAudience = rs.Identifier
+			}
 			delete(st.Store.ResourceServers, id)
 			continue
 		}
 		rs.Seq = st.Seqs["resource_server/"+id]
+	}
+	// A state saved before clients were kept has none.
+	if st.Store.Clients == nil {
+		st.Store.Clients = map[string]*clientRec{}
+	}
+	if st.Store.Grants == nil {
+		st.Store.Grants = map[string]*grant{}
+	}
+	for id, g := range st.Store.Grants {
+		g.Seq = st.Seqs["client_grant/"+id]
 	}
 	return &st, nil
 }
@@ -72,6 +89,9 @@ func (s *Server) saveState(path string) error {
 	}
 	for id, rs := range st.Store.ResourceServers {
 		st.Seqs["resource_server/"+id] = rs.Seq
+	}
+	for id, g := range st.Store.Grants {
+		st.Seqs["client_grant/"+id] = g.Seq
 	}
 	b, err := json.MarshalIndent(st, "", "  ")
 	if err != nil {

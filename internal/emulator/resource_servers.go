@@ -614,6 +614,12 @@ func (s *Server) deleteResourceServer(w http.ResponseWriter, r *http.Request, _ 
 	for _, perms := range s.st.RolePerms {
 		delete(perms, rs.Identifier)
 	}
+	// And so do the client grants for it (assumption: not recorded).
+	for id, g := range s.st.Grants {
+		if g.Audience == rs.Identifier {
+			delete(s.st.Grants, id)
+		}
+	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(http.StatusNoContent)
 	return nil

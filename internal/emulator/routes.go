@@ -78,6 +78,22 @@ func (s *Server) routes(mux *http.ServeMux) {
 	s.handle(mux, "DELETE "+phone+"/{id}", "delete:phone_providers", s.deletePhoneProvider)
 	s.handle(mux, "POST "+phone+"/{id}/try", "create:phone_providers", s.tryPhoneProvider)
 
+	// Reading a client needs read:clients or read:client_keys (the
+	// handlers check); only the latter shows its secret.
+	const clients = "/api/v2/clients"
+	s.handle(mux, "POST "+clients, "create:clients", s.createClient)
+	s.handle(mux, "GET "+clients, "", s.listClients)
+	s.handle(mux, "GET "+clients+"/{id}", "", s.getClient)
+	s.handle(mux, "PATCH "+clients+"/{id}", "update:clients", s.updateClient)
+	s.handle(mux, "DELETE "+clients+"/{id}", "delete:clients", s.deleteClient)
+	s.handle(mux, "POST "+clients+"/{id}/rotate-secret", "update:client_keys", s.rotateSecret)
+
+	const grants = "/api/v2/client-grants"
+	s.handle(mux, "POST "+grants, "create:client_grants", s.createGrant)
+	s.handle(mux, "GET "+grants, "read:client_grants", s.listGrants)
+	s.handle(mux, "GET "+grants+"/{id}", "read:client_grants", s.getGrant)
+	s.handle(mux, "PATCH "+grants+"/{id}", "update:client_grants", s.updateGrant)
+	s.handle(mux, "DELETE "+grants+"/{id}", "delete:client_grants", s.deleteGrant)
 }
 
 // capReached reports whether the store already holds the cap of a type.

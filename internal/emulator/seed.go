@@ -1,6 +1,9 @@
 package emulator
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // seedSystem creates the tenant's system Management API, whose scopes are the
 // catalogue.
@@ -43,4 +46,44 @@ func (s *Server) seedDemo() {
 	}
 	s.st.PhoneProviders[p.ID] = p
 	s.demo = DemoIDs{ActionID: a.ID, RoleID: ro.ID, PhoneProviderID: p.ID}
+}
+
+// seedClient makes c a client of the tenant named name, a machine to machine
+// application, with a grant for the Management API that holds c's scopes;
+// a client c names that exists already gets c's secret and settings and
+// its grant c's scopes.
+func (s *Server) seedClient(c Client, name string) {
+	rec, ok := s.st.Clients[c.ID]
+	if !ok {
+		rec = s.newClient("non_interactive")
+		rec.ID = c.ID
+		rec.Fields["name"] = raw(name)
+		rec.Fields["app_type"] = raw("non_interactive")
+		rec.Fields["grant_types"] = raw([]string{"client_credentials"})
+		s.st.Clients[c.ID] = rec
+	}
+	rec.Secret, rec.Global, rec.TokenLifetime = c.Secret, c.Global, c.TokenLifetime
+	scopes := slices.Clone(c.Scopes)
+	if scopes == nil {
+		scopes = []string{}
+	}
+	if g := s.grantFor(c.ID, s.Audience()); g != nil {
+		g.Scope, g.AllowAllScopes = &scopes, nil
+		return
+	}
+	g := &grant{ID: "cgr_" + randomString(16), ClientID: c.ID, Audience: s.Audience(), Scope: &scopes, SubjectType: "client", Seq: s.st.next()}
+	s.st.Grants[g.ID] = g
+}
+
+// moveGrants points the grants for the audience from (the Management API of
+// a saved tenant, at its old address) to to.
+func (s *Server) moveGrants(from, to string) {
+	if from == "" || from == to {
+		return
+	}
+	for _, g := range s.st.Grants {
+		if g.Audience == from {
+			g.Audience = to
+		}
+	}
 }

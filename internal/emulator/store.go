@@ -151,6 +151,8 @@ type store struct {
 	RolePerms       map[string]map[string]map[string]bool `json:"role_perms"`
 	ResourceServers map[string]*resourceServer            `json:"resource_servers"`
 	PhoneProviders  map[string]*phoneProvider             `json:"phone_providers"`
+	Clients         map[string]*clientRec                 `json:"clients"`
+	Grants          map[string]*grant                     `json:"client_grants"`
 	Outbox          []OutboxMessage                       `json:"outbox"`
 	Seq             int64                                 `json:"seq"`
 }
@@ -159,7 +161,8 @@ func newStore() *store {
 	return &store{
 		Profiles: map[string]*profile{}, Actions: map[string]*action{}, Roles: map[string]*role{},
 		RolePerms: map[string]map[string]map[string]bool{}, ResourceServers: map[string]*resourceServer{},
-		PhoneProviders: map[string]*phoneProvider{}, Outbox: []OutboxMessage{},
+		PhoneProviders: map[string]*phoneProvider{}, Clients: map[string]*clientRec{}, Grants: map[string]*grant{},
+		Outbox: []OutboxMessage{},
 	}
 }
 
@@ -199,6 +202,12 @@ func (s *store) clone() *store {
 			x.Configuration = &cfg
 		}
 		c.PhoneProviders[k] = &x
+	}
+	for k, v := range s.Clients {
+		c.Clients[k] = v.clone()
+	}
+	for k, v := range s.Grants {
+		c.Grants[k] = v.clone()
 	}
 	c.Outbox = append(c.Outbox, s.Outbox...)
 	c.Seq = s.Seq

@@ -84,7 +84,8 @@ clients, each with its own scopes, come from --clients, a JSON file:
   [{"client_id": "ci-read", "client_secret": "...", "scopes": ["read:roles"]},
    {"client_id": "admin", "client_secret": "...", "scopes": ["*"], "global": true}]
 ("*" is every scope; only a global client may create token exchange
-profiles). --state-file keeps the tenant across restarts: read at start,
+profiles). Each is a client of the tenant (GET /api/v2/clients) with a
+client grant for the Management API that holds its scopes. --state-file keeps the tenant across restarts: read at start,
 written when the emulator stops (SIGINT or SIGTERM).
 
 Admin endpoints under /__emulator/ (stats, stats/reset, reset, state,
@@ -114,6 +115,8 @@ Flags:
 	fs.DurationVar(&o.TokenLifetime, "token-lifetime", 24*time.Hour, "lifetime of issued access tokens")
 	fs.BoolVar(&o.TLS, "tls", false, "serve HTTPS with a self-signed certificate (its PEM path is printed as ca_file)")
 	fs.BoolVar(&o.Demo, "demo", false, "seed a deployed custom-token-exchange action, a role and a phone provider")
+	fs.StringVar(&o.ClientPatch, "client-patch", emulator.ClientPatchReplace, "how PATCH /clients/{id} takes a nested object: replace (stored as sent) or merge (key by key)")
+	fs.BoolVar(&o.RefuseUnfitTokenExchange, "refuse-unfit-token-exchange", false, "refuse token_exchange custom_authentication on a client that is not first-party and OIDC-conformant (400)")
 	fs.Var((*packages)(&o.Faults.FailingPackages), "fail-package", "make every action build that depends on this package fail: name@version, or name for every version (repeatable)")
 	if err := fs.Parse(args); err != nil {
 		return o, err

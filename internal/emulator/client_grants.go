@@ -1,0 +1,310 @@
+package emulator
+
+import (
+	"net/http"
+	"slices"
+)
+
+// grant is a client grant, in the observed key order [O]: id, client_id,
+// audience, scope, organization_usage, allow_any_organization, is_system,
+// subject_type, authorization_details_types. Assumption: allow_all_scopes
+// (never recorded with its neighbours) follows scope, and default_for ends
+// the object.
+type grant struct {
+	ID                        string    `json:"id"`
+	ClientID                  string    `json:"client_id,omitempty"`
+	Audience                  string    `json:"audience"`
+	Scope                     *[]string `json:"scope,omitempty"`
+	AllowAllScopes            *bool     `json:"allow_all_scopes,omitempty"`
+	OrganizationUsage         *string   `json:"organization_usage,omitempty"`
+	AllowAnyOrganization      *bool     `json:"allow_any_organization,omitempty"`
+	IsSystem                  bool      `json:"is_system,omitempty"`
+	SubjectType               string    `json:"subject_type"`
+	AuthorizationDetailsTypes *[]string `json:"authorization_details_types,omitempty"`
+	DefaultFor                string    `json:"default_for,omitempty"`
+	Seq                       int64     `json:"-"`
+}
+
+func (g *grant) clone() *grant {
+	x := *g
+	if g.Scope != nil {
+		s := slices.Clone(*g.Scope)
+		x.Scope = &s
+	}
+	if g.AuthorizationDetailsTypes != nil {
+		t := slices.Clone(*g.AuthorizationDetailsTypes)
+		x.AuthorizationDetailsTypes = &t
+	}
+	return &x
+}
+
+// scopes is what the grant gives: its scope, or every scope of the API
+// when allow_all_scopes is set [S].
+func (g *grant) scopes(rs *resourceServer) []string {
+	if g.AllowAllScopes != nil && *g.AllowAllScopes {
+		var out []string
+		if rs != nil && rs.Scopes != nil {
+			for _, sc := range *rs.Scopes {
+				out = append(out, sc.Value)
+			}
+		}
+		return out
+	}
+	if g.Scope == nil {
+		return nil
+	}
+	return *g.Scope
+}
+
+var (
+	grantSubjectTypes = []string{"client", "user"}
+	grantOrgUsages    = []string{"deny", "allow", "require"}
+)
+
+// grantFor returns the grant of client for audience (and subject type
+// client), or nil.
+func (s *Server) grantFor(clientID, audience string) *grant {
+	for _, g := range s.st.Grants {
+		if g.ClientID == clientID && g.Audience == audience && g.SubjectType == "client" {
+			return g
+		}
+	}
+	return nil
+}
+
+// applyGrant validates the writable fields of b into g: scope (an array of
+// unique strings), allow_all_scopes (then scope is not accepted [S]),
+// authorization_details_types, organization_usage and allow_any_organization.
+// Assumptions (the reference records only scope, allow_all_scopes and
+// authorization_details_types in a PATCH): PATCH takes the two
+// organization fields too, and a null clears organization_usage.
+func applyGrant(g *grant, b body) *apiErr {
+	top := b.at("")
+	if b.has("scope") {
+		if b.isNull("scope") {
+			return top.typeErr("scope", "array")
+		}
+		sc, e := stringList(top, "scope", nil)
+		if e != nil {
+			return e
+		}
+		for _, v := range sc {
+			if v == "" || len(v) > 280 {
+				return payloadErr("String length out of range [1, 280]", "scope")
+			}
+		}
+		g.Scope = &sc
+	}
+	if b.has("allow_all_scopes") {
+		v, e := b.boolean("allow_all_scopes")
+		if e != nil {
+			return e
+		}
+		g.AllowAllScopes = v
+		if v != nil && !*v {
+			g.AllowAllScopes = nil
+		}
+	}
+	if g.AllowAllScopes != nil {
+		if b.has("scope") {
+			return payloadErr("scope is not accepted with allow_all_scopes", "scope")
+		}
+		g.Scope = nil
+	} else if g.Scope == nil {
+		return payloadErr("Missing required property: scope", "")
+	}
+	if b.has("authorization_details_types") {
+		if b.isNull("authorization_details_types") {
+			g.AuthorizationDetailsTypes = nil
+		} else {
+			t, e := stringList(top, "authorization_details_types", nil)
+			if e != nil {
+				return e
+			}
+			g.AuthorizationDetailsTypes = &t
+		}
+	}
+	if b.has("organization_usage") {
+		v, e := b.enum("organization_usage", grantOrgUsages...)
+		if e != nil {
+			return e
+		}
+		g.OrganizationUsage = v
+	}
+	if b.has("allow_any_organization") {
+		v, e := b.boolean("allow_any_organization")
+		if e != nil {
+			return e
+		}
+		g.AllowAnyOrganization = v
+	}
+	return nil
+}
+
+// createGrant answers 201 with the grant [O]. The client and the API must
+// exist, and a client has at most one grant per API (409 [R]).
+// Assumptions (not recorded): the 404 texts for an unknown client or
+// audience, and the 409's text.
+func (s *Server) createGrant(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	b, e := readBody(r)
+	if e != nil {
+		return e
+	}
+	if e := b.only("client_id", "audience", "scope", "allow_all_scopes", "allow_any_organization", "organization_usage",
+		"subject_type", "authorization_details_types", "default_for"); e != nil {
+		return e
+	}
+	aud, e := b.str("audience", true, 1, 600)
+	if e != nil {
+		return e
+	}
+	g := &grant{Audience: aud, SubjectType: "client"}
+	if b.has("default_for") {
+		v, e := b.at("").enumReq("default_for", "third_party_clients")
+		if e != nil {
+			return e
+		}
+		if b.has("client_id") {
+			return payloadErr("client_id is not accepted with default_for", "client_id")
+		}
+		g.DefaultFor = v
+	} else if g.ClientID, e = b.str("client_id", true, 1, 64); e != nil {
+		return e
+	}
+	if b.has("subject_type") {
+		if g.SubjectType, e = b.at("").enumReq("subject_type", grantSubjectTypes...); e != nil {
+			return e
+		}
+	}
+	if e := applyGrant(g, b); e != nil {
+		return e
+	}
+	if g.ClientID != "" {
+		c, ok := s.st.Clients[g.ClientID]
+		if !ok {
+			return newErr(404, "The client does not exist", "inexistent_client")
+		}
+		if c.str("app_type") == "express_configuration" {
+			return newErr(400, "Client of type express_configuration cannot be used", "validation_error") // [O]
+		}
+	}
+	if rs := s.findResourceServer(aud); rs == nil || rs.Identifier != aud {
+		return newErr(404, "No resource server found for audience "+aud, "inexistent_resource_server")
+	}
+	for _, other := range s.st.Grants {
+		if other.ClientID == g.ClientID && other.Audience == aud && other.DefaultFor == g.DefaultFor {
+			return newErr(409, "A client grant for this client and audience already exists.", "")
+		}
+	}
+	if e := s.capReached(len(s.st.Grants)); e != nil {
+		return e
+	}
+	g.ID, g.Seq = "cgr_"+randomString(16), s.st.next()
+	s.st.Grants[g.ID] = g
+	writeJSON(w, 201, g)
+	return nil
+}
+
+// listGrants is offset-paginated with include_totals (envelope total,
+// start, limit, client_grants [O]), or checkpoint-paginated with take and
+// from; it filters by audience and client_id [O query], and by
+// allow_any_organization and subject_type (assumption).
+func (s *Server) listGrants(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	q := r.URL.Query()
+	var match []*grant
+	for _, g := range sortedBySeq(s.st.Grants, func(g *grant) int64 { return g.Seq }) {
+		if v := q.Get("audience"); v != "" && g.Audience != v {
+			continue
+		}
+		if v := q.Get("client_id"); v != "" && g.ClientID != v {
+			continue
+		}
+		if v := q.Get("subject_type"); v != "" && g.SubjectType != v {
+			continue
+		}
+		if v := q.Get("allow_any_organization"); v != "" && (v == "true") != (g.AllowAnyOrganization != nil && *g.AllowAnyOrganization) {
+			continue
+		}
+		match = append(match, g)
+	}
+	if q.Has("take") || q.Has("from") {
+		offset, take, e := checkpoint(r)
+		if e != nil {
+			return e
+		}
+		start, end := min(offset, len(match)), min(offset+take, len(match))
+		reply := ordered{{"client_grants", append([]*grant{}, match[start:end]...)}}
+		if end < len(match) {
+			reply = append(reply, ordered{{"next", cursor(end)}}...)
+		}
+		writeJSON(w, 200, reply)
+		return nil
+	}
+	page, perPage, totals, e := offsetPage(r)
+	if e != nil {
+		return e
+	}
+	start, end := window(len(match), page, perPage)
+	items := append([]*grant{}, match[start:end]...)
+	if !totals {
+		writeJSON(w, 200, items)
+		return nil
+	}
+	writeJSON(w, 200, ordered{{"total", len(match)}, {"start", page * perPage}, {"limit", perPage}, {"client_grants", items}})
+	return nil
+}
+
+func (s *Server) lookupGrant(r *http.Request) (*grant, *apiErr) {
+	g, ok := s.st.Grants[pathID(r)]
+	if !ok {
+		return nil, newErr(404, "The grant does not exist.", "inexistent_client_grant") // [O]
+	}
+	return g, nil
+}
+
+func (s *Server) getGrant(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	g, e := s.lookupGrant(r)
+	if e != nil {
+		return e
+	}
+	writeJSON(w, 200, g)
+	return nil
+}
+
+// updateGrant answers 200 with the grant [O]; client_id, audience and
+// subject_type cannot change. A system grant cannot be changed [S].
+func (s *Server) updateGrant(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	g, e := s.lookupGrant(r)
+	if e != nil {
+		return e
+	}
+	b, e := readBody(r)
+	if e != nil {
+		return e
+	}
+	if e := b.only("scope", "allow_all_scopes", "authorization_details_types", "organization_usage", "allow_any_organization"); e != nil {
+		return e
+	}
+	if g.IsSystem {
+		return newErr(403, "A system client grant cannot be modified.", "operation_not_supported")
+	}
+	next := g.clone()
+	if e := applyGrant(next, b); e != nil {
+		return e
+	}
+	s.st.Grants[g.ID] = next
+	writeJSON(w, 200, next)
+	return nil
+}
+
+// deleteGrant answers 204, also for a grant already gone [O].
+func (s *Server) deleteGrant(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	if g, ok := s.st.Grants[pathID(r)]; ok {
+		if g.IsSystem {
+			return newErr(403, "A system client grant cannot be deleted.", "operation_not_supported")
+		}
+		delete(s.st.Grants, g.ID)
+	}
+	noContent(w)
+	return nil
+}
