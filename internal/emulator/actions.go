@@ -184,6 +184,9 @@ type actionVersion struct {
 	CreatedAt    string
 	UpdatedAt    string
 	Deployed     bool
+	// SecretValues are the secrets as they were when the version was made:
+	// what its code reads in event.secrets.
+	SecretValues map[string]string
 }
 
 // actionBuild is the latest build of an action's draft. Its status follows
@@ -197,10 +200,13 @@ type actionBuild struct {
 	Done   bool
 	// BuiltAt is when the draft was last built successfully.
 	BuiltAt time.Time
+	// Install is the npm install of the draft's dependencies (nil when
+	// there are none, or the build fails before npm runs).
+	Install *npmInstall `json:"-"`
 }
 
 func (b *actionBuild) phases() []string {
-	if b.Fails {
+	if b.Fails || b.installFailed() {
 		return buildFails
 	}
 	return buildSucceeds
@@ -208,18 +214,18 @@ func (b *actionBuild) phases() []string {
 
 func (b *actionBuild) length() time.Duration { return time.Duration(len(b.phases())) * b.Step }
 
-func (b *actionBuild) end() time.Time { return b.Start.Add(b.length()) }
+func (b *actionBuild) end() time.Time { return b.afterInstall(b.Start.Add(b.length())) }
 
 func (b *actionBuild) status(now time.Time) string {
 	phases := b.phases()
 	i := int(now.Sub(b.Start) / b.Step)
-	if b.Done || i >= len(phases) {
-		if b.Fails {
+	if (b.Done || i >= len(phases)) && !b.installing() {
+		if b.Fails || b.installFailed() {
 			return "failed"
 		}
 		return "built"
 	}
-	return phases[max(i, 0)]
+	return phases[min(max(i, 0), len(phases)-1)]
 }
 
 type action struct {
@@ -268,11 +274,11 @@ func (a *action) supports(triggerID string) bool {
 // the draft built and, if asked, deploys it at the moment it was built.
 func (a *action) settle(now time.Time) {
 	b := &a.Build
-	if b.Done || now.Before(b.end()) {
+	if b.Done || b.installing() || now.Before(b.end()) {
 		return
 	}
 	b.Done = true
-	if b.Fails {
+	if b.Fails || b.installFailed() {
 		return
 	}
 	b.BuiltAt = b.end()
@@ -290,6 +296,9 @@ func (a *action) settle(now time.Time) {
 func (s *Server) startBuild(a *action, start time.Time, deploy bool) {
 	fails := !installable(a.Dependencies, s.faults.FailingPackages)
 	a.Build = actionBuild{Start: start, Step: max(s.opts.BuildDelay/4, time.Nanosecond), Fails: fails, Deploy: deploy}
+	if !fails {
+		a.Build.Install = s.installDependencies(a)
+	}
 }
 
 // installable reports whether every dependency would install (see
@@ -336,7 +345,7 @@ func (a *action) deploy(at time.Time) *actionVersion {
 	}
 	v := &actionVersion{
 		ID: uuid4(), Number: len(a.Versions) + 1, Code: a.Code, Dependencies: append([]dependency{}, a.Dependencies...),
-		Secrets: secretViews(a.Secrets), Runtime: a.Runtime, Triggers: append([]trigger{}, a.Triggers...),
+		Secrets: secretViews(a.Secrets), SecretValues: secretValues(a.Secrets), Runtime: a.Runtime, Triggers: append([]trigger{}, a.Triggers...),
 		BuiltAt: nanos(a.Build.BuiltAt), CreatedAt: nanos(at), UpdatedAt: nanos(at), Deployed: true,
 	}
 	a.Versions = append(a.Versions, v)
@@ -360,6 +369,14 @@ func (a *action) deployed() *actionVersion {
 		}
 	}
 	return nil
+}
+
+func secretValues(list []secret) map[string]string {
+	out := make(map[string]string, len(list))
+	for _, s := range list {
+		out[s.Name] = s.Value
+	}
+	return out
 }
 
 func secretViews(list []secret) []actionSecret {

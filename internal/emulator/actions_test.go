@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -88,7 +89,7 @@ func TestActions_failedBuilds(t *testing.T) {
 	// Fixed dependencies build again, and a dist-tag such as "latest" installs.
 	h.expect(h.call(tok, "PATCH", actionsPath+"/"+id, `{"dependencies":[{"name":"axios","version":"latest","registry_url":"https://registry.npmjs.org"}]}`), 200,
 		`"dependencies":[{"name":"axios","version":"latest","registry_url":"https://registry.npmjs.org"}]`)
-	h.poll(tok, id, statusIs(t, "built"))
+	h.pollFor(tok, id, time.Minute, statusIs(t, "built")) // npm installs axios
 }
 
 func TestActions_deployAndVersions(t *testing.T) {
@@ -299,11 +300,12 @@ func TestActions_runtimeNode18Actions(t *testing.T) {
 }
 
 // Real published packages build (reference §2: auth0@2.41.0, auth0@2.42.0
-// and moment@2.29.4 were installed, built and deployed); so does any other
-// package at a well-formed version, range or dist-tag, since the emulator
-// cannot know what the registry holds.
+// and moment@2.29.4 were installed, built and deployed); without npm, so
+// does any other package at a well-formed version, range or dist-tag,
+// since the emulator cannot know what the registry holds (with npm, the
+// registry says: TestActions_buildFailsOnMissingPackage).
 func TestActions_publishedPackagesBuild(t *testing.T) {
-	h := start(t, Options{BuildDelay: 20 * time.Millisecond})
+	h := start(t, Options{BuildDelay: 20 * time.Millisecond, Npm: filepath.Join(t.TempDir(), "no-npm")})
 	tok := h.admin()
 	for _, deps := range []string{
 		`[{"name":"auth0","version":"2.42.0"}]`,
@@ -373,7 +375,8 @@ func TestActions_deployNeedsCreateScope(t *testing.T) {
 // A package the failing_packages fault names fails every build started
 // while the fault is set, and builds again once it is cleared.
 func TestFaults_failingPackages(t *testing.T) {
-	h := start(t, Options{BuildDelay: 20 * time.Millisecond})
+	// Without npm: the fault alone decides (@acme/sdk does not exist).
+	h := start(t, Options{BuildDelay: 20 * time.Millisecond, Npm: filepath.Join(t.TempDir(), "no-npm")})
 	tok := h.admin()
 	id := h.action(tok, "custom-token-exchange", false)
 	deps := `{"dependencies":[{"name":"auth0","version":"2.42.0"},{"name":"@acme/sdk","version":"1.0.0"}]}`

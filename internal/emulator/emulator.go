@@ -12,6 +12,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"log"
 	"maps"
 	"math/rand/v2"
 	"net"
@@ -80,6 +82,26 @@ type Options struct {
 	// client's exchanges fail: the reference gives the requirement [R], not
 	// when the tenant enforces it.
 	RefuseUnfitTokenExchange bool
+	// Log receives the emulator's log: what the actions' code prints, the
+	// npm installs of their dependencies, and one line for each token
+	// exchange (nil: no log).
+	Log io.Writer
+	// Node is the Node.js program that runs actions' code ("node" on PATH
+	// when empty), and Npm the npm that installs their dependencies ("npm"
+	// on PATH when empty). Without them the emulator serves everything
+	// else, and an exchange says what is missing.
+	Node string
+	Npm  string
+	// NpmRegistry is the registry npm installs from (npm's own setting
+	// when empty).
+	NpmRegistry string
+	// PackageCache is where installed dependency sets are kept, one folder
+	// per set, shared with other emulators (default: the user's cache
+	// folder, tenant-emulator/packages).
+	PackageCache string
+	// ActionTimeout is how long one execution of an action may take
+	// (default 20s).
+	ActionTimeout time.Duration
 }
 
 // Faults are injected failures, all off at zero and reproducible by Seed.
@@ -151,6 +173,9 @@ type Server struct {
 
 	certOnce sync.Once
 	cert     string
+	log      *log.Logger // nil: no log
+	packages *packageInstaller
+	runtime  *nodeRuntime
 }
 
 // DemoIDs are the objects --demo seeds.
@@ -177,6 +202,9 @@ func Start(opts Options) (*Server, error) {
 	}
 	if opts.BuildDelay <= 0 {
 		opts.BuildDelay = 100 * time.Millisecond
+	}
+	if opts.ActionTimeout <= 0 {
+		opts.ActionTimeout = defaultActionTimeout
 	}
 	var saved *savedState
 	if opts.StateFile != "" {
@@ -235,6 +263,11 @@ func Start(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.stats = newStats()
+	if opts.Log != nil {
+		s.log = log.New(opts.Log, "tenant-emulator: ", log.LstdFlags)
+	}
+	s.packages = installerFor(opts.PackageCache, opts.Npm, opts.NpmRegistry)
+	s.runtime = newNodeRuntime(opts.Node, opts.ActionTimeout, s.logLine)
 	s.st = newStore()
 	if saved != nil {
 		s.st, s.demo = saved.Store, saved.Demo
@@ -273,6 +306,7 @@ func (s *Server) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	err := s.srv.Shutdown(ctx)
+	err = errors.Join(err, s.runtime.close())
 	if s.opts.StateFile != "" {
 		err = errors.Join(err, s.saveState(s.opts.StateFile))
 	}

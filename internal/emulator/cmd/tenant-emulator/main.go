@@ -25,6 +25,7 @@ func main() {
 	// a script that stops it on that line gets a clean exit.
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
+	o.Log = os.Stderr
 	s, err := emulator.Start(o)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "tenant-emulator:", err)
@@ -88,6 +89,11 @@ profiles). Each is a client of the tenant (GET /api/v2/clients) with a
 client grant for the Management API that holds its scopes. --state-file keeps the tenant across restarts: read at start,
 written when the emulator stops (SIGINT or SIGTERM).
 
+Actions' dependencies are installed with npm when a version is built
+(--npm, --npm-registry, --package-cache), and their code runs in Node.js
+(--node, 20 or newer). Without them the emulator serves everything else.
+What the actions print goes to standard error.
+
 Admin endpoints under /__emulator/ (stats, stats/reset, reset, state,
 outbox, faults) answer only loopback Host names and refuse requests with
 an Origin header or a non-JSON Content-Type on writes.
@@ -118,6 +124,11 @@ Flags:
 	fs.StringVar(&o.ClientPatch, "client-patch", emulator.ClientPatchReplace, "how PATCH /clients/{id} takes a nested object: replace (stored as sent) or merge (key by key)")
 	fs.BoolVar(&o.RefuseUnfitTokenExchange, "refuse-unfit-token-exchange", false, "refuse token_exchange custom_authentication on a client that is not first-party and OIDC-conformant (400)")
 	fs.Var((*packages)(&o.Faults.FailingPackages), "fail-package", "make every action build that depends on this package fail: name@version, or name for every version (repeatable)")
+	fs.StringVar(&o.Node, "node", "", "the Node.js program (20 or newer) that runs actions' code (default: node on PATH)")
+	fs.StringVar(&o.Npm, "npm", "", "the npm program that installs actions' dependencies (default: npm on PATH)")
+	fs.StringVar(&o.NpmRegistry, "npm-registry", "", "the registry npm installs from (default: npm's own setting)")
+	fs.StringVar(&o.PackageCache, "package-cache", "", "folder of installed dependency sets, shared by emulators (default: the user's cache folder, tenant-emulator/packages)")
+	fs.DurationVar(&o.ActionTimeout, "action-timeout", 20*time.Second, "how long one execution of an action may take")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}

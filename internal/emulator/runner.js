@@ -1,0 +1,205 @@
+'use strict';
+// The emulator's runner of one action version's code. It loads the code
+// (argv[2]) once, then executes it for each request: one JSON line on
+// standard input, one JSON answer line on file descriptor 3. What the code
+// prints (console.log, standard output and error) goes to the emulator's
+// log, never into the answers.
+//
+// The api object records the calls the code makes; the emulator applies
+// their effects once the code has returned. The cache is the emulator's:
+// each request brings its records, and the answer lists the writes.
+
+const fs = require('fs');
+const readline = require('readline');
+
+const ANSWERS = 3;
+
+function answer(obj) {
+  fs.writeSync(ANSWERS, JSON.stringify(obj) + '\n');
+}
+
+function describe(err) {
+  if (err instanceof Error) {
+    return { name: err.name, message: String(err.message) };
+  }
+  return { name: typeof err, message: String(err) };
+}
+
+let handler;
+let loadError;
+try {
+  const mod = require(process.argv[2]);
+  handler = mod && mod.onExecuteCustomTokenExchange;
+  if (typeof handler !== 'function') {
+    loadError = { name: 'TypeError', message: 'The action does not export onExecuteCustomTokenExchange as a function.' };
+  }
+} catch (err) {
+  loadError = describe(err);
+}
+answer({ ready: !loadError, error: loadError });
+
+// Cache limits (the platform's documented Actions cache limits).
+const CACHE_MAX_ENTRIES = 20;
+const CACHE_MAX_KEY_BYTES = 64;
+const CACHE_MAX_VALUE_BYTES = 4096;
+const CACHE_MAX_TOTAL_BYTES = 8192;
+const CACHE_DEFAULT_TTL_MS = 15 * 60 * 1000;
+const CACHE_MAX_TTL_MS = 24 * 60 * 60 * 1000;
+
+function requireString(name, value) {
+  if (typeof value !== 'string') {
+    throw new TypeError(`${name} must be a string, got ${value === null ? 'null' : typeof value}`);
+  }
+}
+
+function makeCache(records, writes) {
+  const live = new Map();
+  const now = Date.now();
+  for (const [key, rec] of Object.entries(records || {})) {
+    if (rec.expires_at > now) {
+      live.set(key, { value: rec.value, expires_at: rec.expires_at });
+    }
+  }
+  const size = () => {
+    let total = 0;
+    for (const [k, r] of live) total += Buffer.byteLength(k) + Buffer.byteLength(r.value);
+    return total;
+  };
+  return {
+    get(key) {
+      const rec = live.get(String(key));
+      if (!rec || rec.expires_at <= Date.now()) return undefined;
+      return { value: rec.value, expires_at: rec.expires_at };
+    },
+    set(key, value, options) {
+      key = String(key);
+      if (typeof value !== 'string') return { type: 'error', code: 'INVALID_VALUE' };
+      if (Buffer.byteLength(key) > CACHE_MAX_KEY_BYTES) return { type: 'error', code: 'KEY_TOO_LARGE' };
+      if (Buffer.byteLength(value) > CACHE_MAX_VALUE_BYTES) return { type: 'error', code: 'VALUE_TOO_LARGE' };
+      const now = Date.now();
+      let expires = now + CACHE_DEFAULT_TTL_MS;
+      const o = options || {};
+      if (typeof o.ttl === 'number' || typeof o.expires_at === 'number') {
+        const limits = [];
+        if (typeof o.ttl === 'number') limits.push(now + o.ttl);
+        if (typeof o.expires_at === 'number') limits.push(o.expires_at);
+        expires = Math.min(...limits);
+      }
+      expires = Math.min(expires, now + CACHE_MAX_TTL_MS);
+      const previous = live.get(key);
+      live.set(key, { value, expires_at: expires });
+      if (live.size > CACHE_MAX_ENTRIES || size() > CACHE_MAX_TOTAL_BYTES) {
+        if (previous) live.set(key, previous);
+        else live.delete(key);
+        return { type: 'error', code: 'CACHE_FULL' };
+      }
+      writes.push({ op: 'set', key, value, expires_at: expires });
+      return { type: 'success' };
+    },
+    delete(key) {
+      key = String(key);
+      live.delete(key);
+      writes.push({ op: 'delete', key });
+      return { type: 'success' };
+    },
+  };
+}
+
+function makeApi(calls, cache) {
+  const api = {};
+  const record = (name, args) => {
+    calls.push({ call: name, args });
+    return api;
+  };
+  api.access = {
+    deny(code, reason) {
+      requireString('code', code);
+      requireString('reason', reason);
+      return record('access.deny', [code, reason]);
+    },
+    rejectInvalidSubjectToken(reason) {
+      requireString('reason', reason);
+      return record('access.rejectInvalidSubjectToken', [reason]);
+    },
+  };
+  api.authentication = {
+    setUserById(userId) {
+      requireString('user_id', userId);
+      return record('authentication.setUserById', [userId]);
+    },
+    setUserByConnection(connectionName, userAttributes, options) {
+      requireString('connection_name', connectionName);
+      if (userAttributes === null || typeof userAttributes !== 'object' || Array.isArray(userAttributes)) {
+        throw new TypeError('user_attributes must be an object');
+      }
+      if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+        throw new TypeError('options must be an object');
+      }
+      return record('authentication.setUserByConnection', [connectionName, userAttributes, options]);
+    },
+    setOrganization(organization) {
+      requireString('organization', organization);
+      return record('authentication.setOrganization', [organization]);
+    },
+  };
+  api.user = {
+    setAppMetadata(name, value) {
+      requireString('name', name);
+      return record('user.setAppMetadata', [name, value === undefined ? null : value]);
+    },
+    setUserMetadata(name, value) {
+      requireString('name', name);
+      return record('user.setUserMetadata', [name, value === undefined ? null : value]);
+    },
+  };
+  api.cache = cache;
+  return api;
+}
+
+let current = null;
+
+function fail(id, kind, err) {
+  answer({ id, error: Object.assign({ kind }, describe(err)) });
+}
+
+// An error thrown outside the awaited code (a timer, a stray promise) ends
+// this process: the execution it happened in failed, as a crash.
+process.on('uncaughtException', (err) => {
+  if (current !== null) fail(current, 'crash', err);
+  process.exit(70);
+});
+process.on('unhandledRejection', (err) => {
+  if (current !== null) fail(current, 'crash', err);
+  process.exit(70);
+});
+
+async function execute(req) {
+  const calls = [];
+  const writes = [];
+  const api = makeApi(calls, makeCache(req.cache, writes));
+  current = req.id;
+  try {
+    await handler(req.event, api);
+    answer({ id: req.id, calls, cache: writes });
+  } catch (err) {
+    answer({ id: req.id, calls, cache: writes, error: Object.assign({ kind: 'thrown' }, describe(err)) });
+  } finally {
+    current = null;
+  }
+}
+
+if (!loadError) {
+  // One execution at a time, in the order the requests came.
+  let queue = Promise.resolve();
+  const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+  lines.on('line', (line) => {
+    let req;
+    try {
+      req = JSON.parse(line);
+    } catch (err) {
+      return;
+    }
+    queue = queue.then(() => execute(req));
+  });
+  lines.on('close', () => queue.then(() => process.exit(0)));
+}
