@@ -57,8 +57,9 @@ func oauthErr(w http.ResponseWriter, status int, code, desc string) {
 	_ = json.NewEncoder(w).Encode(map[string]string{"error": code, "error_description": desc})
 }
 
-// token is POST /oauth/token: client credentials, JSON or form, credentials in
-// the body or as HTTP Basic.
+// token is POST /oauth/token: client credentials or a custom token
+// exchange (exchange.go), JSON or form, credentials in the body or as HTTP
+// Basic.
 func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	fields := map[string]string{}
 	if strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
@@ -83,6 +84,10 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	}
 	if id, secret, ok := r.BasicAuth(); ok {
 		fields["client_id"], fields["client_secret"] = id, secret
+	}
+	if fields["grant_type"] == tokenExchangeGrant {
+		s.exchangeGrant(w, r, fields)
+		return
 	}
 	if fields["grant_type"] != "client_credentials" {
 		oauthErr(w, 403, "unsupported_grant_type", "Unsupported grant type: "+fields["grant_type"])

@@ -102,6 +102,8 @@ type Options struct {
 	// ActionTimeout is how long one execution of an action may take
 	// (default 20s).
 	ActionTimeout time.Duration
+	// ExchangeThrottle is the Suspicious IP Throttling of token exchanges.
+	ExchangeThrottle ExchangeThrottle
 }
 
 // Faults are injected failures, all off at zero and reproducible by Seed.
@@ -171,11 +173,13 @@ type Server struct {
 	stats   Stats
 	demo    DemoIDs
 
-	certOnce sync.Once
-	cert     string
-	log      *log.Logger // nil: no log
-	packages *packageInstaller
-	runtime  *nodeRuntime
+	certOnce    sync.Once
+	cert        string
+	log         *log.Logger // nil: no log
+	packages    *packageInstaller
+	runtime     *nodeRuntime
+	actionCache map[string]map[string]cacheRecord // by trigger id, under mu
+	attempts    map[string]*attemptBucket         // by IP, under mu
 }
 
 // DemoIDs are the objects --demo seeds.
@@ -413,6 +417,7 @@ func (s *Server) ResetStats() {
 func (s *Server) Reset() {
 	s.mu.Lock()
 	s.st = s.start.clone()
+	s.actionCache, s.attempts = nil, nil
 	s.mu.Unlock()
 	s.ResetStats()
 }

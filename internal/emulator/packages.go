@@ -69,6 +69,16 @@ func (i *npmInstall) finished() (over bool, outcome installOutcome, at time.Time
 	}
 }
 
+// wait blocks until the install is over or ctx ends.
+func (i *npmInstall) wait(ctx context.Context) error {
+	select {
+	case <-i.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // packageInstaller installs dependency sets into one package cache. The
 // emulators of one process that share a cache share its installer, so that
 // a set is installed once even when several emulators build it at once.

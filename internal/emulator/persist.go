@@ -46,6 +46,9 @@ func loadState(path string) (*savedState, error) {
 	if st.Version != stateVersion || st.Store == nil {
 		return nil, fmt.Errorf("state file %s: not a state of this emulator (version %d)", path, st.Version)
 	}
+	if st.Store.Users == nil { // a state saved before users were kept
+		st.Store.Users = map[string]*user{}
+	}
 	for id, p := range st.Store.Profiles {
 		p.Seq = st.Seqs["profile/"+id]
 	}

@@ -153,6 +153,7 @@ type store struct {
 	PhoneProviders  map[string]*phoneProvider             `json:"phone_providers"`
 	Clients         map[string]*clientRec                 `json:"clients"`
 	Grants          map[string]*grant                     `json:"client_grants"`
+	Users           map[string]*user                      `json:"users"`
 	Outbox          []OutboxMessage                       `json:"outbox"`
 	Seq             int64                                 `json:"seq"`
 }
@@ -162,7 +163,7 @@ func newStore() *store {
 		Profiles: map[string]*profile{}, Actions: map[string]*action{}, Roles: map[string]*role{},
 		RolePerms: map[string]map[string]map[string]bool{}, ResourceServers: map[string]*resourceServer{},
 		PhoneProviders: map[string]*phoneProvider{}, Clients: map[string]*clientRec{}, Grants: map[string]*grant{},
-		Outbox: []OutboxMessage{},
+		Users: map[string]*user{}, Outbox: []OutboxMessage{},
 	}
 }
 
@@ -209,6 +210,7 @@ func (s *store) clone() *store {
 	for k, v := range s.Grants {
 		c.Grants[k] = v.clone()
 	}
+	c.Users = cloneUsers(s.Users)
 	c.Outbox = append(c.Outbox, s.Outbox...)
 	c.Seq = s.Seq
 	return c

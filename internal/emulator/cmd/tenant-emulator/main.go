@@ -89,10 +89,12 @@ profiles). Each is a client of the tenant (GET /api/v2/clients) with a
 client grant for the Management API that holds its scopes. --state-file keeps the tenant across restarts: read at start,
 written when the emulator stops (SIGINT or SIGTERM).
 
-Actions' dependencies are installed with npm when a version is built
-(--npm, --npm-registry, --package-cache), and their code runs in Node.js
-(--node, 20 or newer). Without them the emulator serves everything else.
-What the actions print goes to standard error.
+Custom token exchanges at /oauth/token run the profile's action for real:
+its code in Node.js (--node, 20 or newer), its dependencies installed with
+npm when the version is built (--npm, --npm-registry, --package-cache).
+Without them the emulator serves everything else, and an exchange answers
+with an error that says what is missing. What the actions print goes to
+standard error, with a line for each exchange.
 
 Admin endpoints under /__emulator/ (stats, stats/reset, reset, state,
 outbox, faults) answer only loopback Host names and refuse requests with
@@ -129,6 +131,9 @@ Flags:
 	fs.StringVar(&o.NpmRegistry, "npm-registry", "", "the registry npm installs from (default: npm's own setting)")
 	fs.StringVar(&o.PackageCache, "package-cache", "", "folder of installed dependency sets, shared by emulators (default: the user's cache folder, tenant-emulator/packages)")
 	fs.DurationVar(&o.ActionTimeout, "action-timeout", 20*time.Second, "how long one execution of an action may take")
+	fs.IntVar(&o.ExchangeThrottle.MaxAttempts, "exchange-max-attempts", 10, "Suspicious IP Throttling of token exchanges: rejected subject tokens an address may send before it is answered 429")
+	fs.DurationVar(&o.ExchangeThrottle.Rate, "exchange-attempt-rate", 10*time.Minute, "Suspicious IP Throttling of token exchanges: how often one attempt comes back")
+	fs.BoolVar(&o.ExchangeThrottle.Disabled, "no-exchange-throttle", false, "turn the Suspicious IP Throttling of token exchanges off")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
