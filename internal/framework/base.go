@@ -5,6 +5,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/conns"
@@ -35,5 +36,14 @@ type ActionWithTenant struct {
 }
 
 func (w *ActionWithTenant) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
+	w.Tenant = Tenant(req.ProviderData, &resp.Diagnostics)
+}
+
+// EphemeralWithTenant is WithTenant for ephemeral resources.
+type EphemeralWithTenant struct {
+	Tenant *conns.TenantClient
+}
+
+func (w *EphemeralWithTenant) Configure(_ context.Context, req ephemeral.ConfigureRequest, resp *ephemeral.ConfigureResponse) {
 	w.Tenant = Tenant(req.ProviderData, &resp.Diagnostics)
 }

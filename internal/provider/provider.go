@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -32,9 +33,10 @@ import (
 )
 
 var (
-	_ provider.Provider                  = (*tenantProvider)(nil)
-	_ provider.ProviderWithActions       = (*tenantProvider)(nil)
-	_ provider.ProviderWithListResources = (*tenantProvider)(nil)
+	_ provider.Provider                       = (*tenantProvider)(nil)
+	_ provider.ProviderWithActions            = (*tenantProvider)(nil)
+	_ provider.ProviderWithListResources      = (*tenantProvider)(nil)
+	_ provider.ProviderWithEphemeralResources = (*tenantProvider)(nil)
 )
 
 // New returns the provider factory for this version.
@@ -155,6 +157,7 @@ func (p *tenantProvider) Configure(ctx context.Context, req provider.ConfigureRe
 	resp.DataSourceData = tenant
 	resp.ActionData = tenant
 	resp.ListResourceData = tenant
+	resp.EphemeralResourceData = tenant
 }
 
 // checkConfig names what is missing or conflicting, and the variable that
@@ -286,6 +289,12 @@ func (p *tenantProvider) DataSources(context.Context) []func() datasource.DataSo
 func (p *tenantProvider) Actions(context.Context) []func() action.Action {
 	return []func() action.Action{
 		phoneprovider.NewAction,
+	}
+}
+
+func (p *tenantProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {
+	return []func() ephemeral.EphemeralResource{
+		tokenexchangeprofile.NewExchange,
 	}
 }
 
