@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -21,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/client"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/conns"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/phoneprovider"
@@ -32,9 +34,10 @@ import (
 )
 
 var (
-	_ provider.Provider                  = (*tenantProvider)(nil)
-	_ provider.ProviderWithActions       = (*tenantProvider)(nil)
-	_ provider.ProviderWithListResources = (*tenantProvider)(nil)
+	_ provider.Provider                       = (*tenantProvider)(nil)
+	_ provider.ProviderWithActions            = (*tenantProvider)(nil)
+	_ provider.ProviderWithListResources      = (*tenantProvider)(nil)
+	_ provider.ProviderWithEphemeralResources = (*tenantProvider)(nil)
 )
 
 // New returns the provider factory for this version.
@@ -155,6 +158,7 @@ func (p *tenantProvider) Configure(ctx context.Context, req provider.ConfigureRe
 	resp.DataSourceData = tenant
 	resp.ActionData = tenant
 	resp.ListResourceData = tenant
+	resp.EphemeralResourceData = tenant
 }
 
 // checkConfig names what is missing or conflicting, and the variable that
@@ -271,6 +275,8 @@ func (p *tenantProvider) Resources(context.Context) []func() resource.Resource {
 		role.NewResource,
 		role.NewPermissionResource,
 		tenantaction.NewResource,
+		client.NewResource,
+		client.NewGrantResource,
 	}
 }
 
@@ -280,6 +286,8 @@ func (p *tenantProvider) DataSources(context.Context) []func() datasource.DataSo
 		resourceserver.NewDataSource,
 		role.NewDataSource,
 		phoneprovider.NewDataSource,
+		client.NewDataSource,
+		client.NewGrantDataSource,
 	}
 }
 
@@ -296,5 +304,13 @@ func (p *tenantProvider) ListResources(context.Context) []func() list.ListResour
 		role.NewPermissionsExclusiveListResource,
 		role.NewListResource,
 		tenantaction.NewListResource,
+		client.NewListResource,
+		client.NewGrantListResource,
+	}
+}
+
+func (p *tenantProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {
+	return []func() ephemeral.EphemeralResource{
+		client.NewSecretEphemeralResource,
 	}
 }
