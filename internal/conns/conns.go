@@ -43,6 +43,12 @@ type TenantClient struct {
 	RolePermissions *RolePermissions
 	Planned         *Planned
 	Scopes          *ScopeWrites
+
+	// Clients and Grants are the shared reads of clients and client
+	// grants; PlannedGrants the grants the configuration plans.
+	Clients       *SharedReads[mgmt.AppClient]
+	Grants        *SharedReads[mgmt.ClientGrant]
+	PlannedGrants *PlannedGrants
 }
 
 // New builds the client for cfg and everything that coordinates through it.
@@ -96,6 +102,7 @@ func (t *TenantClient) init(api *mgmt.Client) {
 	t.Scopes = newScopeWrites()
 	t.Planned = newPlanned()
 	t.RolePermissions = newRolePermissions(api, t.Scopes, t.Planned)
+	t.initClients(api)
 }
 
 // written drops whatever a write to path may have made out of date, before
@@ -116,6 +123,7 @@ func (t *TenantClient) written(method, path string) (done func()) {
 // forget drops what a write to path may have made out of date.
 func (t *TenantClient) forget(path string) {
 	segments := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	t.forgetClients(segments[0])
 	switch segments[0] {
 	case "resource-servers":
 		t.ResourceServers.invalidate()

@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/client"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/conns"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/phoneprovider"
@@ -274,6 +275,8 @@ func (p *tenantProvider) Resources(context.Context) []func() resource.Resource {
 		role.NewResource,
 		role.NewPermissionResource,
 		tenantaction.NewResource,
+		client.NewResource,
+		client.NewGrantResource,
 	}
 }
 
@@ -283,6 +286,8 @@ func (p *tenantProvider) DataSources(context.Context) []func() datasource.DataSo
 		resourceserver.NewDataSource,
 		role.NewDataSource,
 		phoneprovider.NewDataSource,
+		client.NewDataSource,
+		client.NewGrantDataSource,
 	}
 }
 
@@ -305,5 +310,13 @@ func (p *tenantProvider) ListResources(context.Context) []func() list.ListResour
 		role.NewPermissionsExclusiveListResource,
 		role.NewListResource,
 		tenantaction.NewListResource,
+		client.NewListResource,
+		client.NewGrantListResource,
+	}
+}
+
+func (p *tenantProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {
+	return []func() ephemeral.EphemeralResource{
+		client.NewSecretEphemeralResource,
 	}
 }

@@ -1,0 +1,136 @@
+package client
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
+)
+
+// ModifyPlan checks, at plan time, what the tenant would refuse or what
+// would not work, as far as the values are known:
+//
+//   - another tenant_client_grant of this configuration grants the same
+//     client the same API (an error);
+//   - on create, the tenant already holds a grant of the client for the
+//     API (an error with the import command: a client has one grant per
+//     API, 409 [R]);
+//   - the API is neither in the tenant nor planned by this configuration,
+//     or does not define some of the scopes (warnings: the reference does
+//     not record what the tenant answers).
+//
+// A check whose read the tenant refuses is skipped with a warning.
+func (r *grantResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || !r.Tenant.Configured() {
+		return
+	}
+	var plan grantModel
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || plan.Audience.IsUnknown() {
+		return
+	}
+	own := framework.ManagedID(ctx, req, resp)
+	if plan.ClientID.IsUnknown() {
+		// A new client has no grant yet.
+		r.checkAPI(ctx, plan, req.State.Raw.IsNull(), resp)
+		return
+	}
+	clientID, audience := plan.ClientID.ValueString(), plan.Audience.ValueString()
+	key := mgmt.GrantKey(clientID, audience)
+	if r.Tenant.PlannedGrants.Claim(key, own) {
+		resp.Diagnostics.AddAttributeError(path.Root("audience"), "Duplicate client grant", fmt.Sprintf(
+			"Another %s of this configuration grants the client %q access to the API %q. A client has one grant per API: "+
+				"keep one resource and put every scope in it.", GrantTypeName, clientID, audience))
+		return
+	}
+	if req.State.Raw.IsNull() {
+		found, err := r.Tenant.GrantsAtStart.Find(ctx, key)
+		switch {
+		case err != nil:
+			framework.CheckSkipped(&resp.Diagnostics, path.Root("audience"), fmt.Sprintf("whether the client %q has a grant for %q", clientID, audience), err)
+		case found != nil && found.ID != own:
+			grantCreation(audience).Taken(framework.Found{ID: found.ID, Description: fmt.Sprintf("client %q", clientID)}, &resp.Diagnostics)
+			return
+		}
+	}
+	if !req.State.Raw.IsNull() {
+		var state grantModel
+		if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() || plan.Scopes.Equal(state.Scopes) {
+			return // nothing the check looks at changes
+		}
+	}
+	r.checkAPI(ctx, plan, req.State.Raw.IsNull(), resp)
+}
+
+// checkAPI warns when the grant's API is not in the tenant nor planned, or
+// does not define scopes the grant gives.
+func (r *grantResource) checkAPI(ctx context.Context, plan grantModel, creating bool, resp *resource.ModifyPlanResponse) {
+	audience := plan.Audience.ValueString()
+	defined, planned := r.Tenant.Planned.Scopes(audience)
+	if !planned {
+		rs, err := r.Tenant.ResourceServers.Find(ctx, audience)
+		switch {
+		case err != nil:
+			framework.CheckSkipped(&resp.Diagnostics, path.Root("audience"), fmt.Sprintf("whether an API with identifier %q exists", audience), err)
+			return
+		case rs == nil:
+			if creating {
+				resp.Diagnostics.AddAttributeWarning(path.Root("audience"), "Client grant for an unknown API", fmt.Sprintf(
+					"No API of the tenant has the identifier %q, and no tenant_resource_server of this configuration planned so "+
+						"far does. The tenant cannot grant access to an API it does not hold. Correct the audience, or refer to the "+
+						"API's resource (tenant_resource_server.<name>.identifier) so that Terraform creates it first.", audience))
+			}
+			return
+		}
+		defined = rs.ScopeValues()
+	}
+	if defined == nil || plan.allowAll() || plan.Scopes.IsUnknown() {
+		return
+	}
+	var missing []string
+	for _, s := range plan.scopeValues(ctx, &resp.Diagnostics) {
+		if !defined[s] {
+			missing = append(missing, s)
+		}
+	}
+	if len(missing) > 0 {
+		resp.Diagnostics.AddAttributeWarning(path.Root("scopes"), "Client grant of undefined scopes", fmt.Sprintf(
+			"The API %q does not define %s. A token carries only scopes its API defines, so the tenant may refuse these or "+
+				"leave them out of the client's tokens. Add them to the API's scopes, or remove them here.", audience, strings.Join(missing, ", ")))
+	}
+}
+
+// scopesDefault plans scopes when the configuration leaves them out: none
+// (an empty set) for a grant of listed scopes, null with allow_all_scopes.
+type scopesDefault struct{}
+
+func (scopesDefault) Description(context.Context) string {
+	return "Defaults to no scopes; null with allow_all_scopes."
+}
+
+func (m scopesDefault) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
+
+func (scopesDefault) PlanModifySet(ctx context.Context, req planmodifier.SetRequest, resp *planmodifier.SetResponse) {
+	if !req.ConfigValue.IsNull() || req.Plan.Raw.IsNull() {
+		return
+	}
+	var all types.Bool
+	if resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("allow_all_scopes"), &all)...); resp.Diagnostics.HasError() {
+		return
+	}
+	switch {
+	case all.IsUnknown():
+		resp.PlanValue = types.SetUnknown(types.StringType)
+	case all.ValueBool():
+		resp.PlanValue = types.SetNull(types.StringType)
+	default:
+		resp.PlanValue = types.SetValueMust(types.StringType, []attr.Value{})
+	}
+}

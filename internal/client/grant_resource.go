@@ -1,0 +1,161 @@
+package client
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/validate"
+)
+
+var (
+	_ resource.Resource                = (*grantResource)(nil)
+	_ resource.ResourceWithConfigure   = (*grantResource)(nil)
+	_ resource.ResourceWithImportState = (*grantResource)(nil)
+	_ resource.ResourceWithIdentity    = (*grantResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*grantResource)(nil)
+)
+
+// NewGrantResource returns the tenant_client_grant resource.
+func NewGrantResource() resource.Resource { return &grantResource{} }
+
+type grantResource struct {
+	framework.WithTenant
+}
+
+func (r *grantResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = GrantTypeName
+}
+
+func (r *grantResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = framework.IDIdentitySchema("The grant's ID (cgr_...).")
+}
+
+// grantCreation names a grant by its API in create and plan diagnostics:
+// a client has one grant per API (409 [R]).
+func grantCreation(audience string) framework.Creation {
+	return framework.Creation{TypeName: GrantTypeName, Summary: "client grant", Noun: "grant for this client", Key: "audience", Value: audience}
+}
+
+func (r *grantResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var m, config grantModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
+	if resp.Diagnostics.Append(req.Config.Get(ctx, &config)...); resp.Diagnostics.HasError() {
+		return
+	}
+	body, diags := m.toCreate(ctx, config)
+	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
+		return
+	}
+	g, outcome, err := mgmt.SafeCreate(ctx, 3,
+		func() (*mgmt.ClientGrant, error) { return r.Tenant.API.CreateClientGrant(ctx, body) },
+		func() (*mgmt.ClientGrant, error) {
+			return r.Tenant.API.FindClientGrant(ctx, body.ClientID, body.Audience)
+		},
+		func(found *mgmt.ClientGrant) bool { return sameGrant(body, found) })
+	var found *framework.Found
+	if g != nil {
+		found = &framework.Found{ID: g.ID, Description: fmt.Sprintf("client %q", g.ClientID)}
+	}
+	if !grantCreation(body.Audience).Result(found, outcome, err, func(err error) string {
+		return framework.APIErrorDetail(fmt.Sprintf("Creating the grant of the client %q for the API %q", body.ClientID, body.Audience), err)
+	}, &resp.Diagnostics) {
+		return
+	}
+	m.fromAPI(g)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: m.ID}, &resp.Diagnostics)
+}
+
+func (r *grantResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var m grantModel
+	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
+		return
+	}
+	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: m.ID}, &resp.Diagnostics)
+	g, err := r.Tenant.Grants.Read(ctx, m.ID.ValueString())
+	if mgmt.IsNotFound(err) {
+		framework.Gone(ctx, resp, GrantTypeName, m.ID.ValueString())
+		return
+	}
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to read client grant", framework.APIErrorDetail(fmt.Sprintf("Reading the grant %q", m.ID.ValueString()), err))
+		return
+	}
+	m.fromAPI(g)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+func (r *grantResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state grantModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
+		return
+	}
+	id := state.ID.ValueString()
+	body, diags := plan.toUpdate(ctx, state)
+	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
+		return
+	}
+	g, err := r.Tenant.API.UpdateClientGrant(ctx, id, body)
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to update client grant", framework.APIErrorDetail(fmt.Sprintf("Updating the grant %q", id), err))
+		return
+	}
+	plan.fromAPI(g)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: plan.ID}, &resp.Diagnostics)
+}
+
+func (r *grantResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var m grantModel
+	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
+		return
+	}
+	if err := r.Tenant.API.DeleteClientGrant(ctx, m.ID.ValueString()); err != nil {
+		resp.Diagnostics.AddError("Unable to delete client grant", framework.APIErrorDetail(fmt.Sprintf("Deleting the grant %q", m.ID.ValueString()), err))
+	}
+}
+
+// ImportState accepts the grant's id, or the client's id and the API's
+// identifier as client_id::audience (the identifier may itself hold "::").
+func (r *grantResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	const accepted = "the grant's id (cgr_...) or client_id::audience"
+	id := framework.ImportID(ctx, req, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	var (
+		g   *mgmt.ClientGrant
+		err error
+	)
+	if parts, problem := framework.ImportIDParts(id, 1, "client_id", "audience"); problem == "" {
+		if msg := validate.IDProblem(parts[0]); msg != "" {
+			resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("The client_id %q of the import ID %q %s. Use %s.", parts[0], id, msg, accepted))
+			return
+		}
+		g, err = r.Tenant.API.FindClientGrant(ctx, parts[0], parts[1])
+		if err == nil && g == nil {
+			resp.Diagnostics.AddError("Unable to import client grant", fmt.Sprintf("The client %q has no grant for the API %q in the tenant. Use %s.", parts[0], parts[1], accepted))
+			return
+		}
+	} else {
+		if resp.Diagnostics.Append(framework.CheckImportID(GrantTypeName, id, accepted)...); resp.Diagnostics.HasError() {
+			return
+		}
+		g, err = r.Tenant.API.GetClientGrant(ctx, id)
+		if mgmt.IsNotFound(err) {
+			resp.Diagnostics.AddError("Unable to import client grant", fmt.Sprintf("No grant has the id %q in the tenant. Use %s.", id, accepted))
+			return
+		}
+	}
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to import client grant", framework.APIErrorDetail(fmt.Sprintf("Looking up the grant %q", id), err))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), g.ID)...)
+}

@@ -1,0 +1,231 @@
+// Package client is the tenant's applications and their grants:
+// tenant_client and tenant_client_grant (resources, data sources, list
+// resources), and the tenant_client_secret ephemeral resource.
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
+)
+
+var (
+	_ resource.Resource                   = (*clientResource)(nil)
+	_ resource.ResourceWithConfigure      = (*clientResource)(nil)
+	_ resource.ResourceWithImportState    = (*clientResource)(nil)
+	_ resource.ResourceWithIdentity       = (*clientResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*clientResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*clientResource)(nil)
+)
+
+// NewResource returns the tenant_client resource.
+func NewResource() resource.Resource { return &clientResource{} }
+
+type clientResource struct {
+	framework.WithTenant
+}
+
+func (r *clientResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = TypeName
+}
+
+func (r *clientResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = framework.IDIdentitySchema("The client's ID (its client_id).")
+}
+
+// createAttempts bounds the creates of one client after lost answers.
+const createAttempts = 3
+
+func (r *clientResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var m, config resourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
+	if resp.Diagnostics.Append(req.Config.Get(ctx, &config)...); resp.Diagnostics.HasError() {
+		return
+	}
+	body, diags := m.toCreate(ctx, config.clientModel)
+	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
+		return
+	}
+	c, err := r.create(ctx, body)
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to create client", r.createErrorDetail(body, err))
+		return
+	}
+	resp.Diagnostics.Append(m.fromAPI(ctx, c)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: m.ID}, &resp.Diagnostics)
+}
+
+// errLostCreate is a create whose answer was lost while clients of its
+// name now exist: one of them may be its own.
+type errLostCreate struct {
+	cause error
+	found []mgmt.AppClient
+}
+
+func (e *errLostCreate) Error() string { return e.cause.Error() }
+
+// create sends the POST. A client's name is not unique, so a create whose
+// answer was lost (mgmt.IsUncertain) cannot be told from another writer's
+// client of the same name: when none of that name exists the create was
+// not applied and is sent again; when some exist, none is adopted (it
+// could be another configuration's) and errLostCreate names them.
+func (r *clientResource) create(ctx context.Context, body mgmt.AppClient) (*mgmt.AppClient, error) {
+	var err error
+	for range createAttempts {
+		var c *mgmt.AppClient
+		if c, err = r.Tenant.API.CreateClient(ctx, body); err == nil || !mgmt.IsUncertain(err) {
+			return c, err
+		}
+		found, ferr := r.Tenant.API.FindClientsByName(ctx, *body.Name)
+		if ferr != nil {
+			return nil, errors.Join(err, ferr)
+		}
+		if len(found) > 0 {
+			return nil, &errLostCreate{cause: err, found: found}
+		}
+	}
+	return nil, err
+}
+
+func (r *clientResource) createErrorDetail(body mgmt.AppClient, err error) string {
+	var lost *errLostCreate
+	if !errors.As(err, &lost) {
+		return framework.APIErrorDetail(fmt.Sprintf("Creating the client named %q", *body.Name), err)
+	}
+	ids := make([]string, len(lost.found))
+	for i, c := range lost.found {
+		ids[i] = c.ClientID
+	}
+	return fmt.Sprintf("The answer to creating the client named %q was lost (%v), and the tenant now holds client(s) of that name: %s. "+
+		"Names are not unique, so none was adopted.\n\nIf one is this apply's, import it:\n  terraform import %s.<name> %s\n"+
+		"otherwise apply again.", *body.Name, lost.cause, strings.Join(ids, ", "), TypeName, ids[len(ids)-1])
+}
+
+func (r *clientResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var m resourceModel
+	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
+		return
+	}
+	// The identity comes from the state, so it holds even when the object is gone.
+	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: m.ID}, &resp.Diagnostics)
+	c, err := r.Tenant.Clients.Read(ctx, m.ID.ValueString())
+	if mgmt.IsNotFound(err) {
+		framework.Gone(ctx, resp, TypeName, m.ID.ValueString())
+		return
+	}
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to read client", framework.APIErrorDetail(fmt.Sprintf("Reading the client %q", m.ID.ValueString()), err))
+		return
+	}
+	resp.Diagnostics.Append(m.fromAPI(ctx, c)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// Update sends the changed fields, then rotates the secret when
+// client_secret_rotation changed to another value; with neither to send
+// (client_secret_in_state switched on) it reads the client.
+func (r *clientResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state resourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
+		return
+	}
+	id := state.ID.ValueString()
+	body, diags := plan.toUpdate(ctx, state.clientModel)
+	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
+		return
+	}
+	var c *mgmt.AppClient
+	var err error
+	if !emptyUpdate(body) {
+		if c, err = r.Tenant.API.UpdateClient(ctx, id, body); err != nil {
+			resp.Diagnostics.AddError("Unable to update client", framework.APIErrorDetail(fmt.Sprintf("Updating the client %q", id), err))
+			return
+		}
+	}
+	if changed(plan.ClientSecretRotation, state.ClientSecretRotation) && !plan.ClientSecretRotation.IsNull() {
+		patched := c
+		if c, err = r.Tenant.API.RotateClientSecret(ctx, id); err != nil {
+			if patched != nil {
+				// The changes are in; the rotation is still to do.
+				plan.ClientSecretRotation = state.ClientSecretRotation
+				if plan.ClientSecret.IsUnknown() {
+					plan.ClientSecret = state.ClientSecret
+				}
+				resp.Diagnostics.Append(plan.fromAPI(ctx, patched)...)
+				resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+			}
+			resp.Diagnostics.AddError("Unable to rotate client secret", framework.APIErrorDetail(fmt.Sprintf("Rotating the secret of the client %q", id), err)+
+				"\n\nThe rotation needs the update:client_keys scope.")
+			return
+		}
+	}
+	if c == nil && !plan.ClientSecret.IsUnknown() {
+		// Nothing was sent and nothing is left to learn: the plan holds
+		// the state's values and the new switches.
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: plan.ID}, &resp.Diagnostics)
+		return
+	}
+	if c == nil || plan.ClientSecret.IsUnknown() && c.ClientSecret == "" {
+		if c, err = r.Tenant.API.GetClient(ctx, id); err != nil {
+			resp.Diagnostics.AddError("Unable to read client", framework.APIErrorDetail(fmt.Sprintf("Reading the client %q", id), err))
+			return
+		}
+	}
+	if plan.ClientSecret.IsUnknown() && c.ClientSecret == "" {
+		resp.Diagnostics.AddAttributeError(path.Root("client_secret_in_state"), "Unable to read client secret", fmt.Sprintf(
+			"The tenant did not show the secret of the client %q: reading a client's secret needs the read:client_keys scope. "+
+				"Grant it to the provider's client, or read the secret with the tenant_client_secret ephemeral resource where it has it.", id))
+		return
+	}
+	resp.Diagnostics.Append(plan.fromAPI(ctx, c)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: plan.ID}, &resp.Diagnostics)
+}
+
+// emptyUpdate reports whether a PATCH body would carry nothing.
+func emptyUpdate(u mgmt.AppClientUpdate) bool {
+	b, err := json.Marshal(u)
+	return err == nil && string(b) == "{}"
+}
+
+func (r *clientResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var m resourceModel
+	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
+		return
+	}
+	if err := r.Tenant.API.DeleteClient(ctx, m.ID.ValueString()); err != nil {
+		resp.Diagnostics.AddError("Unable to delete client", framework.APIErrorDetail(fmt.Sprintf("Deleting the client %q", m.ID.ValueString()), err))
+	}
+}
+
+// ImportState accepts the client's id (its client_id), or an identity's.
+func (r *clientResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	const accepted = "the client's id (its client_id)"
+	id := framework.ImportID(ctx, req, &resp.Diagnostics)
+	if resp.Diagnostics.Append(framework.CheckImportID(TypeName, id, accepted)...); resp.Diagnostics.HasError() {
+		return
+	}
+	c, err := r.Tenant.API.GetClient(ctx, id)
+	switch {
+	case mgmt.IsNotFound(err):
+		resp.Diagnostics.AddError("Unable to import client", fmt.Sprintf("No client has the id %q in the tenant. Use %s.", id, accepted))
+		return
+	case err != nil:
+		resp.Diagnostics.AddError("Unable to import client", framework.APIErrorDetail(fmt.Sprintf("Reading the client %q", id), err))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), c.ClientID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("client_secret_in_state"), types.BoolValue(false))...)
+}

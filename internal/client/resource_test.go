@@ -1,0 +1,530 @@
+package client_test
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/acctest"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/client"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
+)
+
+const addr = "tenant_client.test"
+
+func getClient(ctx context.Context, c *mgmt.Client, id string) error {
+	_, err := c.GetClient(ctx, id)
+	return err
+}
+
+// clientIDPattern is a client id as the tenant makes them [O].
+var clientIDPattern = regexp.MustCompile(`^[A-Za-z0-9]{32}$`)
+
+// TestAccClient_basic: a client with a name only holds the tenant's
+// defaults, no secret in the state, and plans empty.
+func TestAccClient_basic(t *testing.T) {
+	target := acctest.NewTarget(t)
+	name := acctest.RandomName()
+	sameID := statecheck.CompareValuePairs(addr, tfjsonpath.New("id"), addr, tfjsonpath.New("client_id"), compare.ValuesSame())
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             target.CheckGone(client.TypeName, getClient),
+		Steps: []resource.TestStep{
+			{
+				Config: target.Config(testAccClientConfig_name(name)),
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameID,
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringRegexp(clientIDPattern)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(name)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.StringExact("")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("app_type"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("is_first_party"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("oidc_conformant"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("grant_types"), knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.StringExact("authorization_code"), knownvalue.StringExact("implicit"),
+						knownvalue.StringExact("refresh_token"), knownvalue.StringExact("client_credentials"),
+					})),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("jwt_configuration"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+						"alg": knownvalue.Null(), "lifetime_in_seconds": knownvalue.Int64Exact(36000),
+						"secret_encoded": knownvalue.Bool(false), "scopes": knownvalue.Null(),
+					})),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("refresh_token").AtMapKey("infinite_token_lifetime"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("token_exchange"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("client_secret"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("client_secret_in_state"), knownvalue.Bool(false)),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{ResourceName: addr, ImportState: true, ImportStateVerify: true},
+		},
+	})
+}
+
+// TestAccClient_tokenExchange: the setting the custom token exchange
+// needs, set, changed and removed in place.
+func TestAccClient_tokenExchange(t *testing.T) {
+	target := acctest.NewTarget(t)
+	name := acctest.RandomName()
+	sameID := statecheck.CompareValue(compare.ValuesSame())
+	types := func(values ...string) knownvalue.Check {
+		checks := make([]knownvalue.Check, len(values))
+		for i, v := range values {
+			checks[i] = knownvalue.StringExact(v)
+		}
+		return knownvalue.ObjectExact(map[string]knownvalue.Check{"allow_any_profile_of_type": knownvalue.ListExact(checks)})
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             target.CheckGone(client.TypeName, getClient),
+		Steps: []resource.TestStep{
+			{
+				Config: target.Config(testAccClientConfig_exchange(name, `["custom_authentication"]`)),
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameID.AddStateValue(addr, tfjsonpath.New("id")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("token_exchange"), types("custom_authentication")),
+				},
+				Check: checkClient(target, func(c *mgmt.AppClient) error {
+					if c.TokenExchange == nil || strings.Join(c.TokenExchange.AllowAnyProfileOfType, ",") != "custom_authentication" || !*c.OIDCConformant {
+						return fmt.Errorf("the tenant's client: %+v", c)
+					}
+					return nil
+				}),
+			},
+			{
+				Config: target.Config(testAccClientConfig_exchange(name, `["custom_authentication", "on_behalf_of_token_exchange"]`)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameID.AddStateValue(addr, tfjsonpath.New("id")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("token_exchange"), types("custom_authentication", "on_behalf_of_token_exchange")),
+				},
+			},
+			{
+				Config: target.Config(testAccClientConfig_exchange(name, "")),
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameID.AddStateValue(addr, tfjsonpath.New("id")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("token_exchange"), knownvalue.Null()),
+				},
+				Check: checkClient(target, func(c *mgmt.AppClient) error {
+					if c.TokenExchange != nil && len(c.TokenExchange.AllowAnyProfileOfType) > 0 {
+						return fmt.Errorf("the tenant's client still allows %v", c.TokenExchange.AllowAnyProfileOfType)
+					}
+					return nil
+				}),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+		},
+	})
+}
+
+// TestAccClient_allFields sets every argument, changes each, imports,
+// and removes them all, checking the tenant at each step: under both
+// readings of a nested object's PATCH (replaced or merged).
+func TestAccClient_allFields(t *testing.T) {
+	for _, mode := range []string{emulator.ClientPatchReplace, emulator.ClientPatchMerge} {
+		t.Run(mode, func(t *testing.T) {
+			target := acctest.NewTargetWith(t, emulator.Options{ClientPatch: mode})
+			name := acctest.RandomName()
+			sameID := statecheck.CompareValue(compare.ValuesSame())
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: acctest.ProviderFactories,
+				CheckDestroy:             target.CheckGone(client.TypeName, getClient),
+				Steps: []resource.TestStep{
+					{
+						Config:            target.Config(testAccClientConfig_all(name, "first")),
+						ConfigStateChecks: append(allFieldChecks("first"), sameID.AddStateValue(addr, tfjsonpath.New("id"))),
+						Check:             checkClient(target, tenantHolds("first")),
+						ConfigPlanChecks:  resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+					},
+					{ResourceName: addr, ImportState: true, ImportStateVerify: true},
+					{
+						Config: target.Config(testAccClientConfig_all(name, "second")),
+						ConfigPlanChecks: resource.ConfigPlanChecks{
+							PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+							PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+						},
+						ConfigStateChecks: append(allFieldChecks("second"), sameID.AddStateValue(addr, tfjsonpath.New("id"))),
+						Check:             checkClient(target, tenantHolds("second")),
+					},
+					{
+						// Every optional argument removed: defaults back, lists
+						// and nullable objects cleared, the tenant's own values kept.
+						Config: target.Config(testAccClientConfig_name(name)),
+						ConfigStateChecks: []statecheck.StateCheck{
+							sameID.AddStateValue(addr, tfjsonpath.New("id")),
+							statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.StringExact("")),
+							statecheck.ExpectKnownValue(addr, tfjsonpath.New("is_first_party"), knownvalue.Bool(true)),
+							statecheck.ExpectKnownValue(addr, tfjsonpath.New("sso_disabled"), knownvalue.Bool(false)),
+							statecheck.ExpectKnownValue(addr, tfjsonpath.New("custom_login_page_on"), knownvalue.Bool(true)),
+							statecheck.ExpectKnownValue(addr, tfjsonpath.New("callbacks"), knownvalue.Null()),
+							statecheck.ExpectKnownValue(addr, tfjsonpath.New("client_metadata"), knownvalue.Null()),
+							statecheck.ExpectKnownValue(addr, tfjsonpath.New("token_exchange"), knownvalue.Null()),
+							statecheck.ExpectKnownValue(addr, tfjsonpath.New("token_quota"), knownvalue.Null()),
+							statecheck.ExpectKnownValue(addr, tfjsonpath.New("session_transfer"), knownvalue.Null()),
+							statecheck.ExpectKnownValue(addr, tfjsonpath.New("default_organization"), knownvalue.Null()),
+							statecheck.ExpectKnownValue(addr, tfjsonpath.New("compliance_level"), knownvalue.Null()),
+							statecheck.ExpectKnownValue(addr, tfjsonpath.New("organization_discovery_methods"), knownvalue.Null()),
+							statecheck.ExpectKnownValue(addr, tfjsonpath.New("async_approval_notification_channels"), knownvalue.Null()),
+							statecheck.ExpectKnownValue(addr, tfjsonpath.New("skip_non_verifiable_callback_uri_confirmation_prompt"), knownvalue.Null()),
+							statecheck.ExpectKnownValue(addr, tfjsonpath.New("refresh_token").AtMapKey("rotation_type"), knownvalue.StringExact("non-rotating")),
+							statecheck.ExpectKnownValue(addr, tfjsonpath.New("refresh_token").AtMapKey("infinite_token_lifetime"), knownvalue.Bool(true)),
+							statecheck.ExpectKnownValue(addr, tfjsonpath.New("refresh_token").AtMapKey("policies"), knownvalue.Null()),
+							statecheck.ExpectKnownValue(addr, tfjsonpath.New("native_social_login").AtMapKey("apple"),
+								knownvalue.ObjectExact(map[string]knownvalue.Check{"enabled": knownvalue.Bool(false)})),
+							statecheck.ExpectKnownValue(addr, tfjsonpath.New("oidc_conformant"), knownvalue.Bool(false)),
+							// Kept: the reference gives no way to clear them.
+							statecheck.ExpectKnownValue(addr, tfjsonpath.New("app_type"), knownvalue.StringExact("regular_web")),
+							statecheck.ExpectKnownValue(addr, tfjsonpath.New("logo_uri"), knownvalue.StringExact("https://second.example.com/logo.png")),
+							statecheck.ExpectKnownValue(addr, tfjsonpath.New("jwt_configuration").AtMapKey("alg"), knownvalue.StringExact("HS256")),
+							statecheck.ExpectKnownValue(addr, tfjsonpath.New("oidc_logout").AtMapKey("backchannel_logout_urls"),
+								knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("https://second.example.com/logout")})),
+						},
+						Check: checkClient(target, func(c *mgmt.AppClient) error {
+							switch {
+							case c.Callbacks != nil && len(*c.Callbacks) > 0, c.ClientMetadata != nil && len(*c.ClientMetadata) > 0,
+								c.TokenExchange != nil, c.TokenQuota != nil, c.SessionTransfer != nil, c.DefaultOrganization != nil,
+								c.RefreshToken.Policies != nil && len(*c.RefreshToken.Policies) > 0, *c.RefreshToken.RotationType != "non-rotating":
+								return fmt.Errorf("the tenant's client after the removals: %+v", c)
+							}
+							return nil
+						}),
+						ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+					},
+				},
+			})
+		})
+	}
+}
+
+// testAccClientConfig_all sets every argument; v ("first", "second")
+// picks one of two sets of values.
+func testAccClientConfig_all(name, v string) string {
+	second := v == "second"
+	pick := func(a, b string) string {
+		if second {
+			return b
+		}
+		return a
+	}
+	return fmt.Sprintf(`
+resource "tenant_client" "test" {
+  name                                = %[1]q
+  description                         = "%[2]s client"
+  app_type                            = "regular_web"
+  logo_uri                            = "https://%[2]s.example.com/logo.png"
+  is_first_party                      = %[3]s
+  is_token_endpoint_ip_header_trusted = %[4]s
+  oidc_conformant                     = true
+  callbacks                           = ["https://%[2]s.example.com/callback"]
+  allowed_origins                     = ["https://%[2]s.example.com"]
+  web_origins                         = ["https://%[2]s.example.com"]
+  client_aliases                      = ["%[2]s-realm"]
+  allowed_clients                     = ["%[2]sallowedclient0123456789abcdef"]
+  allowed_logout_urls                 = ["https://%[2]s.example.com/bye"]
+  grant_types                         = %[5]s
+  jwt_configuration = {
+    alg                 = %[6]q
+    lifetime_in_seconds = %[7]s
+    secret_encoded      = false
+    scopes              = { openid = "%[2]s" }
+  }
+  sso                         = %[4]s
+  sso_disabled                = %[4]s
+  cross_origin_authentication = %[4]s
+  cross_origin_loc            = "https://%[2]s.example.com/cross"
+  custom_login_page_on        = %[3]s
+  custom_login_page           = "<html>%[2]s</html>"
+  custom_login_page_preview   = "<html>%[2]s preview</html>"
+  form_template               = "<form>%[2]s</form>"
+  token_endpoint_auth_method  = %[8]q
+  client_metadata             = { team = %[2]q, tier = "gold" }
+  initiate_login_uri          = "https://%[2]s.example.com/login"
+  native_social_login = {
+    apple  = { enabled = %[3]s }
+    google = { enabled = %[4]s }
+  }
+  refresh_token = {
+    rotation_type   = "rotating"
+    expiration_type = "expiring"
+    leeway          = %[7]s
+    token_lifetime  = 86400
+    policies        = [{ audience = "https://%[2]s.example.com/api", scope = ["read:%[2]s"] }]
+  }
+  organization_usage                    = "allow"
+  organization_require_behavior         = "pre_login_prompt"
+  organization_discovery_methods        = %[9]s
+  require_pushed_authorization_requests = %[4]s
+  require_proof_of_possession           = %[4]s
+  oidc_logout = {
+    backchannel_logout_urls             = ["https://%[2]s.example.com/logout"]
+    backchannel_logout_initiators       = { mode = "custom", selected_initiators = ["rp-logout"] }
+    backchannel_logout_session_metadata = { include = %[3]s }
+  }
+  compliance_level                     = "%[2]s-level"
+  default_organization                 = { organization_id = "org_%[2]s", flows = ["client_credentials"] }
+  token_exchange                       = { allow_any_profile_of_type = ["custom_authentication"] }
+  token_quota                          = { client_credentials = { enforce = %[3]s, per_day = %[7]s, per_hour = 10 } }
+  session_transfer                     = {
+    can_create_session_transfer_token = %[3]s
+    allowed_authentication_methods    = %[10]s
+    enforce_device_binding            = %[11]q
+    allow_refresh_token               = %[4]s
+    enforce_online_refresh_tokens     = %[3]s
+    enforce_cascade_revocation        = %[4]s
+  }
+  skip_non_verifiable_callback_uri_confirmation_prompt = %[3]s
+  async_approval_notification_channels                 = %[12]s
+  redirection_policy                                   = %[13]q
+  fedcm_login                                          = { google = { is_enabled = %[4]s } }
+  identity_assertion_authorization_grant               = { active = %[3]s }
+}
+`, name, v, pick("true", "false"), pick("false", "true"), pick(`["authorization_code", "client_credentials"]`, `["client_credentials"]`),
+		pick("RS256", "HS256"), pick("3600", "7200"), pick("client_secret_post", "client_secret_basic"), pick(`["email"]`, `["email", "organization_name"]`),
+		pick(`["cookie"]`, `["cookie", "query"]`), pick("ip", "asn"), pick(`["guardian-push"]`, `["email"]`), pick("allow_always", "open_redirect_protection"))
+}
+
+func allFieldChecks(v string) []statecheck.StateCheck {
+	second := v == "second"
+	b := func(first bool) knownvalue.Check { return knownvalue.Bool(first != second) }
+	str := knownvalue.StringExact
+	return []statecheck.StateCheck{
+		statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), str(v+" client")),
+		statecheck.ExpectKnownValue(addr, tfjsonpath.New("is_first_party"), b(true)),
+		statecheck.ExpectKnownValue(addr, tfjsonpath.New("sso"), b(false)),
+		statecheck.ExpectKnownValue(addr, tfjsonpath.New("jwt_configuration"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+			"alg": str(map[bool]string{false: "RS256", true: "HS256"}[second]), "lifetime_in_seconds": knownvalue.Int64Exact(map[bool]int64{false: 3600, true: 7200}[second]),
+			"secret_encoded": knownvalue.Bool(false), "scopes": knownvalue.MapExact(map[string]knownvalue.Check{"openid": str(v)}),
+		})),
+		statecheck.ExpectKnownValue(addr, tfjsonpath.New("client_metadata"), knownvalue.MapExact(map[string]knownvalue.Check{"team": str(v), "tier": str("gold")})),
+		statecheck.ExpectKnownValue(addr, tfjsonpath.New("native_social_login"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+			"apple":    knownvalue.ObjectExact(map[string]knownvalue.Check{"enabled": b(true)}),
+			"facebook": knownvalue.ObjectExact(map[string]knownvalue.Check{"enabled": knownvalue.Bool(false)}),
+			"google":   knownvalue.ObjectExact(map[string]knownvalue.Check{"enabled": b(false)}),
+		})),
+		statecheck.ExpectKnownValue(addr, tfjsonpath.New("refresh_token"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+			"rotation_type": str("rotating"), "expiration_type": str("expiring"), "leeway": knownvalue.Int64Exact(map[bool]int64{false: 3600, true: 7200}[second]),
+			"token_lifetime": knownvalue.Int64Exact(86400), "idle_token_lifetime": knownvalue.Int64Exact(1296000),
+			"infinite_token_lifetime": knownvalue.Bool(false), "infinite_idle_token_lifetime": knownvalue.Bool(false),
+			"policies": knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectExact(map[string]knownvalue.Check{
+				"audience": str("https://" + v + ".example.com/api"), "scope": knownvalue.ListExact([]knownvalue.Check{str("read:" + v)}),
+			})}),
+		})),
+		statecheck.ExpectKnownValue(addr, tfjsonpath.New("token_exchange"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+			"allow_any_profile_of_type": knownvalue.ListExact([]knownvalue.Check{str("custom_authentication")}),
+		})),
+		statecheck.ExpectKnownValue(addr, tfjsonpath.New("session_transfer").AtMapKey("enforce_device_binding"), str(map[bool]string{false: "ip", true: "asn"}[second])),
+		statecheck.ExpectKnownValue(addr, tfjsonpath.New("oidc_logout").AtMapKey("backchannel_logout_session_metadata"),
+			knownvalue.ObjectExact(map[string]knownvalue.Check{"include": b(true)})),
+		statecheck.ExpectKnownValue(addr, tfjsonpath.New("default_organization").AtMapKey("organization_id"), str("org_"+v)),
+		statecheck.ExpectKnownValue(addr, tfjsonpath.New("client_secret"), knownvalue.Null()),
+	}
+}
+
+// tenantHolds checks the tenant's client against testAccClientConfig_all.
+func tenantHolds(v string) func(*mgmt.AppClient) error {
+	return func(c *mgmt.AppClient) error {
+		switch {
+		case *c.Description != v+" client", *c.LogoURI != "https://"+v+".example.com/logo.png", (*c.Callbacks)[0] != "https://"+v+".example.com/callback",
+			(*c.ClientMetadata)["team"] != v, *c.ComplianceLevel != v+"-level", c.DefaultOrganization.OrganizationID != "org_"+v,
+			c.TokenExchange.AllowAnyProfileOfType[0] != "custom_authentication", (*c.RefreshToken.Policies)[0].Audience != "https://"+v+".example.com/api",
+			*c.RefreshToken.RotationType != "rotating", c.OIDCLogout.BackchannelLogoutURLs[0] != "https://"+v+".example.com/logout":
+			return fmt.Errorf("the tenant's client does not hold the %s values: %+v", v, c)
+		}
+		return nil
+	}
+}
+
+// TestAccClient_drift: a client changed outside Terraform plans back to
+// the configuration; one deleted outside Terraform is created again.
+func TestAccClient_drift(t *testing.T) {
+	target := acctest.NewTarget(t)
+	name := acctest.RandomName()
+	var id string
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             target.CheckGone(client.TypeName, getClient),
+		Steps: []resource.TestStep{
+			{
+				Config: target.Config(testAccClientConfig_exchange(name, `["custom_authentication"]`)),
+				Check: func(s *terraform.State) error {
+					id = s.RootModule().Resources[addr].Primary.ID
+					_, err := target.Client().UpdateClient(context.Background(), id, mgmt.AppClientUpdate{
+						Description:   mgmt.Set("changed outside"),
+						TokenExchange: mgmt.Null[mgmt.TokenExchange](),
+						Callbacks:     mgmt.Set([]string{"https://outside.example.com"}),
+					})
+					return err
+				},
+				ExpectNonEmptyPlan: true,
+			},
+			{
+				Config: target.Config(testAccClientConfig_exchange(name, `["custom_authentication"]`)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.StringExact("")),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("callbacks"), knownvalue.Null()),
+				}},
+				Check: checkClient(target, func(c *mgmt.AppClient) error {
+					if c.TokenExchange == nil || *c.Description != "" || c.Callbacks != nil && len(*c.Callbacks) > 0 {
+						return fmt.Errorf("the drift was not repaired: %+v", c)
+					}
+					return target.Client().DeleteClient(context.Background(), c.ClientID)
+				}),
+				ExpectNonEmptyPlan: true,
+			},
+			{
+				// Deleted outside Terraform: planned anew.
+				Config: target.Config(testAccClientConfig_exchange(name, `["custom_authentication"]`)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate),
+				}},
+			},
+		},
+	})
+}
+
+// TestAccClient_unfitTokenExchange: token_exchange on a client that is not
+// OIDC-conformant warns at plan; a tenant that refuses it fails the apply
+// with its message, a tenant that takes it applies.
+func TestAccClient_unfitTokenExchange(t *testing.T) {
+	const config = `
+resource "tenant_client" "test" {
+  name           = %q
+  token_exchange = { allow_any_profile_of_type = ["custom_authentication"] }
+}
+`
+	for _, refuse := range []bool{false, true} {
+		t.Run(fmt.Sprintf("refuse=%t", refuse), func(t *testing.T) {
+			target := acctest.NewTargetWith(t, emulator.Options{RefuseUnfitTokenExchange: refuse})
+			step := resource.TestStep{Config: target.Config(fmt.Sprintf(config, acctest.RandomName()))}
+			if refuse {
+				step.ExpectError = acctest.ExpectError(`requires a first-party, OIDC-conformant client`)
+			}
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: acctest.ProviderFactories,
+				CheckDestroy:             target.CheckGone(client.TypeName, getClient),
+				Steps:                    []resource.TestStep{step},
+			})
+		})
+	}
+	out := planOutput(t, fmt.Sprintf(config, "unfit"))
+	if !strings.Contains(out, "Custom token exchange on an unfit client") || !strings.Contains(out, "oidc_conformant = false") {
+		t.Fatalf("no warning:\n%s", out)
+	}
+}
+
+// planOutput plans config against a fresh emulator with the CLI and
+// returns what it prints.
+func planOutput(t *testing.T, config string) string {
+	t.Helper()
+	target := acctest.NewTarget(t)
+	emu := target.RequireEmulator(t)
+	cli := acctest.NewCLI(t, map[string]string{"main.tf": acctest.ProviderHCL(emu.Domain(), emu.ClientID(), emu.ClientSecret()) + config})
+	out, err := cli.Run("plan", "-input=false", "-no-color")
+	if err != nil {
+		t.Fatalf("plan: %v\n%s", err, out)
+	}
+	return out
+}
+
+// TestAccClient_validation: every bound and enum is refused at plan,
+// naming the attribute, bound and value, before any request.
+func TestAccClient_validation(t *testing.T) {
+	target := acctest.NewTarget(t)
+	var cases []acctest.PlanError
+	for _, tc := range []struct{ body, want string }{
+		{`name = ""`, `Attribute name UTF-8 character count must be at least 1, got: 0`},
+		{`description = "` + strings.Repeat("é", 141) + `"`, `Attribute description UTF-8 character count must be at most 140, got: 141`},
+		{`app_type = "desktop"`, `Attribute app_type value must be one of:.*got: "desktop"`},
+		{`token_endpoint_auth_method = "private_key_jwt"`, `Attribute token_endpoint_auth_method value must be one of:.*got: "private_key_jwt"`},
+		{`organization_usage = "maybe"`, `Attribute organization_usage value must be one of:.*got: "maybe"`},
+		{`organization_require_behavior = "ask"`, `Attribute organization_require_behavior value must be one of:.*got: "ask"`},
+		{`organization_discovery_methods = ["phone"]`, `Attribute organization_discovery_methods\[0\] value must be one of:.*got: "phone"`},
+		{`organization_require_behavior = "post_login_prompt"` + "\n  organization_discovery_methods = [\"email\"]",
+			`organization_discovery_methods is used only with organization_require_behavior = "pre_login_prompt", got "post_login_prompt"`},
+		{`async_approval_notification_channels = ["sms"]`, `Attribute async_approval_notification_channels\[0\] value must be one of:.*got: "sms"`},
+		{`third_party_security_mode = "lax"`, `Attribute third_party_security_mode value must be one of:.*got: "lax"`},
+		{`redirection_policy = "never"`, `Attribute redirection_policy value must be one of:.*got: "never"`},
+		{`callbacks = []`, `Attribute callbacks list must contain at least 1 elements, got: 0`},
+		{`callbacks = ["https://a", "https://a"]`, `Duplicate List Value.*callbacks.*duplicate values of: "https://a"`},
+		{`grant_types = ["client_credentials", "client_credentials"]`, `Duplicate List Value.*grant_types.*duplicate values of: "client_credentials"`},
+		{`client_metadata = { for i in range(11) : "k${i}" => "v" }`, `Attribute client_metadata map must contain at least 1 elements and at most 10 elements, got: 11`},
+		{`client_metadata = { "` + strings.Repeat("k", 256) + `" = "v" }`, `Attribute client_metadata\["k+"\] string length must be between 1 and 255, got: 256`},
+		{`client_metadata = { "a.b" = "v" }`, `Attribute client_metadata\["a.b"\] must use letters, digits`},
+		{`client_metadata = { a = "` + strings.Repeat("v", 256) + `" }`, `Attribute client_metadata\["a"\] string length must be at most 255, got: 256`},
+		{`initiate_login_uri = "http://app.example.com/login"`, `Attribute initiate_login_uri must be an https:// URL without a fragment`},
+		{`initiate_login_uri = "https://app.example.com/login#x"`, `Attribute initiate_login_uri must be an https:// URL without a fragment`},
+		{`jwt_configuration = { alg = "ES256" }`, `Attribute jwt_configuration.alg value must be one of:.*got: "ES256"`},
+		{`jwt_configuration = { lifetime_in_seconds = -1 }`, `Attribute jwt_configuration.lifetime_in_seconds value must be at least 0, got: -1`},
+		{`refresh_token = { rotation_type = "sometimes" }`, `Attribute refresh_token.rotation_type value must be one of:.*got: "sometimes"`},
+		{`refresh_token = { expiration_type = "never" }`, `Attribute refresh_token.expiration_type value must be one of:.*got: "never"`},
+		{`refresh_token = { leeway = -1 }`, `Attribute refresh_token.leeway value must be at least 0, got: -1`},
+		{`refresh_token = { policies = [{ audience = "", scope = [] }] }`, `Attribute refresh_token.policies\[0\].audience UTF-8 character count must be between 1 and 600, got: 0`},
+		{`token_exchange = { allow_any_profile_of_type = [] }`, `Attribute token_exchange.allow_any_profile_of_type list must contain at least 1 elements, got: 0`},
+		{`token_exchange = { allow_any_profile_of_type = ["impersonation"] }`, `Attribute token_exchange.allow_any_profile_of_type\[0\] value must be one of:.*got: "impersonation"`},
+		{`token_quota = { client_credentials = { enforce = true, per_day = -1, per_hour = 1 } }`, `Attribute token_quota.client_credentials.per_day value must be at least 0, got: -1`},
+		{`session_transfer = { enforce_device_binding = "mac" }`, `Attribute session_transfer.enforce_device_binding value must be one of:.*got: "mac"`},
+		{`session_transfer = { allowed_authentication_methods = ["header"] }`, `Attribute session_transfer.allowed_authentication_methods\[0\] value must be one of:.*got: "header"`},
+		{`session_transfer = { delegation = { enforce_device_binding = "none" } }`, `Attribute session_transfer.delegation.enforce_device_binding value must be one of:.*got: "none"`},
+		{`default_organization = { organization_id = "org_1", flows = ["authorization_code"] }`, `Attribute default_organization.flows\[0\] value must be one of:.*got: "authorization_code"`},
+		{`oidc_logout = { backchannel_logout_urls = [] }`, `Attribute oidc_logout.backchannel_logout_urls list must contain at least 1 elements, got: 0`},
+		{`oidc_logout = { backchannel_logout_urls = ["https://a"], backchannel_logout_initiators = { mode = "some" } }`,
+			`Attribute oidc_logout.backchannel_logout_initiators.mode value must be one of:.*got: "some"`},
+		{`resource_server_identifier = "` + strings.Repeat("i", 601) + `"`, `Attribute resource_server_identifier UTF-8 character count must be between 1 and 600, got: 601`},
+	} {
+		cases = append(cases, acctest.PlanError{Config: "resource \"tenant_client\" \"test\" {\n  name = \"v\"\n  " +
+			strings.Replace(tc.body, `name = ""`, "", 1) + "\n}", Want: tc.want})
+	}
+	cases[0].Config = "resource \"tenant_client\" \"test\" {\n  name = \"\"\n}"
+	target.ExpectPlanErrors(t, cases)
+}
+
+// checkClient reads the client of addr from the tenant and checks it.
+func checkClient(target *acctest.Target, check func(*mgmt.AppClient) error) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		rs, ok := s.RootModule().Resources[addr]
+		if !ok {
+			return fmt.Errorf("%s is not in the state", addr)
+		}
+		c, err := target.Client().GetClient(context.Background(), rs.Primary.ID)
+		if err != nil {
+			return err
+		}
+		return check(c)
+	}
+}
+
+func testAccClientConfig_name(name string) string {
+	return fmt.Sprintf(`
+resource "tenant_client" "test" {
+  name = %[1]q
+}
+`, name)
+}
+
+func testAccClientConfig_exchange(name, types string) string {
+	exchange := ""
+	if types != "" {
+		exchange = fmt.Sprintf("token_exchange = { allow_any_profile_of_type = %s }", types)
+	}
+	return fmt.Sprintf(`
+resource "tenant_client" "test" {
+  name            = %[1]q
+  app_type        = "regular_web"
+  oidc_conformant = true
+  %[2]s
+}
+`, name, exchange)
+}
