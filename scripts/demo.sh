@@ -2,8 +2,9 @@
 # make demo: build the provider, start a fresh local emulator (nothing seeded),
 # install the provider into a filesystem mirror so `terraform init` works
 # offline, apply examples/token-exchange (an action built and deployed, an
-# API, a role with its permissions and a token exchange profile on that
-# action), show that a second plan is empty, invoke the phone test action on
+# API, a role with its permissions, a token exchange profile on that
+# action, and the client allowed to exchange with its grant), show that a
+# second plan is empty, invoke the phone test action on
 # Terraform 1.14 or newer, destroy, and stop the emulator.
 # DEMO_KEEP=1 leaves the emulator and the working folder for inspection.
 set -euo pipefail

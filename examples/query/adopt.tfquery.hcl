@@ -26,3 +26,16 @@ list "tenant_action" "all" {
   provider         = tenant
   include_resource = true
 }
+
+# The clients and their grants. They include the client the provider signs
+# in with and its grant for the Management API: keep them out of a
+# configuration whose destroy would delete them.
+list "tenant_client" "all" {
+  provider         = tenant
+  include_resource = true
+}
+
+list "tenant_client_grant" "all" {
+  provider         = tenant
+  include_resource = true
+}

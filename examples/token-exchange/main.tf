@@ -1,7 +1,8 @@
 # The whole token exchange chain in one configuration, the one `make demo`
 # applies against the local emulator: the action's code, built and
 # deployed; the API the exchanged tokens are for; a role with its
-# permissions; and the profile that sends a subject token type to the action.
+# permissions; the profile that sends a subject token type to the action;
+# and the application allowed to run the exchange, with a client grant.
 terraform {
   required_version = ">= 1.11"
   required_providers {
@@ -114,6 +115,31 @@ resource "tenant_token_exchange_profile" "legacy" {
   action_id          = tenant_action.exchange.id
 }
 
+# The application that exchanges legacy tokens. The tenant runs a custom
+# token exchange only for a first-party, OIDC-conformant client whose
+# token_exchange allows custom_authentication. Its secret stays out of the
+# state (read it with the tenant_client_secret ephemeral resource).
+resource "tenant_client" "bridge" {
+  name            = "Legacy IdP bridge"
+  description     = "Exchanges legacy IdP tokens for Orders API tokens"
+  app_type        = "regular_web"
+  is_first_party  = true
+  oidc_conformant = true
+  callbacks       = ["https://bridge.example.com/callback"]
+
+  token_exchange = {
+    allow_any_profile_of_type = ["custom_authentication"]
+  }
+}
+
+# The bridge also calls the Orders API on its own behalf (client
+# credentials), with the scopes of this grant.
+resource "tenant_client_grant" "bridge_orders" {
+  client_id = tenant_client.bridge.client_id
+  audience  = tenant_resource_server.orders.identifier
+  scopes    = ["read:orders"]
+}
+
 output "action_id" {
   value = tenant_action.exchange.id
 }
@@ -132,4 +158,8 @@ output "role_permissions" {
 
 output "token_exchange_profile_id" {
   value = tenant_token_exchange_profile.legacy.id
+}
+
+output "bridge_client_id" {
+  value = tenant_client.bridge.client_id
 }

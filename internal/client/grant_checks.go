@@ -15,6 +15,25 @@ import (
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
+var _ resource.ResourceWithValidateConfig = (*grantResource)(nil)
+
+// ValidateConfig refuses scopes beside allow_all_scopes = true, before any
+// request: such a grant gives every scope, and the API takes no scope with
+// it [S]. (allow_all_scopes = false beside scopes is fine: generated
+// configuration writes both.)
+func (r *grantResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var scopes types.Set
+	var all types.Bool
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("scopes"), &scopes)...)
+	if resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("allow_all_scopes"), &all)...); resp.Diagnostics.HasError() {
+		return
+	}
+	if !scopes.IsNull() && all.ValueBool() {
+		resp.Diagnostics.AddAttributeError(path.Root("scopes"), "Invalid attribute combination",
+			"Attribute scopes cannot be set with allow_all_scopes = true, which gives every scope of the API. Remove scopes, or set allow_all_scopes = false.")
+	}
+}
+
 // ModifyPlan checks, at plan time, what the tenant would refuse or what
 // would not work, as far as the values are known:
 //

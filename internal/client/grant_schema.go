@@ -6,7 +6,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
@@ -61,14 +60,13 @@ func grantSchema() schema.Schema {
 			},
 			"scopes": schema.SetAttribute{
 				MarkdownDescription: "The API's scopes the grant gives (each 1 to 280 characters). Defaults to none; removing " +
-					"the argument removes every scope. Updated in place. Conflicts with `allow_all_scopes`.",
+					"the argument removes every scope. Updated in place. Not set with `allow_all_scopes = true`.",
 				Optional:      true,
 				Computed:      true,
 				ElementType:   types.StringType,
 				PlanModifiers: []planmodifier.Set{scopesDefault{}},
 				Validators: []validator.Set{
 					setvalidator.ValueStringsAre(stringvalidator.UTF8LengthBetween(1, 280)),
-					setvalidator.ConflictsWith(path.MatchRoot("allow_all_scopes")),
 				},
 			},
 			"allow_all_scopes": schema.BoolAttribute{

@@ -311,7 +311,7 @@ func TestAccClientGrant_validation(t *testing.T) {
 		{`client_id = "c"` + "\n  audience = \"https://a\"\n  subject_type = \"machine\"", `Attribute subject_type value must be one of:.*got: "machine"`},
 		{`client_id = "c"` + "\n  audience = \"https://a\"\n  organization_usage = \"maybe\"", `Attribute organization_usage value must be one of:.*got: "maybe"`},
 		{`client_id = "c"` + "\n  audience = \"https://a\"\n  scopes = [\"\"]", `UTF-8 character count must be between 1 and 280, got: 0`},
-		{`client_id = "c"` + "\n  audience = \"https://a\"\n  scopes = [\"a\"]\n  allow_all_scopes = true", `Attribute "allow_all_scopes" cannot be specified when "scopes" is specified`},
+		{`client_id = "c"` + "\n  audience = \"https://a\"\n  scopes = [\"a\"]\n  allow_all_scopes = true", `Attribute scopes cannot be set with allow_all_scopes = true`},
 		{`client_id = "c"` + "\n  audience = \"https://a\"\n  authorization_details_types = []", `Attribute authorization_details_types list must contain at least 1 elements, got: 0`},
 	} {
 		cases = append(cases, acctest.PlanError{Config: "resource \"tenant_client_grant\" \"test\" {\n  " + tc.body + "\n}", Want: tc.want})

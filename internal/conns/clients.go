@@ -24,6 +24,12 @@ func (t *TenantClient) initClients(api *mgmt.Client) {
 			items, more, total, err := api.ClientGrantsPage(ctx, page, mgmt.GrantFilter{})
 			return listPage[mgmt.ClientGrant]{items: items, next: strconv.Itoa(page + 1), done: !more, total: total}, err
 		}, api.GetClientGrant).withNatural(func(g *mgmt.ClientGrant) string { return g.Key() }, api.FindClientGrantByKey)
+	t.GrantsAtStart = newSharedReads(func(g *mgmt.ClientGrant) string { return g.ID },
+		func(ctx context.Context, cursor string) (listPage[mgmt.ClientGrant], error) {
+			page, _ := strconv.Atoi(cursor)
+			items, more, total, err := api.ClientGrantsPage(ctx, page, mgmt.GrantFilter{})
+			return listPage[mgmt.ClientGrant]{items: items, next: strconv.Itoa(page + 1), done: !more, total: total}, err
+		}, api.GetClientGrant).withNatural(func(g *mgmt.ClientGrant) string { return g.Key() }, api.FindClientGrantByKey)
 	t.PlannedGrants = &PlannedGrants{owners: map[string]string{}}
 }
 

@@ -49,6 +49,13 @@ type TenantClient struct {
 	Clients       *SharedReads[mgmt.AppClient]
 	Grants        *SharedReads[mgmt.ClientGrant]
 	PlannedGrants *PlannedGrants
+	// GrantsAtStart finds grants by client and API for the plan's check
+	// that a new grant's pair is free. Unlike Grants, this run's writes do
+	// not drop its pages: the grants this run creates are the planned ones,
+	// which PlannedGrants tells apart, so the tenant's grants as the run
+	// found them are what the check needs, and an apply that creates many
+	// grants walks the list once instead of after every write.
+	GrantsAtStart *SharedReads[mgmt.ClientGrant]
 }
 
 // New builds the client for cfg and everything that coordinates through it.

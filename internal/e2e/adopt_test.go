@@ -106,7 +106,26 @@ func seedTenant(t *testing.T, emu *emulator.Server, n int) int {
 			made++
 		}
 	}
-	return made
+	// Clients, each granted its API's read scope; and the provider's own
+	// client with its grant for the Management API, which the lists find
+	// too.
+	for i := range n / 4 {
+		cl := mgmt.AppClient{Name: str(fmt.Sprintf("adopt-client-%d", i)), AppType: str("non_interactive"), GrantTypes: &[]string{"client_credentials"}}
+		if i%2 == 0 {
+			cl.AppType, cl.GrantTypes = str("regular_web"), nil
+			cl.OIDCConformant, cl.Callbacks = ptr(true), &[]string{"https://app.example.com/cb"}
+			cl.TokenExchange = &mgmt.TokenExchange{AllowAnyProfileOfType: []string{"custom_authentication"}}
+		}
+		created, err := c.CreateClient(ctx, cl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.CreateClientGrant(ctx, mgmt.ClientGrant{ClientID: created.ClientID, Audience: idents[i], Scope: &[]string{"read:x"}}); err != nil {
+			t.Fatal(err)
+		}
+		made += 2
+	}
+	return made + 2
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -50,6 +50,10 @@ func TestRequestCosts(t *testing.T) {
 	}
 	role := emu.Demo().RoleID
 	action := emu.Demo().ActionID
+	costsClient, err := c.CreateClient(ctx, mgmt.AppClient{Name: mgmt.Ptr("costs-m2m")})
+	if err != nil {
+		t.Fatal(err)
+	}
 	cases := []costCase{
 		{
 			name: "tenant_resource_server", address: "tenant_resource_server.x",
@@ -129,6 +133,36 @@ func TestRequestCosts(t *testing.T) {
 			// A post-login action: its destroy lists no token exchange
 			// profiles (only a custom-token-exchange action can back one).
 			budget: map[string]int64{"create": 3, "plan": 1, "update": 5, "import": 1, "destroy": 2},
+		},
+		{
+			name: "tenant_client", address: "tenant_client.x",
+			create: `resource "tenant_client" "x" {
+  name           = "costs"
+  token_exchange = { allow_any_profile_of_type = ["custom_authentication"] }
+}`,
+			update: `resource "tenant_client" "x" {
+  name            = "costs"
+  oidc_conformant = true
+  token_exchange  = { allow_any_profile_of_type = ["custom_authentication"] }
+}`,
+			// Its plan-time check reads nothing.
+			budget: map[string]int64{"create": 1, "plan": 1, "update": 2, "import": 2, "destroy": 2},
+		},
+		{
+			name: "tenant_client_grant", address: "tenant_client_grant.x",
+			create: fmt.Sprintf(`resource "tenant_client_grant" "x" {
+  client_id = %q
+  audience  = "https://costs.example.com"
+  scopes    = ["read"]
+}`, costsClient.ClientID),
+			update: fmt.Sprintf(`resource "tenant_client_grant" "x" {
+  client_id = %q
+  audience  = "https://costs.example.com"
+  scopes    = ["read", "write"]
+}`, costsClient.ClientID),
+			// The create's plan looks the pair and the API up (twice:
+			// plan and apply); an update of the scopes reads the API.
+			budget: map[string]int64{"create": 5, "plan": 1, "update": 4, "import": 2, "destroy": 2},
 		},
 	}
 	provider := acctest.ProviderHCL(emu.Domain(), emu.ClientID(), emu.ClientSecret())

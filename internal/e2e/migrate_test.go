@@ -180,6 +180,29 @@ resource "auth0_token_exchange_profile" "cis" {
   action_id          = auth0_action.exchange.id
   type               = "custom_authentication"
 }
+
+resource "auth0_client" "exchange" {
+  name            = "exchange-app"
+  description     = "Exchanges CIS tokens"
+  app_type        = "regular_web"
+  oidc_conformant = true
+  callbacks       = ["https://app.example.com/callback"]
+  grant_types     = ["authorization_code", "refresh_token", "client_credentials"]
+  client_metadata = { team = "identity" }
+  jwt_configuration {
+    alg = "RS256"
+  }
+  token_exchange {
+    allow_any_profile_of_type = ["custom_authentication"]
+  }
+}
+
+resource "auth0_client_grant" "exchange_orders" {
+  client_id  = auth0_client.exchange.client_id
+  audience   = auth0_resource_server.orders.identifier
+  scopes     = ["read:orders"]
+  depends_on = [auth0_resource_server_scopes.orders]
+}
 `, pub)
 }
 
@@ -197,6 +220,8 @@ var movedTypes = [][2]string{
 	{"auth0_action.exchange", "tenant_action.exchange"},
 	{"auth0_action.login", "tenant_action.login"},
 	{"auth0_token_exchange_profile.cis", "tenant_token_exchange_profile.cis"},
+	{"auth0_client.exchange", "tenant_client.exchange"},
+	{"auth0_client_grant.exchange_orders", "tenant_client_grant.exchange_orders"},
 }
 
 // movedInstance is where an instance address of a moved type goes.
@@ -312,6 +337,24 @@ resource "tenant_token_exchange_profile" "cis" {
   subject_token_type = "https://acme.example.com/cis-token"
   action_id          = tenant_action.exchange.id
   type               = "custom_authentication"
+}
+
+resource "tenant_client" "exchange" {
+  name              = "exchange-app"
+  description       = "Exchanges CIS tokens"
+  app_type          = "regular_web"
+  oidc_conformant   = true
+  callbacks         = ["https://app.example.com/callback"]
+  grant_types       = ["authorization_code", "refresh_token", "client_credentials"]
+  client_metadata   = { team = "identity" }
+  jwt_configuration = { alg = "RS256" }
+  token_exchange    = { allow_any_profile_of_type = ["custom_authentication"] }
+}
+
+resource "tenant_client_grant" "exchange_orders" {
+  client_id = tenant_client.exchange.client_id
+  audience  = tenant_resource_server.orders.identifier
+  scopes    = ["read:orders"]
 }
 
 removed {

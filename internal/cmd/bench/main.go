@@ -54,11 +54,11 @@ func main() {
 	out := flag.String("out", ".", "folder for BENCHMARKS.md and bench.png")
 	sizes := flag.String("n", "10,100,500", "object counts of the mixed runs")
 	plans := flag.Int("plans", 5, "no-change plans of the 1,000-object run")
-	only := flag.String("only", "", "run only these parts, comma-separated (collections, memory), and print them without writing BENCHMARKS.md")
+	only := flag.String("only", "", "run only these parts, comma-separated (collections, memory, clients), and print them without writing BENCHMARKS.md")
 	flag.Parse()
 	if *only != "" {
 		for _, part := range strings.Split(*only, ",") {
-			run := map[string]func(int) ([]result, error){"collections": runLargeCollections, "memory": runMemory}[part]
+			run := map[string]func(int) ([]result, error){"collections": runLargeCollections, "memory": runMemory, "clients": runClients}[part]
 			if run == nil {
 				fail(fmt.Errorf("unknown part %q", part))
 			}
@@ -97,6 +97,9 @@ func main() {
 	if r.memory, err = runMemory(3); err != nil {
 		fail(err)
 	}
+	if r.clients, err = runClients(3); err != nil {
+		fail(err)
+	}
 	r.mixed = mixedRuns
 	if err := report(*out, r); err != nil {
 		fail(err)
@@ -105,7 +108,7 @@ func main() {
 
 // runs holds every part's results.
 type runs struct {
-	mixed, scale, shared, tenants, collections, memory []result
+	mixed, scale, shared, tenants, collections, memory, clients []result
 }
 
 func fail(err error) {

@@ -44,6 +44,7 @@ func report(dir string, r runs) error {
 	table(&b, mixedRuns)
 	collectionsSection(&b, r.collections)
 	memorySection(&b, r.memory)
+	clientsSection(&b, r.clients)
 
 	b.WriteString("\n## Targets\n\n| target | measured | met |\n| --- | --- | --- |\n")
 	for _, r := range []result{apply, destroy} {
@@ -66,6 +67,7 @@ func report(dir string, r runs) error {
 	fmt.Fprintf(&b, "| peak provider RSS of the no-change plan of 1,000 objects at 20 requests/s (reported) | %.1f MiB | — |\n", float64(peak)/(1<<20))
 	collectionTargets(&b, r.collections)
 	memoryTargets(&b, r.memory)
+	clientsTargets(&b, r.clients)
 	for _, r := range shared {
 		fmt.Fprintf(&b, "| two processes at once, %s: combined 429 share (reported) | %d of %d (%.2f%%), %.3f × the limit | — |\n",
 			r.Phase, r.TooMany, r.Requests+r.Tokens, 100*r.share429(), r.limitRatio())

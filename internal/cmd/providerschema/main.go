@@ -44,9 +44,10 @@ func run(address string) error {
 	}
 	ps := map[string]any{"provider": schema(resp.Provider)}
 	for key, kinds := range map[string]map[string]*tfprotov6.Schema{
-		"resource_schemas":      resp.ResourceSchemas,
-		"data_source_schemas":   resp.DataSourceSchemas,
-		"list_resource_schemas": resp.ListResourceSchemas,
+		"resource_schemas":           resp.ResourceSchemas,
+		"data_source_schemas":        resp.DataSourceSchemas,
+		"list_resource_schemas":      resp.ListResourceSchemas,
+		"ephemeral_resource_schemas": resp.EphemeralResourceSchemas,
 	} {
 		m := map[string]any{}
 		for name, s := range kinds {

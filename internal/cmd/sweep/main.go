@@ -1,6 +1,6 @@
 // Command sweep deletes what acceptance tests left behind on a real tenant:
 // every object whose name, identifier or subject token type carries the
-// test prefix. It reads TENANT_DOMAIN and credentials like the provider.
+// test prefix (clients by name, with their grants). It reads TENANT_DOMAIN and credentials like the provider.
 package main
 
 import (
@@ -87,6 +87,18 @@ func sweep(ctx context.Context, c *mgmt.Client, dry bool) (int, error) {
 	for _, a := range actions {
 		if ours(a.Name) {
 			if err := del("action", a.ID, func() error { return c.DeleteAction(ctx, a.ID, true) }); err != nil {
+				return n, err
+			}
+		}
+	}
+	// A client's grants go with it; grants of other clients for a swept API
+	// went with the API.
+	for cl, err := range c.EachClient(ctx, nil) {
+		if err != nil {
+			return n, err
+		}
+		if cl.Name != nil && ours(*cl.Name) {
+			if err := del("client", cl.ClientID, func() error { return c.DeleteClient(ctx, cl.ClientID) }); err != nil {
 				return n, err
 			}
 		}

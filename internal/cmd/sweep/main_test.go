@@ -59,3 +59,43 @@ func TestSweep_actions(t *testing.T) {
 		t.Errorf("an action without the prefix was touched: %v", err)
 	}
 }
+
+// TestSweep_clients deletes the prefixed clients with their grants and
+// leaves the others, the emulator's own among them.
+func TestSweep_clients(t *testing.T) {
+	emu, err := emulator.Start(emulator.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = emu.Close() })
+	ctx := context.Background()
+	c, err := mgmt.New(mgmt.Config{Domain: emu.Domain(), ClientID: emu.ClientID(), ClientSecret: emu.ClientSecret()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours, err := c.CreateClient(ctx, mgmt.AppClient{Name: mgmt.Ptr(acctest.RandomName())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	theirs, err := c.CreateClient(ctx, mgmt.AppClient{Name: mgmt.Ptr("production-app")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.CreateClientGrant(ctx, mgmt.ClientGrant{ClientID: ours.ClientID, Audience: c.Audience(), Scope: &[]string{}}); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := sweep(ctx, c, false); err != nil || n != 1 {
+		t.Fatalf("sweep: %d, %v", n, err)
+	}
+	if _, err := c.GetClient(ctx, ours.ClientID); !mgmt.IsNotFound(err) {
+		t.Errorf("the prefixed client was not swept: %v", err)
+	}
+	if g, err := c.FindClientGrant(ctx, ours.ClientID, c.Audience()); err != nil || g != nil {
+		t.Errorf("its grant is left: %+v %v", g, err)
+	}
+	for _, id := range []string{theirs.ClientID, emu.ClientID()} {
+		if _, err := c.GetClient(ctx, id); err != nil {
+			t.Errorf("the client %s was touched: %v", id, err)
+		}
+	}
+}
