@@ -18,11 +18,11 @@ import (
 // (token-exchange-flow.md §2).
 const TokenExchangeGrant = "urn:ietf:params:oauth:grant-type:token-exchange"
 
-// TokenExchange is an application's custom token exchange request at
+// TokenExchangeRequest is an application's custom token exchange request at
 // POST /oauth/token (token-exchange-flow.md §2). The application, not the
 // provider's Management API client, authenticates: with its secret in the
 // body, or with its id alone when it is a public client.
-type TokenExchange struct {
+type TokenExchangeRequest struct {
 	ClientID         string
 	ClientSecret     string
 	SubjectToken     string
@@ -74,7 +74,7 @@ type oauthErrorBody struct {
 // counts toward the tenant's throttling of the caller's address (§4), so
 // it is never repeated. The subject token, the client secret and the
 // tokens never reach a log line.
-func (c *Client) ExchangeToken(ctx context.Context, x TokenExchange) (*ExchangedTokens, error) {
+func (c *Client) ExchangeToken(ctx context.Context, x TokenExchangeRequest) (*ExchangedTokens, error) {
 	if c == nil {
 		return nil, errNotConfigured
 	}

@@ -44,7 +44,7 @@ func exchangeTenant(t *testing.T, status int, body string) (*mgmt.Client, *[]url
 
 func TestExchangeToken_request(t *testing.T) {
 	c, seen, _ := exchangeTenant(t, 200, `{"access_token":"eyJ.a.b","id_token":"eyJ.c.d","scope":"openid read:orders","expires_in":3600,"token_type":"Bearer"}`)
-	got, err := c.ExchangeToken(context.Background(), mgmt.TokenExchange{
+	got, err := c.ExchangeToken(context.Background(), mgmt.TokenExchangeRequest{
 		ClientID: "app", ClientSecret: "app-secret", SubjectToken: "legacy-token", SubjectTokenType: "urn:acme:legacy",
 		Audience: "https://api.example.com/orders/", Scopes: []string{"openid", "read:orders"},
 	})
@@ -67,7 +67,7 @@ func TestExchangeToken_request(t *testing.T) {
 // A public client sends its id alone; optional parameters stay out.
 func TestExchangeToken_publicClient(t *testing.T) {
 	c, seen, _ := exchangeTenant(t, 200, `{"access_token":"eyJ.a.b","expires_in":60,"token_type":"Bearer"}`)
-	if _, err := c.ExchangeToken(context.Background(), mgmt.TokenExchange{ClientID: "spa", SubjectToken: "t", SubjectTokenType: "urn:acme:t"}); err != nil {
+	if _, err := c.ExchangeToken(context.Background(), mgmt.TokenExchangeRequest{ClientID: "spa", SubjectToken: "t", SubjectTokenType: "urn:acme:t"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, k := range []string{"client_secret", "audience", "scope"} {
@@ -94,7 +94,7 @@ func TestExchangeToken_refusals(t *testing.T) {
 	} {
 		t.Run(fmt.Sprint(tc.status, tc.code), func(t *testing.T) {
 			c, _, hits := exchangeTenant(t, tc.status, tc.body)
-			_, err := c.ExchangeToken(context.Background(), mgmt.TokenExchange{ClientID: "app", ClientSecret: "s", SubjectToken: "t", SubjectTokenType: "urn:acme:t"})
+			_, err := c.ExchangeToken(context.Background(), mgmt.TokenExchangeRequest{ClientID: "app", ClientSecret: "s", SubjectToken: "t", SubjectTokenType: "urn:acme:t"})
 			var oe *mgmt.OAuthError
 			if !errors.As(err, &oe) || oe.StatusCode != tc.status || oe.Code != tc.code || oe.Description != tc.descr {
 				t.Fatalf("got %#v", err)
@@ -108,7 +108,7 @@ func TestExchangeToken_refusals(t *testing.T) {
 
 func TestExchangeToken_noAccessToken(t *testing.T) {
 	c, _, _ := exchangeTenant(t, 200, `{"token_type":"Bearer"}`)
-	_, err := c.ExchangeToken(context.Background(), mgmt.TokenExchange{ClientID: "app", SubjectToken: "t", SubjectTokenType: "urn:acme:t"})
+	_, err := c.ExchangeToken(context.Background(), mgmt.TokenExchangeRequest{ClientID: "app", SubjectToken: "t", SubjectTokenType: "urn:acme:t"})
 	if err == nil || !strings.Contains(err.Error(), "holds no access token") {
 		t.Fatalf("got %v", err)
 	}
@@ -126,7 +126,7 @@ func TestExchangeToken_redirectRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = c.ExchangeToken(context.Background(), mgmt.TokenExchange{ClientID: "app", ClientSecret: "app-secret", SubjectToken: "t", SubjectTokenType: "urn:acme:t"})
+	_, err = c.ExchangeToken(context.Background(), mgmt.TokenExchangeRequest{ClientID: "app", ClientSecret: "app-secret", SubjectToken: "t", SubjectTokenType: "urn:acme:t"})
 	var re *mgmt.RedirectError
 	if !errors.As(err, &re) || hits.Load() != 0 {
 		t.Fatalf("got %v, %d requests reached the redirect's target", err, hits.Load())

@@ -297,12 +297,6 @@ func (p *tenantProvider) Actions(context.Context) []func() action.Action {
 	}
 }
 
-func (p *tenantProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {
-	return []func() ephemeral.EphemeralResource{
-		tokenexchangeprofile.NewExchange,
-	}
-}
-
 func (p *tenantProvider) ListResources(context.Context) []func() list.ListResource {
 	return []func() list.ListResource{
 		tokenexchangeprofile.NewListResource,
@@ -318,5 +312,6 @@ func (p *tenantProvider) ListResources(context.Context) []func() list.ListResour
 func (p *tenantProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {
 	return []func() ephemeral.EphemeralResource{
 		client.NewSecretEphemeralResource,
+		tokenexchangeprofile.NewExchange,
 	}
 }

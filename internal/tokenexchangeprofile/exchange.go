@@ -218,7 +218,7 @@ func (e *exchangeResource) Open(ctx context.Context, req ephemeral.OpenRequest, 
 }
 
 // exchangeRefusedDetail says what the tenant answered and what to do.
-func exchangeRefusedDetail(x mgmt.TokenExchange, e *mgmt.OAuthError) string {
+func exchangeRefusedDetail(x mgmt.TokenExchangeRequest, e *mgmt.OAuthError) string {
 	return fmt.Sprintf("The tenant refused the exchange of a %q subject token for client %s: %d %s: %s.\n\n"+
 		"If a refusal is what this configuration checks, set accept_refusal = true and check error and "+
 		"error_description in a postcondition.", x.SubjectTokenType, x.ClientID, e.StatusCode, e.Code, e.Description)

@@ -48,8 +48,8 @@ type claimsModel struct {
 }
 
 // request is the exchange the configuration asks for.
-func (m *exchangeModel) request(ctx context.Context, diags *diag.Diagnostics) mgmt.TokenExchange {
-	x := mgmt.TokenExchange{
+func (m *exchangeModel) request(ctx context.Context, diags *diag.Diagnostics) mgmt.TokenExchangeRequest {
+	x := mgmt.TokenExchangeRequest{
 		ClientID:         m.ClientID.ValueString(),
 		ClientSecret:     m.ClientSecret.ValueString(),
 		SubjectToken:     m.SubjectToken.ValueString(),
