@@ -5,7 +5,8 @@
 # API, a role with its permissions, a token exchange profile on that
 # action, and the client allowed to exchange with its grant), show that a
 # second plan is empty, invoke the phone test action on
-# Terraform 1.14 or newer, destroy, and stop the emulator.
+# Terraform 1.14 or newer, exchange a legacy token as the application does
+# and print the issued tokens' claims, destroy, and stop the emulator.
 # DEMO_KEEP=1 leaves the emulator and the working folder for inspection.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -85,6 +86,46 @@ if [[ $actions == 1 ]]; then
 else
   echo "==> Skipping the phone test action: Terraform $tf_version cannot run actions (they need 1.14 or newer)"
 fi
+
+echo "==> A token exchange, as the bridge application sends it"
+# A legacy IdP token for the user legacy-42, signed with the key the action
+# checks; the emulator runs the action's code (jose included) in Node.js.
+python3 - "$domain" "$TF_VAR_client_id" "$TF_VAR_client_secret" "$(terraform -chdir="$config" output -raw bridge_client_id)" \
+  "$(terraform -chdir="$config" output -raw subject_token_type)" "$(terraform -chdir="$config" output -raw orders_identifier)" \
+  "$TF_VAR_legacy_signing_key" <<'PY'
+import base64, hashlib, hmac, json, sys, time, urllib.error, urllib.parse, urllib.request
+domain, cid, secret, bridge, token_type, audience, key = sys.argv[1:8]
+def b64(b): return base64.urlsafe_b64encode(b).rstrip(b"=").decode()
+def unb64(s): return base64.urlsafe_b64decode(s + "=" * (-len(s) % 4))
+def jwt(claims, key):
+    head = b64(json.dumps({"alg": "HS256", "typ": "JWT"}).encode()) + "." + b64(json.dumps(claims).encode())
+    return head + "." + b64(hmac.new(key.encode(), head.encode(), hashlib.sha256).digest())
+def post(url, form=None, body=None, token=None):
+    data = urllib.parse.urlencode(form).encode() if form else json.dumps(body).encode()
+    req = urllib.request.Request(url, data, {"Content-Type": "application/x-www-form-urlencoded" if form else "application/json"})
+    try:
+        return 200, json.load(urllib.request.urlopen(req))
+    except urllib.error.HTTPError as e:
+        return e.code, json.load(e)
+# The bridge's secret, as an operator reads it (read:client_keys).
+_, mgmt = post(domain + "/oauth/token", form={"grant_type": "client_credentials", "client_id": cid, "client_secret": secret,
+                                                "audience": "https://" + domain.split("://", 1)[1] + "/api/v2/"})
+req = urllib.request.Request(domain + "/api/v2/clients/" + bridge, headers={"Authorization": "Bearer " + mgmt["access_token"]})
+bridge_secret = json.load(urllib.request.urlopen(req))["client_secret"]
+now = int(time.time())
+claims = {"iss": "https://legacy-idp.example.com/", "sub": "legacy-42", "email": "ada@example.com", "iat": now, "exp": now + 300}
+for label, signing_key in (("a legacy token", key), ("the same token signed with another key", "not-the-legacy-key")):
+    status, answer = post(domain + "/oauth/token", form={
+        "grant_type": "urn:ietf:params:oauth:grant-type:token-exchange", "client_id": bridge, "client_secret": bridge_secret,
+        "subject_token": jwt(claims, signing_key), "subject_token_type": token_type, "audience": audience,
+        "scope": "openid email read:orders"})
+    print("    %s: %d" % (label, status))
+    if status != 200:
+        print("      " + json.dumps(answer))
+        continue
+    for name in ("access_token", "id_token"):
+        print("      %s claims: %s" % (name, json.dumps(json.loads(unb64(answer[name].split(".")[1])), sort_keys=True)))
+PY
 
 echo
 echo "Inspect the emulator:   curl -s $domain/__emulator/state | python3 -m json.tool"

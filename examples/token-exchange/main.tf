@@ -13,17 +13,28 @@ terraform {
 }
 
 variable "domain" {
-  description = "The tenant's domain (the emulator's, in the demo)."
+  description = "The tenant's domain (the emulator's, in the demo); TENANT_DOMAIN when null."
   type        = string
+  default     = null
 }
 
 variable "client_id" {
-  type = string
+  description = "The provider's client; TENANT_CLIENT_ID when null."
+  type        = string
+  default     = null
 }
 
 variable "client_secret" {
-  type      = string
-  sensitive = true
+  description = "The provider's client secret; TENANT_CLIENT_SECRET when null."
+  type        = string
+  sensitive   = true
+  default     = null
+}
+
+variable "prefix" {
+  description = "Prefix of every name, identifier and subject token type: empty for the deployed tenant, another for each test run."
+  type        = string
+  default     = ""
 }
 
 variable "legacy_signing_key" {
@@ -42,7 +53,7 @@ provider "tenant" {
 # Checks the subject token (a JWT the legacy identity provider signs) and
 # sets the user the tenant issues tokens for.
 resource "tenant_action" "exchange" {
-  name = "Legacy IdP token exchange"
+  name = "${var.prefix}Legacy IdP token exchange"
 
   supported_triggers = {
     id      = "custom-token-exchange"
@@ -68,10 +79,16 @@ resource "tenant_action" "exchange" {
           algorithms: ["HS256"],
         }));
       } catch (err) {
+        console.log("legacy token refused:", err.code || err.message);
         api.access.rejectInvalidSubjectToken("The subject token is not a valid legacy IdP token.");
         return;
       }
-      api.authentication.setUserById(payload.sub);
+      // The legacy user, created in the tenant on its first exchange.
+      api.authentication.setUserByConnection(
+        "Username-Password-Authentication",
+        { user_id: payload.sub, email: payload.email, email_verified: true },
+        { creationBehavior: "create_if_not_exists", updateBehavior: "none" },
+      );
     };
   EOT
 
@@ -82,12 +99,14 @@ resource "tenant_action" "exchange" {
   secrets_wo_version = 1
 }
 
+# The exchanged tokens are for this API. Without RBAC (enforce_policies),
+# a token carries the scopes asked for that the API defines; with it, only
+# those the user's roles give, and a user the exchange has just created is
+# in no role.
 resource "tenant_resource_server" "orders" {
-  identifier       = "https://api.example.com/orders/"
-  name             = "Orders API"
-  token_lifetime   = 3600
-  token_dialect    = "access_token_authz"
-  enforce_policies = true
+  identifier     = "https://api.example.com/${var.prefix}orders/"
+  name           = "${var.prefix}Orders API"
+  token_lifetime = 3600
 
   scopes = {
     "read:orders"   = "Read orders"
@@ -97,7 +116,7 @@ resource "tenant_resource_server" "orders" {
 }
 
 resource "tenant_role" "support" {
-  name        = "support"
+  name        = "${var.prefix}support"
   description = "Support staff of the legacy IdP's users"
 }
 
@@ -110,8 +129,8 @@ resource "tenant_role_permissions" "support" {
 
 # Created once the action is built and deployed.
 resource "tenant_token_exchange_profile" "legacy" {
-  name               = "Legacy IdP tokens"
-  subject_token_type = "urn:acme:legacy-idp-token"
+  name               = "${var.prefix}Legacy IdP tokens"
+  subject_token_type = "urn:acme:${var.prefix}legacy-idp-token"
   action_id          = tenant_action.exchange.id
 }
 
@@ -120,7 +139,7 @@ resource "tenant_token_exchange_profile" "legacy" {
 # token_exchange allows custom_authentication. Its secret stays out of the
 # state (read it with the tenant_client_secret ephemeral resource).
 resource "tenant_client" "bridge" {
-  name            = "Legacy IdP bridge"
+  name            = "${var.prefix}Legacy IdP bridge"
   description     = "Exchanges legacy IdP tokens for Orders API tokens"
   app_type        = "regular_web"
   is_first_party  = true
@@ -162,4 +181,12 @@ output "token_exchange_profile_id" {
 
 output "bridge_client_id" {
   value = tenant_client.bridge.client_id
+}
+
+output "subject_token_type" {
+  value = tenant_token_exchange_profile.legacy.subject_token_type
+}
+
+output "orders_identifier" {
+  value = tenant_resource_server.orders.identifier
 }

@@ -20,8 +20,8 @@ var testingScopes = []string{
 // TestTestingGuideExample runs examples/testing as the testing guide says:
 // `terraform test` against the emulator with the guide's least-privilege
 // client, beside a deployed copy of the same configuration (another
-// prefix). The tests pass, leave nothing behind, and the deployed copy is
-// untouched.
+// prefix), then the exchange's tests with the global client. The tests
+// pass, leave nothing behind, and the deployed copy is untouched.
 func TestTestingGuideExample(t *testing.T) {
 	requireAcc(t)
 	if !acctest.OpenTofu() { // tofu test has it too
@@ -32,9 +32,12 @@ func TestTestingGuideExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer emu.Close()
+	// The checkout holds examples/testing and, beside it, the
+	// examples/token-exchange its exchange tests deploy.
 	files := map[string]string{}
-	for _, name := range []string{"main.tf", "tests/tenant.tftest.hcl"} {
-		b, err := os.ReadFile(filepath.Join(repoRoot(t), "examples", "testing", name))
+	for _, name := range []string{"testing/main.tf", "testing/tests/tenant.tftest.hcl", "testing/tests/exchange.tftest.hcl",
+		"testing/tests/exchange/main.tf", "token-exchange/main.tf"} {
+		b, err := os.ReadFile(filepath.Join(repoRoot(t), "examples", name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,10 +46,12 @@ func TestTestingGuideExample(t *testing.T) {
 	env := []string{"TENANT_DOMAIN=" + emu.Domain(), "TENANT_CLIENT_ID=tf-test", "TENANT_CLIENT_SECRET=tf-test-secret-0123", "TENANT_API_TOKEN="}
 	checkout := func() *acctest.CLI {
 		t.Helper()
-		cli, err := acctest.PrepareCLI(t.TempDir(), copyFiles(files))
+		root := t.TempDir()
+		cli, err := acctest.PrepareCLI(root, copyFiles(files))
 		if err != nil {
 			t.Fatal(err)
 		}
+		cli.Dir = filepath.Join(root, "testing")
 		cli.Env = append(cli.Env, env...)
 		if out, err := cli.Run("init", "-input=false", "-no-color"); err != nil {
 			t.Fatalf("init: %v\n%s", err, out)
@@ -62,14 +67,24 @@ func TestTestingGuideExample(t *testing.T) {
 	before := emu.State()
 
 	tests := checkout()
-	out, err := tests.Run("test", "-no-color")
+	out, err := tests.Run("test", "-no-color", "-filter=tests/tenant.tftest.hcl")
 	if err != nil || !strings.Contains(out, "2 passed, 0 failed") {
 		t.Fatalf("terraform test: %v\n%s", err, out)
 	}
+	// The exchange's tests deploy examples/token-exchange, whose profile
+	// only the tenant's global client may create: they run with it.
+	tests.Env = append(tests.Env, "TENANT_CLIENT_ID="+emu.ClientID(), "TENANT_CLIENT_SECRET="+emu.ClientSecret())
+	out, err = tests.Run("test", "-no-color", "-filter=tests/exchange.tftest.hcl")
+	if err != nil || !strings.Contains(out, "3 passed, 0 failed") {
+		t.Fatalf("terraform test of the exchange: %v\n%s", err, out)
+	}
 	after := emu.State()
-	if len(after.ResourceServers) != len(before.ResourceServers) || len(after.Roles) != len(before.Roles) {
-		t.Fatalf("the tests left objects: %d APIs and %d roles before, %d and %d after",
-			len(before.ResourceServers), len(before.Roles), len(after.ResourceServers), len(after.Roles))
+	if len(after.ResourceServers) != len(before.ResourceServers) || len(after.Roles) != len(before.Roles) ||
+		len(after.Actions) != len(before.Actions) || len(after.TokenExchangeProfiles) != len(before.TokenExchangeProfiles) ||
+		len(after.Clients) != len(before.Clients) {
+		t.Fatalf("the tests left objects: %d APIs, %d roles, %d actions, %d profiles, %d clients before; %d, %d, %d, %d, %d after",
+			len(before.ResourceServers), len(before.Roles), len(before.Actions), len(before.TokenExchangeProfiles), len(before.Clients),
+			len(after.ResourceServers), len(after.Roles), len(after.Actions), len(after.TokenExchangeProfiles), len(after.Clients))
 	}
 	if out, err := deployed.Run("plan", "-input=false", "-no-color", "-detailed-exitcode"); err != nil {
 		t.Fatalf("the tests changed the deployed copy: %v\n%s", err, out)
