@@ -14,7 +14,10 @@
 //   - Planned: what the configuration's resources plan, for the plan-time
 //     checks that span resources;
 //   - Scopes: the API scope writes of the run, which permission writes
-//     wait for.
+//     wait for;
+//   - Clients, Grants, GrantsAtStart, PlannedGrants: the shared reads of
+//     clients and client grants, the grants as the run found them, and
+//     the grants the configuration plans.
 //
 // Terraform starts the provider anew for each of validate, plan and apply,
 // and configures it once in each, so everything here lasts one run and
