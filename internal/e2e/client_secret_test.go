@@ -18,7 +18,7 @@ import (
 // secret, old and new, is in no TRACE log, command output, plan or state.
 func TestSecrets_clientSecret(t *testing.T) {
 	requireAcc(t)
-	acctest.RequireTerraform(t, "1.10.0", "ephemeral resources")
+	acctest.RequireCLI(t, "1.10.0", "1.11.0", "ephemeral resources")
 	emu, err := emulator.Start(emulator.Options{Demo: true})
 	if err != nil {
 		t.Fatal(err)
