@@ -25,7 +25,7 @@ import (
 )
 
 // The scope catalogue: each route needs <action>:<resource>.
-var scopeResources = []string{"token_exchange_profiles", "actions", "roles", "resource_servers", "phone_providers"}
+var scopeResources = []string{"token_exchange_profiles", "actions", "roles", "resource_servers", "phone_providers", "users"}
 
 // AllScopes is every scope of the catalogue.
 func AllScopes() []string {

@@ -12,6 +12,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"log"
 	"maps"
 	"math/rand/v2"
 	"net"
@@ -71,6 +73,11 @@ type Options struct {
 	Demo bool
 	// TenantName is the tenant's name as phone providers show it.
 	TenantName string
+	// FieldsEverywhere applies fields and include_fields on every list and
+	// read route, also those whose specification names neither.
+	FieldsEverywhere bool
+	// Log receives one line for each request the emulator does not serve.
+	Log io.Writer
 }
 
 // Faults are injected failures, all off at zero and reproducible by Seed.
@@ -139,6 +146,7 @@ type Server struct {
 	omit    map[string]bool
 	stats   Stats
 	demo    DemoIDs
+	log     *log.Logger // nil: no log
 }
 
 // DemoIDs are the objects --demo seeds.
@@ -216,9 +224,13 @@ func Start(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.stats = newStats()
+	if opts.Log != nil {
+		s.log = log.New(opts.Log, "tenant-emulator: ", log.LstdFlags)
+	}
 	s.st = newStore()
 	if saved != nil {
 		s.st, s.demo = saved.Store, saved.Demo
+		s.keepSystemAPIs(s.st)
 	}
 	s.seedSystem()
 	if opts.Demo && saved == nil {
@@ -384,6 +396,9 @@ func (s *Server) handler() http.Handler {
 		}
 		rec := &recorder{ResponseWriter: w}
 		s.serveAPI(rec, r, isAPI, api, pattern)
+		if pattern == "" {
+			s.notServed(r, rec.status)
+		}
 		s.mu.Lock()
 		s.stats.Total++
 		s.stats.ByRoute[label]++
@@ -439,6 +454,9 @@ func (s *Server) serveAPI(w *recorder, r *http.Request, isAPI bool, api *http.Se
 		r = r.WithContext(context.WithValue(r.Context(), callerKey{}, c))
 	}
 	if pattern == "" {
+		// Assumption (no recording or reference shows the API's answer to
+		// a route it does not have): the API's error shape with the reason
+		// phrase as message, as recorded for 404s that name nothing more.
 		writeErr(w, newErr(404, "Not Found", ""))
 		return
 	}
@@ -456,6 +474,27 @@ func (s *Server) serveAPI(w *recorder, r *http.Request, isAPI bool, api *http.Se
 		panic(http.ErrAbortHandler)
 	}
 	api.ServeHTTP(w, r)
+}
+
+// notServed logs a request that matched none of the emulator's routes, so
+// that a user sees the emulator, not their configuration, is the limit.
+func (s *Server) notServed(r *http.Request, status int) {
+	if s.log == nil {
+		return
+	}
+	answer := "dropped"
+	if status != 0 {
+		answer = strconv.Itoa(status)
+	}
+	s.log.Printf("not served: %s %s (answered %s): the emulator has no such route; see its guide for the routes it serves", r.Method, r.URL.EscapedPath(), answer)
+}
+
+// logf logs what the emulator did not do of a request it served, such as
+// running an action's code.
+func (s *Server) logf(r *http.Request, format string, args ...any) {
+	if s.log != nil {
+		s.log.Printf("%s %s: %s", r.Method, r.URL.EscapedPath(), fmt.Sprintf(format, args...))
+	}
 }
 
 // recorder remembers the status; with discard it swallows the answer.
@@ -517,6 +556,7 @@ type State struct {
 	Roles                 []json.RawMessage `json:"roles"`
 	Actions               []json.RawMessage `json:"actions"`
 	PhoneProviders        []json.RawMessage `json:"phone_providers"`
+	Users                 []json.RawMessage `json:"users"`
 }
 
 // State returns a snapshot of the store.
@@ -526,7 +566,7 @@ func (s *Server) State() State {
 	// An empty collection is [], never null.
 	out := State{
 		TokenExchangeProfiles: []json.RawMessage{}, ResourceServers: []json.RawMessage{}, Roles: []json.RawMessage{},
-		Actions: []json.RawMessage{}, PhoneProviders: []json.RawMessage{},
+		Actions: []json.RawMessage{}, PhoneProviders: []json.RawMessage{}, Users: []json.RawMessage{},
 	}
 	for _, p := range sortedBySeq(s.st.Profiles, func(p *profile) int64 { return p.Seq }) {
 		out.TokenExchangeProfiles = append(out.TokenExchangeProfiles, mustJSON(p))
@@ -543,6 +583,9 @@ func (s *Server) State() State {
 	}
 	for _, p := range s.st.PhoneProviders { // a tenant has at most one
 		out.PhoneProviders = append(out.PhoneProviders, mustJSON(p))
+	}
+	for _, u := range sortedBySeq(s.st.Users, func(u *user) int64 { return u.Seq }) {
+		out.Users = append(out.Users, mustJSON(append(u.view(), ordered{{"roles", s.rolesOf(u.UserID)}}...)))
 	}
 	return out
 }

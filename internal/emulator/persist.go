@@ -10,8 +10,8 @@ import (
 
 // savedState is what Options.StateFile holds: the tenant's objects and the
 // default client's credentials, so that an emulator started again with the
-// same file serves the same tenant to the same credentials. The system API
-// is not kept: it is the new address's.
+// same file serves the same tenant to the same credentials. The Management
+// API is not kept: it is the new address's (see keepSystemAPIs).
 type savedState struct {
 	Version      int    `json:"version"`
 	ClientID     string `json:"client_id"`
@@ -42,6 +42,13 @@ func loadState(path string) (*savedState, error) {
 	if st.Version != stateVersion || st.Store == nil {
 		return nil, fmt.Errorf("state file %s: not a state of this emulator (version %d)", path, st.Version)
 	}
+	// A state written before users existed has none.
+	if st.Store.Users == nil {
+		st.Store.Users = map[string]*user{}
+	}
+	if st.Store.RoleUsers == nil {
+		st.Store.RoleUsers = map[string]map[string]int64{}
+	}
 	for id, p := range st.Store.Profiles {
 		p.Seq = st.Seqs["profile/"+id]
 	}
@@ -49,10 +56,6 @@ func loadState(path string) (*savedState, error) {
 		r.Seq = st.Seqs["role/"+id]
 	}
 	for id, rs := range st.Store.ResourceServers {
-		if rs.IsSystem {
-			delete(st.Store.ResourceServers, id)
-			continue
-		}
 		rs.Seq = st.Seqs["resource_server/"+id]
 	}
 	return &st, nil

@@ -9,11 +9,15 @@ import (
 )
 
 func (s *Server) listPhoneProviders(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	sel, e := s.readFields(r, false)
+	if e != nil {
+		return e
+	}
 	items := []*phoneProvider{}
 	for _, p := range s.st.PhoneProviders {
 		items = append(items, p)
 	}
-	writeJSON(w, 200, map[string]any{"providers": items})
+	writeJSON(w, 200, map[string]any{"providers": each(sel, items)})
 	return nil
 }
 
@@ -33,9 +37,18 @@ func (s *Server) phoneProvider(r *http.Request) (*phoneProvider, *apiErr) {
 }
 
 // applyPhone validates name, disabled, configuration and credentials.
+//
+// Which keys each object takes (published specification): the create body
+// allows other keys (additionalProperties true, reference §7), which are
+// ignored; the PATCH body does not. configuration is a Twilio one (sid,
+// delivery_methods, default_from, mssid) or a custom one
+// (delivery_methods), neither allowing other keys; credentials is Twilio's
+// {"auth_token"} or a custom provider's {}, neither allowing other keys.
 func applyPhone(p *phoneProvider, b body, create bool) *apiErr {
-	if e := b.only("name", "disabled", "configuration", "credentials"); e != nil {
-		return e
+	if !create {
+		if e := b.only("name", "disabled", "configuration", "credentials"); e != nil {
+			return e
+		}
 	}
 	if create || b.has("name") {
 		n, e := b.enum("name", "twilio", "custom")
@@ -53,6 +66,11 @@ func applyPhone(p *phoneProvider, b body, create bool) *apiErr {
 		p.Disabled = *d
 	}
 	if b.has("configuration") {
+		if c, _, e := b.at("").object("configuration"); e != nil {
+			return e
+		} else if e := c.only("sid", "delivery_methods", "default_from", "mssid"); e != nil {
+			return e
+		}
 		var cfg phoneConfig
 		if err := json.Unmarshal(b["configuration"], &cfg); err != nil {
 			return payloadErr("Expected type object but found type "+jsonType(b["configuration"]), "configuration")
@@ -66,6 +84,16 @@ func applyPhone(p *phoneProvider, b body, create bool) *apiErr {
 			}
 		}
 		p.Configuration = &cfg
+	}
+	if creds, ok, e := b.at("").object("credentials"); e != nil {
+		return e
+	} else if ok {
+		if e := creds.only("auth_token"); e != nil {
+			return e
+		}
+		if _, e := creds.str("auth_token", false, 1, 255); e != nil {
+			return e
+		}
 	}
 	if create {
 		if !b.has("credentials") || p.Configuration == nil {
@@ -101,7 +129,11 @@ func (s *Server) getPhoneProvider(w http.ResponseWriter, r *http.Request, _ *cal
 	if e != nil {
 		return e
 	}
-	writeJSON(w, 200, p)
+	sel, e := s.readFields(r, false)
+	if e != nil {
+		return e
+	}
+	writeJSON(w, 200, sel.one(p))
 	return nil
 }
 

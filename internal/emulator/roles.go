@@ -89,6 +89,10 @@ func (s *Server) listRoles(w http.ResponseWriter, r *http.Request, _ *caller) *a
 	if e != nil {
 		return e
 	}
+	sel, e := s.readFields(r, false)
+	if e != nil {
+		return e
+	}
 	filter := strings.ToLower(r.URL.Query().Get("name_filter"))
 	match := []ordered{}
 	for _, ro := range sortedBySeq(s.st.Roles, func(r *role) int64 { return r.Seq }) {
@@ -97,7 +101,7 @@ func (s *Server) listRoles(w http.ResponseWriter, r *http.Request, _ *caller) *a
 		}
 	}
 	start, end := window(len(match), page, perPage)
-	items := match[start:end]
+	items := each(sel, match[start:end])
 	if !totals {
 		writeJSON(w, 200, items)
 		return nil
@@ -119,7 +123,11 @@ func (s *Server) getRole(w http.ResponseWriter, r *http.Request, _ *caller) *api
 	if e != nil {
 		return e
 	}
-	writeJSON(w, 200, roleView(ro))
+	sel, e := s.readFields(r, false)
+	if e != nil {
+		return e
+	}
+	writeJSON(w, 200, sel.one(roleView(ro)))
 	return nil
 }
 
@@ -172,15 +180,8 @@ func (s *Server) deleteRole(w http.ResponseWriter, r *http.Request, _ *caller) *
 	}
 	delete(s.st.Roles, ro.ID)
 	delete(s.st.RolePerms, ro.ID)
+	delete(s.st.RoleUsers, ro.ID)
 	writeJSON(w, 200, map[string]any{})
-	return nil
-}
-
-func (s *Server) roleUsers(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
-	if _, e := s.role(r); e != nil {
-		return e
-	}
-	writeJSON(w, 200, map[string]any{"users": []any{}})
 	return nil
 }
 
@@ -230,9 +231,13 @@ func (s *Server) listRolePermissions(w http.ResponseWriter, r *http.Request, _ *
 	if e != nil {
 		return e
 	}
+	sel, e := s.readFields(r, false)
+	if e != nil {
+		return e
+	}
 	all := s.permissionsOf(ro.ID)
 	start, end := window(len(all), page, perPage)
-	items := append([]permissionView{}, all[start:end]...)
+	items := each(sel, all[start:end])
 	if !totals {
 		writeJSON(w, 200, items)
 		return nil
@@ -371,8 +376,8 @@ func (o ordered) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b.WriteString(",")
 		}
-		k, _ := json.Marshal(kv.k)
-		v, err := json.Marshal(kv.v)
+		k, _ := marshal(kv.k)
+		v, err := marshal(kv.v)
 		if err != nil {
 			return nil, err
 		}

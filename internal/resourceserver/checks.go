@@ -40,8 +40,8 @@ func (r *serverResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		return
 	}
 	ident := plan.Identifier.ValueString()
-	if IsSystemIdentifier(r.Tenant.API.Endpoint(), ident) {
-		resp.Diagnostics.AddAttributeError(path.Root("identifier"), "Unable to manage a system API", systemAPIDetail(ident))
+	if ep := r.Tenant.API.Endpoint(); IsSystemIdentifier(ep, ident) {
+		resp.Diagnostics.AddAttributeError(path.Root("identifier"), "Unable to manage a system API", systemAPIDetail(ep, ident))
 		return
 	}
 	own := framework.ManagedID(ctx, req, resp)

@@ -359,20 +359,110 @@ func TestAccResourceServer_drift(t *testing.T) {
 	})
 }
 
+// TestAccResourceServer_systemAPIRefused: an identifier of one of the
+// tenant's system APIs is refused at plan, before any request: the
+// Management API, and the two the tenant makes from a template when an API
+// is created with their identifier (reference §4).
 func TestAccResourceServer_systemAPIRefused(t *testing.T) {
 	target := acctest.NewTarget(t)
+	ep := target.Client().Endpoint()
 	before := target.Requests()
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config:      target.Config(fmt.Sprintf("\nresource \"tenant_resource_server\" \"test\" {\n  identifier = %q\n}\n", target.Client().Endpoint().DefaultAudience())),
-			PlanOnly:    true,
-			ExpectError: acctest.ExpectError(`Unable to manage a system API.*is a system API of the tenant`),
-		}},
+		Steps: []resource.TestStep{
+			{
+				Config:      target.Config(testAccServerConfig_identifier(ep.DefaultAudience())),
+				PlanOnly:    true,
+				ExpectError: acctest.ExpectError(`Unable to manage a system API.*is the tenant's Management API`),
+			},
+			{
+				Config:      target.Config(testAccServerConfig_identifier("urn:auth0:express-configure")),
+				PlanOnly:    true,
+				ExpectError: acctest.ExpectError(`Unable to manage a system API.*"urn:auth0:express-configure" makes a system API from the tenant's template`),
+			},
+			{
+				Config:      target.Config(testAccServerConfig_identifier("https://" + ep.Host + "/me/")),
+				PlanOnly:    true,
+				ExpectError: acctest.ExpectError(`Unable to manage a system API.*/me/" makes a system API from the tenant's template`),
+			},
+		},
 	})
 	if got := target.Requests() - before; got != 0 {
 		t.Fatalf("%d requests sent for a plan-time refusal", got)
 	}
+}
+
+// TestAccResourceServer_systemTemplateKnownAtApply: an identifier known only
+// at apply is refused by the plan Terraform makes at apply with the known
+// value, before the create is sent, so that no system API is made that
+// nothing manages; the destroy that follows succeeds.
+func TestAccResourceServer_systemTemplateKnownAtApply(t *testing.T) {
+	target := acctest.NewTarget(t)
+	ep := target.Client().Endpoint()
+	for _, ident := range []string{"urn:auth0:express-configure", "https://" + ep.Host + "/me/"} {
+		t.Run(ident, func(t *testing.T) {
+			existed := findServer(t, target, ident) != nil
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: acctest.ProviderFactories,
+				CheckDestroy: func(*terraform.State) error {
+					if !existed && findServer(t, target, ident) != nil {
+						return fmt.Errorf("the apply made the system API %q", ident)
+					}
+					return nil
+				},
+				Steps: []resource.TestStep{{
+					Config:      target.Config(testAccServerConfig_identifierAtApply(ident)),
+					ExpectError: acctest.ExpectError(`Unable to manage a system API.*makes a system API from the tenant's template`),
+				}},
+			})
+		})
+	}
+}
+
+// TestAccResourceServerDataSource_systemTemplate: a system API made from a
+// template outside Terraform is read by the data source as the tenant made
+// it, and cannot be imported.
+func TestAccResourceServerDataSource_systemTemplate(t *testing.T) {
+	target := acctest.NewTarget(t)
+	const ident = "urn:auth0:express-configure"
+	if findServer(t, target, ident) == nil {
+		s, err := target.Client().CreateResourceServer(context.Background(), mgmt.ResourceServer{Identifier: ident})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = target.Client().DeleteResourceServer(context.Background(), s.ID) })
+	}
+	ds := "data.tenant_resource_server.express"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: target.Config(testAccServerDataSourceConfig_identifier(ident)),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(ds, tfjsonpath.New("is_system"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(ds, tfjsonpath.New("name"), knownvalue.StringExact("Okta OIN Express Configuration API")),
+					statecheck.ExpectKnownValue(ds, tfjsonpath.New("token_lifetime"), knownvalue.Int64Exact(300)),
+					statecheck.ExpectKnownValue(ds, tfjsonpath.New("scopes"), knownvalue.MapSizeExact(2)),
+				},
+			},
+			{
+				Config:        target.Config(testAccServerDataSourceConfig_identifier(ident) + testAccServerConfig_identifier(ident)),
+				ResourceName:  addr,
+				ImportState:   true,
+				ImportStateId: ident,
+				ExpectError:   acctest.ExpectError(`Unable to import resource server.*makes a system API from the tenant's template`),
+			},
+		},
+	})
+}
+
+func findServer(t *testing.T, target *acctest.Target, ident string) *mgmt.ResourceServer {
+	t.Helper()
+	s, err := target.Client().FindResourceServer(context.Background(), ident)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 func TestAccResourceServer_validation(t *testing.T) {
@@ -866,4 +956,34 @@ resource "tenant_resource_server" "test" {
 			},
 		},
 	})
+}
+
+func testAccServerConfig_identifier(ident string) string {
+	return fmt.Sprintf(`
+resource "tenant_resource_server" "test" {
+  identifier = %[1]q
+}
+`, ident)
+}
+
+// testAccServerConfig_identifierAtApply makes the identifier unknown until
+// apply: terraform_data's output is known only once it is created.
+func testAccServerConfig_identifierAtApply(ident string) string {
+	return fmt.Sprintf(`
+resource "terraform_data" "identifier" {
+  input = %[1]q
+}
+
+resource "tenant_resource_server" "test" {
+  identifier = terraform_data.identifier.output
+}
+`, ident)
+}
+
+func testAccServerDataSourceConfig_identifier(ident string) string {
+	return fmt.Sprintf(`
+data "tenant_resource_server" "express" {
+  identifier = %[1]q
+}
+`, ident)
 }

@@ -60,7 +60,9 @@ func (r *serverResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 	keepNested := []planmodifier.String{stringplanmodifier.UseNonNullStateForUnknown()}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "An API (resource server): an audience that applications request access tokens for, with the " +
-			"permissions (scopes) it defines. The tenant's system APIs, such as its Management API, cannot be managed. " +
+			"permissions (scopes) it defines. The tenant's system APIs cannot be managed: its Management API, and the APIs the " +
+			"tenant makes from its template when an API is created with their identifier (`urn:auth0:express-configure`, " +
+			"`https://<domain>/me/`); read them with the `tenant_resource_server` data source. " +
 			"Every optional argument has the tenant's default: removing an argument from the configuration returns the API to that default.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{

@@ -21,6 +21,8 @@ func main() {
 	if err != nil {
 		os.Exit(2)
 	}
+	// Standard error, so that standard output stays the one JSON line.
+	o.Log = os.Stderr
 	// Listen for the signals before the JSON line says the emulator is up:
 	// a script that stops it on that line gets a clean exit.
 	sig := make(chan os.Signal, 1)
@@ -87,6 +89,9 @@ clients, each with its own scopes, come from --clients, a JSON file:
 profiles). --state-file keeps the tenant across restarts: read at start,
 written when the emulator stops (SIGINT or SIGTERM).
 
+Requests to a route the emulator does not serve are answered 404 and
+logged on standard error with their method and path.
+
 Admin endpoints under /__emulator/ (stats, stats/reset, reset, state,
 outbox, faults) answer only loopback Host names and refuse requests with
 an Origin header or a non-JSON Content-Type on writes.
@@ -114,6 +119,7 @@ Flags:
 	fs.DurationVar(&o.TokenLifetime, "token-lifetime", 24*time.Hour, "lifetime of issued access tokens")
 	fs.BoolVar(&o.TLS, "tls", false, "serve HTTPS with a self-signed certificate (its PEM path is printed as ca_file)")
 	fs.BoolVar(&o.Demo, "demo", false, "seed a deployed custom-token-exchange action, a role and a phone provider")
+	fs.BoolVar(&o.FieldsEverywhere, "fields-everywhere", false, "apply fields and include_fields on every list and read route, not only on resource servers and users")
 	fs.Var((*packages)(&o.Faults.FailingPackages), "fail-package", "make every action build that depends on this package fail: name@version, or name for every version (repeatable)")
 	if err := fs.Parse(args); err != nil {
 		return o, err

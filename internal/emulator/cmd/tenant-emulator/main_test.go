@@ -74,8 +74,11 @@ func TestBinary_clientsStateAndSignals(t *testing.T) {
 		t.Fatal(err)
 	}
 	state := filepath.Join(dir, "tenant.json")
+	var stderr strings.Builder
 	run := func() (*exec.Cmd, map[string]string) {
 		cmd := exec.Command(bin, "--listen", "127.0.0.1:0", "--clients", clients, "--state-file", state)
+		stderr.Reset()
+		cmd.Stderr = &stderr
 		stdout, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)
@@ -130,11 +133,17 @@ func TestBinary_clientsStateAndSignals(t *testing.T) {
 	if got := call(line["domain"], admin, "POST", "/api/v2/roles", `{"name":"kept"}`); got != 200 {
 		t.Fatalf("create: %d", got)
 	}
+	if got := call(line["domain"], admin, "GET", "/api/v2/clients", ""); got != 404 {
+		t.Fatalf("a route the emulator does not serve: %d, want 404", got)
+	}
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("SIGTERM: %v, want exit code 0", err)
+	}
+	if !strings.Contains(stderr.String(), "not served: GET /api/v2/clients") {
+		t.Fatalf("standard error %q does not name the route the emulator does not serve", stderr.String())
 	}
 	if _, err := os.Stat(state); err != nil {
 		t.Fatalf("no state file after SIGTERM: %v", err)
