@@ -517,6 +517,9 @@ type State struct {
 	Roles                 []json.RawMessage `json:"roles"`
 	Actions               []json.RawMessage `json:"actions"`
 	PhoneProviders        []json.RawMessage `json:"phone_providers"`
+	// TriggerBindings holds each trigger that has bindings: its bindings in
+	// execution order.
+	TriggerBindings map[string][]json.RawMessage `json:"trigger_bindings"`
 }
 
 // State returns a snapshot of the store.
@@ -526,7 +529,7 @@ func (s *Server) State() State {
 	// An empty collection is [], never null.
 	out := State{
 		TokenExchangeProfiles: []json.RawMessage{}, ResourceServers: []json.RawMessage{}, Roles: []json.RawMessage{},
-		Actions: []json.RawMessage{}, PhoneProviders: []json.RawMessage{},
+		Actions: []json.RawMessage{}, PhoneProviders: []json.RawMessage{}, TriggerBindings: map[string][]json.RawMessage{},
 	}
 	for _, p := range sortedBySeq(s.st.Profiles, func(p *profile) int64 { return p.Seq }) {
 		out.TokenExchangeProfiles = append(out.TokenExchangeProfiles, mustJSON(p))
@@ -543,6 +546,11 @@ func (s *Server) State() State {
 	}
 	for _, p := range s.st.PhoneProviders { // a tenant has at most one
 		out.PhoneProviders = append(out.PhoneProviders, mustJSON(p))
+	}
+	for t, list := range s.st.Bindings {
+		for _, b := range list {
+			out.TriggerBindings[t] = append(out.TriggerBindings[t], mustJSON(s.bindingView(t, b, now)))
+		}
 	}
 	return out
 }

@@ -42,6 +42,13 @@ func loadState(path string) (*savedState, error) {
 	if st.Version != stateVersion || st.Store == nil {
 		return nil, fmt.Errorf("state file %s: not a state of this emulator (version %d)", path, st.Version)
 	}
+	// A state written before bindings and phone credentials were kept.
+	if st.Store.Bindings == nil {
+		st.Store.Bindings = map[string][]*binding{}
+	}
+	if st.Store.PhoneCredentials == nil {
+		st.Store.PhoneCredentials = map[string]map[string]string{}
+	}
 	for id, p := range st.Store.Profiles {
 		p.Seq = st.Seqs["profile/"+id]
 	}

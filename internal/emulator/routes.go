@@ -51,6 +51,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	s.handle(mux, "GET "+act+"/{id}/versions", "read:actions", s.listActionVersions)
 	s.handle(mux, "GET "+act+"/{id}/versions/{versionId}", "read:actions", s.getActionVersion)
 	s.handle(mux, "GET /api/v2/actions/triggers/{trigger}/bindings", "read:actions", s.triggerBindings)
+	s.handle(mux, "PATCH /api/v2/actions/triggers/{trigger}/bindings", "update:actions", s.updateTriggerBindings)
 
 	const roles = "/api/v2/roles"
 	s.handle(mux, "POST "+roles, "create:roles", s.createRole)

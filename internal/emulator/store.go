@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"encoding/json"
+	"maps"
 	"sort"
 )
 
@@ -151,15 +152,21 @@ type store struct {
 	RolePerms       map[string]map[string]map[string]bool `json:"role_perms"`
 	ResourceServers map[string]*resourceServer            `json:"resource_servers"`
 	PhoneProviders  map[string]*phoneProvider             `json:"phone_providers"`
-	Outbox          []OutboxMessage                       `json:"outbox"`
-	Seq             int64                                 `json:"seq"`
+	// PhoneCredentials: provider id -> the credentials it was given, which
+	// the API never returns.
+	PhoneCredentials map[string]map[string]string `json:"phone_credentials"`
+	// Bindings: trigger id -> its bindings in execution order.
+	Bindings map[string][]*binding `json:"bindings"`
+	Outbox   []OutboxMessage       `json:"outbox"`
+	Seq      int64                 `json:"seq"`
 }
 
 func newStore() *store {
 	return &store{
 		Profiles: map[string]*profile{}, Actions: map[string]*action{}, Roles: map[string]*role{},
 		RolePerms: map[string]map[string]map[string]bool{}, ResourceServers: map[string]*resourceServer{},
-		PhoneProviders: map[string]*phoneProvider{}, Outbox: []OutboxMessage{},
+		PhoneProviders: map[string]*phoneProvider{}, PhoneCredentials: map[string]map[string]string{},
+		Bindings: map[string][]*binding{}, Outbox: []OutboxMessage{},
 	}
 }
 
@@ -199,6 +206,15 @@ func (s *store) clone() *store {
 			x.Configuration = &cfg
 		}
 		c.PhoneProviders[k] = &x
+	}
+	for k, v := range s.PhoneCredentials {
+		c.PhoneCredentials[k] = maps.Clone(v)
+	}
+	for t, list := range s.Bindings {
+		for _, b := range list {
+			x := *b
+			c.Bindings[t] = append(c.Bindings[t], &x)
+		}
 	}
 	c.Outbox = append(c.Outbox, s.Outbox...)
 	c.Seq = s.Seq
