@@ -55,6 +55,11 @@ type PhoneProviderUpdate struct {
 	Credentials   Patch[PhoneCredentials]   `json:"credentials,omitzero"`
 }
 
+// IsEmpty reports whether the PATCH would send no field.
+func (u PhoneProviderUpdate) IsEmpty() bool {
+	return u.Name.IsZero() && u.Disabled.IsZero() && u.Configuration.IsZero() && u.Credentials.IsZero()
+}
+
 // PhoneTest is the body of a test notification.
 type PhoneTest struct {
 	To             string `json:"to"`

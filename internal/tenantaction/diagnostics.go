@@ -80,3 +80,11 @@ func buildFailedDetail(a *mgmt.Action, next string) string {
 	b.WriteString(next)
 	return b.String()
 }
+
+// boundDetail says that the action is bound to trigger, what follows, and
+// the ways out.
+func boundDetail(id, name, trigger, outcome string) string {
+	return fmt.Sprintf("The action %s (%q) is bound to the trigger %q, and no tenant_trigger_actions of this configuration "+
+		"unbinds it, so %s. Remove it from that trigger's actions (in its tenant_trigger_actions, or in the tenant) and "+
+		"apply, or set force_destroy = true on the action and apply, then destroy it.", id, name, trigger, outcome)
+}
