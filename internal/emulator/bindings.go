@@ -78,13 +78,17 @@ func (s *Server) bindingViews(trigger string, list []*binding, now time.Time) []
 
 // triggerBindings pages a trigger's bindings in execution order: page and
 // per_page (default 20, 1–100, the published specification's default).
+// The answer holds bindings and per_page; total (the whole count) when the
+// page holds bindings, and page when it is not the first, as the
+// incumbent provider's recordings show them (TestAccTriggerActions.yaml:
+// page 0 of two bindings {"bindings":[…],"total":2,"per_page":100}, page 1
+// {"bindings":[],"page":1,"per_page":100}, no bindings
+// {"bindings":[],"per_page":100}).
 //
-// Assumption (trigger-bindings.md: the answer holds bindings and per_page
-// always, page and total sometimes; the recorded empty list had neither,
-// the recorded list of one had total): total is given when the trigger has
-// bindings, and page too when the request named a page. A
-// custom-token-exchange trigger has no trigger bindings: its actions are
-// bound by their profiles.
+// Assumption (trigger-bindings.md is silent): a custom-token-exchange
+// trigger has no trigger bindings, its actions being bound by their
+// profiles; and a page past the first that holds bindings shows page
+// before total.
 func (s *Server) triggerBindings(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
 	trigger, e := triggerParam(r)
 	if e != nil {
@@ -100,10 +104,10 @@ func (s *Server) triggerBindings(w http.ResponseWriter, r *http.Request, _ *call
 	all := s.bindingViews(trigger, s.st.Bindings[trigger], time.Now())
 	start, end := window(len(all), page, perPage)
 	out := ordered{{"bindings", all[start:end]}}
-	if len(all) > 0 {
-		if r.URL.Query().Has("page") {
-			out = append(out, ordered{{"page", page}}...)
-		}
+	if page > 0 {
+		out = append(out, ordered{{"page", page}}...)
+	}
+	if end > start {
 		out = append(out, ordered{{"total", len(all)}}...)
 	}
 	writeJSON(w, 200, append(out, ordered{{"per_page", perPage}}...))

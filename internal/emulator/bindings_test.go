@@ -85,6 +85,11 @@ func TestBindings_orderAndShape(t *testing.T) {
 		t.Fatalf("GET %s", got)
 	}
 	h.expect(h.call(tok, "GET", bindingsPath+"?page=1&per_page=1", nil), 200, `"page":1,"total":2,"per_page":1}`, `"id":"`+ids[b]+`"`)
+	// The recorded answers of the pages of 100 a reader asks for.
+	h.expect(h.call(tok, "GET", bindingsPath+"?page=0&per_page=100", nil), 200, `],"total":2,"per_page":100}`)
+	if r := h.call(tok, "GET", bindingsPath+"?page=1&per_page=100", nil); r.body != `{"bindings":[],"page":1,"per_page":100}`+"\n" {
+		t.Fatalf("the page after the last: %s", r.body)
+	}
 
 	// A reorder keeps each binding's id.
 	r = h.call(tok, "PATCH", bindingsPath, refs(b, a))

@@ -193,19 +193,33 @@ func TestAccPhoneProvider_importTwilio(t *testing.T) {
 func TestAccPhoneProvider_secondIsRefused(t *testing.T) {
 	target := acctest.NewTargetWith(t, emulator.Options{Demo: true})
 	emu := target.RequireEmulator(t)
+	id := emu.Demo().PhoneProviderID
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: target.Config(testAccCustom(`["voice"]`, "")),
-			ExpectError: acctest.ExpectError(`Unable to create phone provider.*The tenant already has a phone provider \(id ` + emu.Demo().PhoneProviderID +
-				`, name "custom"\), and a tenant has one.*terraform import tenant_phone_provider.<name> ` + emu.Demo().PhoneProviderID),
-			Check: func(*terraform.State) error {
-				if n := acctest.Writes(emu.Stats().ByRoute); n != 0 {
-					return fmt.Errorf("%d writes", n)
-				}
-				return nil
+		Steps: []resource.TestStep{
+			{
+				Config: target.Config(testAccCustom(`["voice"]`, "")),
+				ExpectError: acctest.ExpectError(`Unable to create phone provider.*The tenant already has a phone provider \(id ` + id +
+					`, name "custom"\), and a tenant has one.*terraform import tenant_phone_provider.<name> ` + id),
 			},
-		}},
+			{
+				// Nothing was written; the import the error gives works.
+				PreConfig: func() {
+					if n := acctest.Writes(emu.Stats().ByRoute); n != 0 {
+						t.Errorf("the refused plan sent %d writes", n)
+					}
+				},
+				Config:             target.Config(testAccCustom(`["text", "voice"]`, "")),
+				ResourceName:       addr,
+				ImportState:        true,
+				ImportStateId:      id,
+				ImportStatePersist: true,
+			},
+			{
+				Config:           target.Config(testAccCustom(`["text", "voice"]`, "")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+		},
 	})
 }
 
@@ -226,7 +240,7 @@ resource "tenant_phone_provider" "test" {
 		{Config: twilio(`, default_from = "+1"`, token), Want: `Attribute configuration.sid, the Twilio account SID, must be set when name is "twilio"`},
 		{Config: twilio(`, sid = "AC1"`, token), Want: `Attribute configuration.default_from \(the number messages are sent from\) or configuration.mssid`},
 		{Config: twilio(`, sid = "AC1", default_from = "+1"`, ""), Want: `Attribute credentials_wo \(with auth_token, the Twilio auth token\) must be set when name is "twilio"`},
-		{Config: twilio(`, sid = "AC1", default_from = "+1", mssid = "MG1"`, token), Want: `Attribute "configuration.mssid" cannot be specified when "configuration.default_from" is specified`},
+		{Config: twilio(`, sid = "AC1", default_from = "+1", mssid = "MG1"`, token), Want: `Attribute "configuration.(mssid|default_from)" cannot be specified when "configuration.(mssid|default_from)" is specified`},
 		{Config: twilio(`, sid = "AC1", default_from = "+1"`, `credentials_wo = { auth_token = "t" }`), Want: `Missing credentials_wo_version`},
 		{Config: twilio(`, sid = "AC1", default_from = "+1"`, `credentials_wo = { auth_token = "`+strings.Repeat("t", 256)+`" }
   credentials_wo_version = 1`), Want: `Attribute credentials_wo.auth_token string length must be between 1 and 255, got: 256`},

@@ -197,7 +197,7 @@ func TestAccTriggerActions_refusedBeforeAnyRequest(t *testing.T) {
 			Want: `Attribute actions\[2\].id is "` + a + `", which actions\[0\] binds already`},
 		{Config: testAccBindings("post-logon", bound{a, "x"}), Want: `Attribute trigger value must be one of`},
 		{Config: testAccBindings("post-login", bound{"not-a-uuid", "x"}), Want: `must be an action id, a UUID`},
-		{Config: testAccBindings("post-login", bound{a, ""}), Want: `Attribute actions\[0\].display_name string length must be at least 1, got: 0`},
+		{Config: testAccBindings("post-login", bound{a, ""}), Want: `Attribute actions\[0\].display_name UTF-8 character count must be at least 1, got: 0`},
 	})
 }
 
@@ -209,6 +209,7 @@ func TestAccTriggerActions_refusedAtPlan(t *testing.T) {
 	other := target.Action(t, "credentials-exchange", true)
 	undeployed := target.Action(t, "post-login", false)
 	exchange := target.Action(t, "custom-token-exchange", true)
+	emu.ResetStats()
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{
@@ -252,18 +253,25 @@ resource "tenant_trigger_actions" "second" {
   actions = [{ id = %[1]q, display_name = "b" }]
 }
 `, b)
+	emu.ResetStats()
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config:      target.Config(testAccBindings("post-login", bound{a, "a"}) + second),
-			ExpectError: acctest.ExpectError(`Trigger actions managed twice.*2 tenant_trigger_actions resources in this configuration bind different actions to the trigger "post-login"`),
-			Check: func(*terraform.State) error {
-				if n := acctest.Writes(emu.Stats().ByRoute); n != 0 {
-					return fmt.Errorf("%d writes", n)
-				}
-				return nil
+		CheckDestroy:             checkUnbound(target, "post-login"),
+		Steps: []resource.TestStep{
+			{
+				Config:      target.Config(testAccBindings("post-login", bound{a, "a"}) + second),
+				ExpectError: acctest.ExpectError(`Trigger actions managed twice.*2 tenant_trigger_actions resources in this configuration bind different actions to the trigger "post-login"`),
 			},
-		}},
+			{
+				PreConfig: func() {
+					if n := acctest.Writes(emu.Stats().ByRoute); n != 0 {
+						t.Errorf("the refused plan sent %d writes", n)
+					}
+				},
+				Config: target.Config(testAccBindings("post-login", bound{a, "a"})),
+				Check:  checkBound(target, "post-login", bound{a, "a"}),
+			},
+		},
 	})
 }
 

@@ -40,7 +40,9 @@ func (r *bindingsResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 		MarkdownDescription: "The actions bound to one trigger, in the order the trigger runs them. Authoritative: the " +
 			"trigger runs exactly these actions, so an action bound outside Terraform shows as drift and the next apply " +
 			"unbinds it. A change of order or of a display name is one in-place update (the API replaces the whole list). " +
-			"Only deployed actions of the trigger can be bound. Destroying this resource unbinds every action of the trigger.\n\n" +
+			"Only deployed actions of the trigger can be bound. Destroying this resource unbinds every action of the trigger. " +
+			"An action removed from `actions` and from the configuration in one apply is unbound and deleted in that apply " +
+			"(Terraform destroys the action first; its destroy unbinds it).\n\n" +
 			"A `custom-token-exchange` action is bound by its token exchange profile (`tenant_token_exchange_profile.action_id`), " +
 			"never by a trigger binding, so that trigger is refused here.",
 		Attributes: map[string]schema.Attribute{
