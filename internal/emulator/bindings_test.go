@@ -207,6 +207,11 @@ func TestPhoneProviders_credentials(t *testing.T) {
 	if strings.Contains(h.call(tok, "GET", phone+"/"+id, nil).body, "credentials") {
 		t.Fatal("a single provider shows credentials")
 	}
+	h.expect(h.call(tok, "GET", phone+"?disabled=false", nil), 200, `"id":"`+id+`"`)
+	if r := h.call(tok, "GET", phone+"?disabled=true", nil); r.body != `{"providers":[]}`+"\n" {
+		t.Fatalf("the disabled providers: %s", r.body)
+	}
+	h.expect(h.call(tok, "GET", phone+"?disabled=maybe", nil), 400, "on property disabled")
 	// A PATCH without credentials keeps them; with, replaces them.
 	h.expect(h.call(tok, "PATCH", phone+"/"+id, `{"disabled":true}`), 200, `"disabled":true`)
 	if got := h.s.PhoneCredentials(id); got["auth_token"] != "first" {

@@ -243,7 +243,7 @@ resource "tenant_phone_provider" "test" {
 		{Config: twilio(`, sid = "AC1", default_from = "+1", mssid = "MG1"`, token), Want: `Attribute "configuration.(mssid|default_from)" cannot be specified when "configuration.(mssid|default_from)" is specified`},
 		{Config: twilio(`, sid = "AC1", default_from = "+1"`, `credentials_wo = { auth_token = "t" }`), Want: `Missing credentials_wo_version`},
 		{Config: twilio(`, sid = "AC1", default_from = "+1"`, `credentials_wo = { auth_token = "`+strings.Repeat("t", 256)+`" }
-  credentials_wo_version = 1`), Want: `Attribute credentials_wo.auth_token string length must be between 1 and 255, got: 256`},
+  credentials_wo_version = 1`), Want: `Attribute credentials_wo.auth_token UTF-8 character count must be between 1 and 255, got: 256`},
 		{Config: testAccCustom(`["text"]`, `  configuration = { delivery_methods = ["text"], sid = "AC1" }`), Want: `Attribute configuration.sid is a Twilio setting, only used when name is "twilio"`},
 		{Config: testAccCustom(`["text"]`, "  credentials_wo = { auth_token = \"t\" }\n  credentials_wo_version = 1\n"), Want: `a custom provider has no credentials`},
 		{Config: testAccCustom(`[]`, ""), Want: `Attribute configuration.delivery_methods set must contain at least 1 elements and at most 2 elements, got: 0`},

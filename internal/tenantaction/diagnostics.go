@@ -86,5 +86,6 @@ func buildFailedDetail(a *mgmt.Action, next string) string {
 func boundDetail(id, name, trigger, outcome string) string {
 	return fmt.Sprintf("The action %s (%q) is bound to the trigger %q, and no tenant_trigger_actions of this configuration "+
 		"unbinds it, so %s. Remove it from that trigger's actions (in its tenant_trigger_actions, or in the tenant) and "+
-		"apply, or set force_destroy = true on the action and apply, then destroy it.", id, name, trigger, outcome)
+		"apply, or set force_destroy = true on the action and apply, then destroy it; an action replaced while bound needs "+
+		"lifecycle { create_before_destroy = true }, so that its bindings take the new one first.", id, name, trigger, outcome)
 }

@@ -1067,12 +1067,12 @@ func TestAccAction_boundOutside(t *testing.T) {
 				PreConfig: emu.ResetStats,
 				Config:    target.Config(""),
 				Check: func(*terraform.State) error {
-					if b, err := target.Client().TriggerBindings(context.Background(), "post-login"); err != nil || len(b) != 0 {
-						return fmt.Errorf("bindings after the forced delete %v, %v", b, err)
-					}
 					// force_destroy skips the plan's look at the bindings.
 					if n := emu.Stats().ByRoute["GET /api/v2/actions/triggers/{trigger}/bindings"]; n != 0 {
 						return fmt.Errorf("%d reads of the bindings", n)
+					}
+					if b, err := target.Client().TriggerBindings(context.Background(), "post-login"); err != nil || len(b) != 0 {
+						return fmt.Errorf("bindings after the forced delete %v, %v", b, err)
 					}
 					return nil
 				},

@@ -220,6 +220,47 @@ resource "tenant_trigger_actions" "test" {
 	unbindAndDelete(t, cli, emu, target, one)
 }
 
+// TestAccTriggerActions_replaceBoundAction: a bound action that is
+// replaced (-replace here; a new trigger does the same) is destroyed
+// before its bindings take the new one, so the tenant refuses the destroy,
+// and the error says what to do: create_before_destroy, with which the
+// bindings take the new action first and the old one goes without a 409.
+func TestAccTriggerActions_replaceBoundAction(t *testing.T) {
+	requireAcc(t)
+	target := acctest.NewTarget(t)
+	emu := target.RequireEmulator(t)
+	bindings := `
+resource "tenant_trigger_actions" "test" {
+  trigger = "post-login"
+  actions = [{ id = tenant_action.one.id, display_name = "one" }]
+}
+`
+	cli := acctest.NewCLI(t, map[string]string{"main.tf": target.ProviderBlock() + suffixVar + actionHCL("one") + bindings})
+	cli.Env = append(cli.Env, "TF_VAR_suffix="+acctest.RandomName())
+	run(t, cli, "apply", "-auto-approve", "-input=false", "-no-color")
+	old := attrOf(run(t, cli, "state", "show", "-no-color", "tenant_action.one"), "id")
+
+	out, err := cli.Run("apply", "-auto-approve", "-input=false", "-no-color", "-replace=tenant_action.one")
+	flat := strings.Join(strings.Fields(out), " ")
+	if err == nil || !strings.Contains(flat, `is bound to the trigger "post-login"`) || !strings.Contains(flat, "create_before_destroy = true") {
+		t.Fatalf("the replacement of a bound action without create_before_destroy: %v\n%s", err, out)
+	}
+	if err := checkBound(target, "post-login", bound{old, "one"})(nil); err != nil {
+		t.Fatal(err)
+	}
+
+	cbd := strings.Replace(actionHCL("one"), "\n}\n", "\n  lifecycle {\n    create_before_destroy = true\n  }\n}\n", 1)
+	cli.Write(t, "main.tf", target.ProviderBlock()+suffixVar+cbd+bindings)
+	emu.ResetStats()
+	run(t, cli, "apply", "-auto-approve", "-input=false", "-no-color", "-replace=tenant_action.one")
+	replacement := attrOf(run(t, cli, "state", "show", "-no-color", "tenant_action.one"), "id")
+	if replacement == old {
+		t.Fatal("the action was not replaced")
+	}
+	unbindAndDelete(t, cli, emu, target, old, bound{replacement, "one"})
+	run(t, cli, "destroy", "-auto-approve", "-input=false", "-no-color")
+}
+
 // attrOf is the value of a top-level string attribute in `terraform state
 // show` output.
 func attrOf(show, name string) string {
