@@ -145,7 +145,7 @@ func TestRequestCosts(t *testing.T) {
 			budget: map[string]int64{"create": 3, "plan": 1, "update": 5, "import": 1, "destroy": 3},
 		},
 		{
-			name: "tenant_trigger_actions", address: "tenant_trigger_actions.x",
+			name: "tenant_trigger_actions", address: "tenant_trigger_actions.x", id: "post-login",
 			create: fmt.Sprintf(`resource "tenant_trigger_actions" "x" {
   trigger = "post-login"
   actions = [{ id = %q, display_name = "Login" }]

@@ -141,7 +141,7 @@ func (r *actionResource) planDestroy(ctx context.Context, req resource.ModifyPla
 	if !first {
 		var ok bool
 		if planned, ok = r.Tenant.Bindings.Await(ctx, trigger); !ok {
-			resp.Diagnostics.AddWarning("Action bound to a trigger", boundDetail(id, m.Name.ValueString(), trigger, "the tenant will refuse to delete it (409)"))
+			resp.Diagnostics.AddWarning("Action bound to a trigger", boundWarning(id, m.Name.ValueString(), trigger, r.Tenant.Bindings.PlanWait))
 			return
 		}
 		if planned.Binds(id) {

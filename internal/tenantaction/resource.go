@@ -253,8 +253,7 @@ func (r *actionResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	case mgmt.IsConflict(err):
 		e, _ := mgmt.AsAPIError(err)
 		if trigger := r.boundTo(ctx, m); trigger != "" {
-			resp.Diagnostics.AddError("Unable to delete action", boundDetail(id, m.Name.ValueString(), trigger,
-				"the tenant refused to delete it: "+e.Message))
+			resp.Diagnostics.AddError("Unable to delete action", boundRefused(id, m.Name.ValueString(), trigger, e.Message))
 			return
 		}
 		resp.Diagnostics.AddError("Unable to delete action", inUseByTenantDetail(id, m.Name.ValueString(), e.Message))

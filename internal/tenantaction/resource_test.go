@@ -1050,7 +1050,7 @@ func TestAccAction_boundOutside(t *testing.T) {
 			},
 			{
 				Config:      target.Config(""),
-				ExpectError: acctest.ExpectError(`Unable to delete action.*is bound to the trigger "post-login", and no tenant_trigger_actions of this configuration unbinds it, so the tenant refused to delete it: Unable to delete an action bound to a trigger\..*set force_destroy = true`),
+				ExpectError: acctest.ExpectError(`Unable to delete action.*The tenant refused to delete the action [0-9a-f-]{36} \(".*"\), which is bound to the trigger "post-login" \(the API said: Unable to delete an action bound to a trigger\.\).*set force_destroy = true`),
 			},
 			{
 				// Still bound: the refusal changed nothing.
@@ -1119,7 +1119,7 @@ resource "tenant_action" "test" {
 		t.Fatalf("plan: %v\n%s", err, out)
 	}
 	flat := strings.Join(strings.Fields(out), " ")
-	if want := fmt.Sprintf(`Warning: Action bound to a trigger The action %s (%q) is bound to the trigger "credentials-exchange", and no tenant_trigger_actions of this configuration unbinds it, so the tenant will refuse to delete it (409).`, id, a.Name); !strings.Contains(flat, want) {
+	if want := fmt.Sprintf(`Warning: Action bound to a trigger The action %s (%q) is bound to the trigger "credentials-exchange", and no tenant_trigger_actions of this configuration planned to unbind it within 20s of this plan, so the tenant will refuse to delete it (409).`, id, a.Name); !strings.Contains(flat, want) {
 		t.Fatalf("the plan lacks %q:\n%s", want, out)
 	}
 }
