@@ -26,3 +26,13 @@ list "tenant_action" "all" {
   provider         = tenant
   include_resource = true
 }
+
+list "tenant_trigger_actions" "all" {
+  provider         = tenant
+  include_resource = true
+}
+
+list "tenant_phone_provider" "all" {
+  provider         = tenant
+  include_resource = true
+}

@@ -8,6 +8,8 @@
 //     list pages that many reads share (SharedReads), and the lookups by
 //     natural key of a plan's checks (Find);
 //   - Actions: one read of each action per run, for the plan's checks;
+//   - Bindings: each trigger's bindings read once per run, and what the
+//     plan binds to each trigger, for the plan of an action's destroy;
 //   - RolePermissions: each role's permissions read once per run, the
 //     writes to them ordered within the run, and which resources claim a
 //     role in the configuration;
@@ -40,6 +42,7 @@ type TenantClient struct {
 	Profiles        *SharedReads[mgmt.TokenExchangeProfile]
 	Roles           *SharedReads[mgmt.Role]
 	Actions         *ActionReads
+	Bindings        *TriggerBindings
 	RolePermissions *RolePermissions
 	Planned         *Planned
 	Scopes          *ScopeWrites
@@ -93,6 +96,7 @@ func (t *TenantClient) init(api *mgmt.Client) {
 			return listPage[mgmt.TokenExchangeProfile]{items: p.Profiles, next: p.Next, done: p.Next == "", total: -1}, nil
 		}, api.GetTokenExchangeProfile).withNatural(func(p *mgmt.TokenExchangeProfile) string { return p.SubjectTokenType }, nil)
 	t.Actions = newActionReads(api)
+	t.Bindings = newTriggerBindings(api)
 	t.Scopes = newScopeWrites()
 	t.Planned = newPlanned()
 	t.RolePermissions = newRolePermissions(api, t.Scopes, t.Planned)
@@ -126,6 +130,7 @@ func (t *TenantClient) forget(path string) {
 		t.Profiles.invalidate()
 	case "actions":
 		t.Actions.forget()
+		t.Bindings.forget()
 	case "roles":
 		if len(segments) < 2 {
 			t.Roles.invalidate()

@@ -50,6 +50,18 @@ func TestRequestCosts(t *testing.T) {
 	}
 	role := emu.Demo().RoleID
 	action := emu.Demo().ActionID
+	// A deployed post-login action to bind; and no phone provider, so that
+	// one can be created.
+	login, err := c.CreateAction(ctx, mgmt.ActionCreate{Name: "costs-login", SupportedTriggers: []mgmt.ActionTrigger{{ID: "post-login", Version: "v3"}}, Code: "x", Deploy: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.WaitForAction(ctx, login.ID, mgmt.IsDeployed); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.DeletePhoneProvider(ctx, emu.Demo().PhoneProviderID); err != nil {
+		t.Fatal(err)
+	}
 	cases := []costCase{
 		{
 			name: "tenant_resource_server", address: "tenant_resource_server.x",
@@ -127,8 +139,40 @@ func TestRequestCosts(t *testing.T) {
   supported_triggers = { id = "post-login", version = "v3" }
 }`,
 			// A post-login action: its destroy lists no token exchange
-			// profiles (only a custom-token-exchange action can back one).
-			budget: map[string]int64{"create": 3, "plan": 1, "update": 5, "import": 1, "destroy": 2},
+			// profiles (only a custom-token-exchange action can back one);
+			// its plan reads the trigger's bindings, to unbind the action
+			// when this configuration's bindings drop it.
+			budget: map[string]int64{"create": 3, "plan": 1, "update": 5, "import": 1, "destroy": 3},
+		},
+		{
+			name: "tenant_trigger_actions", address: "tenant_trigger_actions.x", id: "post-login",
+			create: fmt.Sprintf(`resource "tenant_trigger_actions" "x" {
+  trigger = "post-login"
+  actions = [{ id = %q, display_name = "Login" }]
+}`, login.ID),
+			update: fmt.Sprintf(`resource "tenant_trigger_actions" "x" {
+  trigger = "post-login"
+  actions = [{ id = %q, display_name = "Login, renamed" }]
+}`, login.ID),
+			// create: the plan reads what the trigger runs (to warn of what
+			// the create unbinds) and the action (to refuse one the trigger
+			// cannot bind), once in the plan and once in the apply's plan;
+			// then one PATCH. An update reads only the actions new to the list.
+			budget: map[string]int64{"create": 5, "plan": 1, "update": 2, "import": 1, "destroy": 2},
+		},
+		{
+			name: "tenant_phone_provider", address: "tenant_phone_provider.x",
+			create: `resource "tenant_phone_provider" "x" {
+  name          = "custom"
+  configuration = { delivery_methods = ["text"] }
+}`,
+			update: `resource "tenant_phone_provider" "x" {
+  name          = "custom"
+  configuration = { delivery_methods = ["text", "voice"] }
+}`,
+			// create: the plan lists the providers (a tenant has one), in the
+			// plan and in the apply's plan.
+			budget: map[string]int64{"create": 3, "plan": 1, "update": 2, "import": 2, "destroy": 2},
 		},
 	}
 	provider := acctest.ProviderHCL(emu.Domain(), emu.ClientID(), emu.ClientSecret())

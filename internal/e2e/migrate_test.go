@@ -180,6 +180,27 @@ resource "auth0_token_exchange_profile" "cis" {
   action_id          = auth0_action.exchange.id
   type               = "custom_authentication"
 }
+
+resource "auth0_trigger_actions" "login" {
+  trigger = "post-login"
+  actions {
+    id           = auth0_action.login.id
+    display_name = "Login"
+  }
+}
+
+resource "auth0_phone_provider" "sms" {
+  name     = "twilio"
+  disabled = false
+  credentials {
+    auth_token = "twilio-token"
+  }
+  configuration {
+    delivery_methods = ["text", "voice"]
+    sid              = "AC0123"
+    default_from     = "+15550001111"
+  }
+}
 `, pub)
 }
 
@@ -197,6 +218,8 @@ var movedTypes = [][2]string{
 	{"auth0_action.exchange", "tenant_action.exchange"},
 	{"auth0_action.login", "tenant_action.login"},
 	{"auth0_token_exchange_profile.cis", "tenant_token_exchange_profile.cis"},
+	{"auth0_trigger_actions.login", "tenant_trigger_actions.login"},
+	{"auth0_phone_provider.sms", "tenant_phone_provider.sms"},
 }
 
 // movedInstance is where an instance address of a moved type goes.
@@ -312,6 +335,24 @@ resource "tenant_token_exchange_profile" "cis" {
   subject_token_type = "https://acme.example.com/cis-token"
   action_id          = tenant_action.exchange.id
   type               = "custom_authentication"
+}
+
+resource "tenant_trigger_actions" "login" {
+  trigger = "post-login"
+  actions = [{ id = tenant_action.login.id, display_name = "Login" }]
+}
+
+# The auth token moves to credentials_wo; version 0 (what the move sets)
+# sends nothing.
+resource "tenant_phone_provider" "sms" {
+  name = "twilio"
+  configuration = {
+    delivery_methods = ["text", "voice"]
+    sid              = "AC0123"
+    default_from     = "+15550001111"
+  }
+  credentials_wo         = { auth_token = "twilio-token" }
+  credentials_wo_version = 0
 }
 
 removed {

@@ -980,6 +980,11 @@ func (a *action) versionView(v *actionVersion) ordered {
 }
 
 // deleteAction deletes an action: 204, or 404 when it is gone (reference §0.5).
+// An action bound to a trigger is not deleted without force=true: 409
+// "Unable to delete an action bound to a trigger." (the reported text, no
+// errorCode; trigger-bindings.md); with force=true it is unbound from every
+// trigger and deleted (the specification's "Force action deletion detaching
+// bindings").
 //
 // Assumption (reference §8 leaves this open): an action that a token
 // exchange profile names is not deleted without force=true: 409 "The action
@@ -993,6 +998,9 @@ func (s *Server) deleteAction(w http.ResponseWriter, r *http.Request, _ *caller)
 		return newErr(404, "That action does not exist.", "")
 	}
 	if r.URL.Query().Get("force") != "true" {
+		if len(s.boundTo(id)) > 0 {
+			return newErr(409, "Unable to delete an action bound to a trigger.", "")
+		}
 		var users []string
 		for _, p := range sortedBySeq(s.st.Profiles, func(p *profile) int64 { return p.Seq }) {
 			if p.ActionID == id {
@@ -1007,23 +1015,8 @@ func (s *Server) deleteAction(w http.ResponseWriter, r *http.Request, _ *caller)
 			return newErr(409, "The action is used by "+noun+strings.Join(users, ", ")+"; delete the profile first, or delete the action with force=true.", "")
 		}
 	}
+	s.unbind(id)
 	delete(s.st.Actions, id)
 	noContent(w)
-	return nil
-}
-
-// triggerBindings answers {"bindings":[],"per_page":n} (reference §0.6, §2).
-//
-// Assumption (reference §2 observed only the empty list): bindings are not
-// modelled; every trigger has none.
-func (s *Server) triggerBindings(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
-	_, perPage, _, e := offsetPage(r)
-	if e != nil {
-		return e
-	}
-	if r.URL.Query().Get("per_page") == "" {
-		perPage = 20
-	}
-	writeJSON(w, 200, ordered{{"bindings", []any{}}, {"per_page", perPage}})
 	return nil
 }

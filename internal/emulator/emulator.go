@@ -557,6 +557,9 @@ type State struct {
 	Actions               []json.RawMessage `json:"actions"`
 	PhoneProviders        []json.RawMessage `json:"phone_providers"`
 	Users                 []json.RawMessage `json:"users"`
+	// TriggerBindings holds each trigger that has bindings: its bindings in
+	// execution order.
+	TriggerBindings map[string][]json.RawMessage `json:"trigger_bindings"`
 }
 
 // State returns a snapshot of the store.
@@ -567,6 +570,7 @@ func (s *Server) State() State {
 	out := State{
 		TokenExchangeProfiles: []json.RawMessage{}, ResourceServers: []json.RawMessage{}, Roles: []json.RawMessage{},
 		Actions: []json.RawMessage{}, PhoneProviders: []json.RawMessage{}, Users: []json.RawMessage{},
+		TriggerBindings: map[string][]json.RawMessage{},
 	}
 	for _, p := range sortedBySeq(s.st.Profiles, func(p *profile) int64 { return p.Seq }) {
 		out.TokenExchangeProfiles = append(out.TokenExchangeProfiles, mustJSON(p))
@@ -586,6 +590,11 @@ func (s *Server) State() State {
 	}
 	for _, u := range sortedBySeq(s.st.Users, func(u *user) int64 { return u.Seq }) {
 		out.Users = append(out.Users, mustJSON(append(u.view(), ordered{{"roles", s.rolesOf(u.UserID)}}...)))
+	}
+	for t, list := range s.st.Bindings {
+		for _, b := range list {
+			out.TriggerBindings[t] = append(out.TriggerBindings[t], mustJSON(s.bindingView(t, b, now)))
+		}
 	}
 	return out
 }

@@ -49,6 +49,13 @@ func loadState(path string) (*savedState, error) {
 	if st.Store.RoleUsers == nil {
 		st.Store.RoleUsers = map[string]map[string]int64{}
 	}
+	// A state written before bindings and phone credentials were kept.
+	if st.Store.Bindings == nil {
+		st.Store.Bindings = map[string][]*binding{}
+	}
+	if st.Store.PhoneCredentials == nil {
+		st.Store.PhoneCredentials = map[string]map[string]string{}
+	}
 	for id, p := range st.Store.Profiles {
 		p.Seq = st.Seqs["profile/"+id]
 	}

@@ -58,6 +58,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	s.handle(mux, "POST "+act+"/{id}/test", "create:actions", s.testAction)
 	s.handle(mux, "GET /api/v2/actions/triggers", "read:actions", s.listTriggers)
 	s.handle(mux, "GET /api/v2/actions/triggers/{trigger}/bindings", "read:actions", s.triggerBindings)
+	s.handle(mux, "PATCH /api/v2/actions/triggers/{trigger}/bindings", "update:actions", s.updateTriggerBindings)
 
 	const roles = "/api/v2/roles"
 	s.handle(mux, "POST "+roles, "create:roles", s.createRole)

@@ -170,8 +170,13 @@ type store struct {
 	Users           map[string]*user                      `json:"users"`
 	// RoleUsers: role id -> user id -> when it was added (a Seq value).
 	RoleUsers map[string]map[string]int64 `json:"role_users"`
-	Outbox    []OutboxMessage             `json:"outbox"`
-	Seq       int64                       `json:"seq"`
+	// PhoneCredentials: provider id -> the credentials it was given, which
+	// the API never returns.
+	PhoneCredentials map[string]map[string]string `json:"phone_credentials"`
+	// Bindings: trigger id -> its bindings in execution order.
+	Bindings map[string][]*binding `json:"bindings"`
+	Outbox   []OutboxMessage       `json:"outbox"`
+	Seq      int64                 `json:"seq"`
 }
 
 func newStore() *store {
@@ -179,7 +184,7 @@ func newStore() *store {
 		Profiles: map[string]*profile{}, Actions: map[string]*action{}, Roles: map[string]*role{},
 		RolePerms: map[string]map[string]map[string]bool{}, ResourceServers: map[string]*resourceServer{},
 		PhoneProviders: map[string]*phoneProvider{}, Users: map[string]*user{}, RoleUsers: map[string]map[string]int64{},
-		Outbox: []OutboxMessage{},
+		PhoneCredentials: map[string]map[string]string{}, Bindings: map[string][]*binding{}, Outbox: []OutboxMessage{},
 	}
 }
 
@@ -226,6 +231,15 @@ func (s *store) clone() *store {
 	}
 	for k, v := range s.RoleUsers {
 		c.RoleUsers[k] = maps.Clone(v)
+	}
+	for k, v := range s.PhoneCredentials {
+		c.PhoneCredentials[k] = maps.Clone(v)
+	}
+	for t, list := range s.Bindings {
+		for _, b := range list {
+			x := *b
+			c.Bindings[t] = append(c.Bindings[t], &x)
+		}
 	}
 	c.Outbox = append(c.Outbox, s.Outbox...)
 	c.Seq = s.Seq

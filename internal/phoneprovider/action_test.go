@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
@@ -260,8 +259,13 @@ output "id" {
 				statecheck.ExpectKnownValue(ds, tfjsonpath.New("name"), knownvalue.StringExact("custom")),
 				statecheck.ExpectKnownValue(ds, tfjsonpath.New("channel"), knownvalue.StringExact("phone")),
 				statecheck.ExpectKnownValue(ds, tfjsonpath.New("disabled"), knownvalue.Bool(false)),
-				statecheck.ExpectKnownValue(ds, tfjsonpath.New("delivery_methods"), knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("text"), knownvalue.StringExact("voice")})),
-				statecheck.CompareValuePairs(ds, tfjsonpath.New("id"), ds, tfjsonpath.New("id"), compare.ValuesSame()),
+				statecheck.ExpectKnownValue(ds, tfjsonpath.New("configuration"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"delivery_methods": knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("text"), knownvalue.StringExact("voice")}),
+					"sid":              knownvalue.Null(),
+					"default_from":     knownvalue.Null(),
+					"mssid":            knownvalue.Null(),
+				})),
+				statecheck.ExpectKnownValue(ds, tfjsonpath.New("tenant"), knownvalue.NotNull()),
 			},
 		}},
 	})

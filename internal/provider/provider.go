@@ -28,6 +28,7 @@ import (
 	"github.com/tenant-iac/terraform-provider-tenant/internal/role"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/tenantaction"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/tokenexchangeprofile"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/trigger"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/validate"
 )
 
@@ -271,6 +272,8 @@ func (p *tenantProvider) Resources(context.Context) []func() resource.Resource {
 		role.NewResource,
 		role.NewPermissionResource,
 		tenantaction.NewResource,
+		trigger.NewResource,
+		phoneprovider.NewResource,
 	}
 }
 
@@ -280,6 +283,7 @@ func (p *tenantProvider) DataSources(context.Context) []func() datasource.DataSo
 		resourceserver.NewDataSource,
 		role.NewDataSource,
 		phoneprovider.NewDataSource,
+		trigger.NewDataSource,
 	}
 }
 
@@ -296,5 +300,7 @@ func (p *tenantProvider) ListResources(context.Context) []func() list.ListResour
 		role.NewPermissionsExclusiveListResource,
 		role.NewListResource,
 		tenantaction.NewListResource,
+		trigger.NewListResource,
+		phoneprovider.NewListResource,
 	}
 }

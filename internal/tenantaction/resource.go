@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -242,14 +243,37 @@ func (r *actionResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	if !m.SkipProfileCheck.ValueBool() && m.trigger() == mgmt.TriggerCustomTokenExchange && !r.noProfileUses(ctx, m, &resp.Diagnostics) {
 		return
 	}
-	err := r.Tenant.API.DeleteAction(ctx, id, m.ForceDestroy.ValueBool())
+	// The plan found that this configuration's bindings drop the action, in
+	// this apply but after this destroy: the tenant unbinds it (force).
+	value, diags := req.Private.GetKey(ctx, unbindKey)
+	resp.Diagnostics.Append(diags...)
+	unbind := len(value) > 0
+	err := r.Tenant.API.DeleteAction(ctx, id, m.ForceDestroy.ValueBool() || unbind)
 	switch {
 	case mgmt.IsConflict(err):
 		e, _ := mgmt.AsAPIError(err)
+		if trigger := r.boundTo(ctx, m); trigger != "" {
+			resp.Diagnostics.AddError("Unable to delete action", boundRefused(id, m.Name.ValueString(), trigger, e.Message))
+			return
+		}
 		resp.Diagnostics.AddError("Unable to delete action", inUseByTenantDetail(id, m.Name.ValueString(), e.Message))
 	case err != nil:
 		resp.Diagnostics.AddError("Unable to delete action", framework.APIErrorDetail(fmt.Sprintf("Deleting the action %q", id), err))
 	}
+}
+
+// boundTo is the trigger the tenant holds the action bound to ("" when
+// not, or when the bindings cannot be read).
+func (r *actionResource) boundTo(ctx context.Context, m actionModel) string {
+	trigger, id := m.trigger(), m.ID.ValueString()
+	if trigger == "" || mgmt.IsEntityBound(trigger) {
+		return ""
+	}
+	bindings, err := r.Tenant.API.TriggerBindings(ctx, trigger)
+	if err != nil || !slices.ContainsFunc(bindings, func(b mgmt.TriggerBinding) bool { return b.Action.ID == id }) {
+		return ""
+	}
+	return trigger
 }
 
 // noProfileUses checks that no token exchange profile uses the action

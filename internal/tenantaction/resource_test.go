@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"regexp"
 	"sort"
 	"strings"
@@ -1019,6 +1020,108 @@ func TestAccAction_deleteOtherTrigger(t *testing.T) {
 			},
 		},
 	})
+}
+
+// TestAccAction_boundOutside: destroying an action that the tenant holds
+// bound to a trigger whose bindings this configuration does not manage is
+// refused by the tenant; the plan warns and the destroy's error names the
+// trigger and the ways out. With force_destroy the tenant unbinds and
+// deletes it.
+func TestAccAction_boundOutside(t *testing.T) {
+	target, name := acctest.NewTarget(t), acctest.RandomName()
+	emu := target.RequireEmulator(t)
+	config := func(lines string) string {
+		return target.Config(testAccActionConfig(name, codeV1, "  supported_triggers = { id = \"post-login\", version = \"v3\" }\n"+lines))
+	}
+	var id string
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             target.CheckGone(tenantaction.TypeName, getAction),
+		Steps: []resource.TestStep{
+			{
+				Config: config(""),
+				Check: func(s *terraform.State) error {
+					id = s.RootModule().Resources[addr].Primary.ID
+					_, err := target.Client().UpdateTriggerBindings(context.Background(), "post-login", []mgmt.BindingUpdate{
+						{Ref: mgmt.BindingRef{Type: mgmt.BindingByActionID, Value: id}, DisplayName: "Bound outside"},
+					})
+					return err
+				},
+			},
+			{
+				Config:      target.Config(""),
+				ExpectError: acctest.ExpectError(`Unable to delete action.*The tenant refused to delete the action [0-9a-f-]{36} \(".*"\), which is bound to the trigger "post-login" \(the API said: Unable to delete an action bound to a trigger\.\).*set force_destroy = true`),
+			},
+			{
+				// Still bound: the refusal changed nothing.
+				Config: config("  force_destroy = true\n"),
+				Check: func(*terraform.State) error {
+					b, err := target.Client().TriggerBindings(context.Background(), "post-login")
+					if err != nil || len(b) != 1 || b[0].Action.ID != id {
+						return fmt.Errorf("bindings %v, %v", b, err)
+					}
+					return nil
+				},
+			},
+			{
+				PreConfig: emu.ResetStats,
+				Config:    target.Config(""),
+				Check: func(*terraform.State) error {
+					// force_destroy skips the plan's look at the bindings.
+					if n := emu.Stats().ByRoute["GET /api/v2/actions/triggers/{trigger}/bindings"]; n != 0 {
+						return fmt.Errorf("%d reads of the bindings", n)
+					}
+					if b, err := target.Client().TriggerBindings(context.Background(), "post-login"); err != nil || len(b) != 0 {
+						return fmt.Errorf("bindings after the forced delete %v, %v", b, err)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+// TestAccAction_boundOutsideWarnsAtPlan: the plan of that destroy says the
+// tenant will refuse it, naming the trigger.
+func TestAccAction_boundOutsideWarnsAtPlan(t *testing.T) {
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("runs the terraform CLI; set TF_ACC=1")
+	}
+	target := acctest.NewTarget(t)
+	id := target.Action(t, "credentials-exchange", true)
+	if _, err := target.Client().UpdateTriggerBindings(context.Background(), "credentials-exchange", []mgmt.BindingUpdate{
+		{Ref: mgmt.BindingRef{Type: mgmt.BindingByActionID, Value: id}, DisplayName: "Bound outside"},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	a, err := target.Client().GetAction(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cli := acctest.NewCLI(t, map[string]string{"main.tf": target.ProviderBlock() + fmt.Sprintf(`
+import {
+  to = tenant_action.test
+  id = %[1]q
+}
+
+resource "tenant_action" "test" {
+  name               = %[2]q
+  code               = %[3]q
+  supported_triggers = { id = "credentials-exchange", version = "v1" }
+}
+`, id, a.Name, a.Code)})
+	if out, err := cli.Run("apply", "-auto-approve", "-input=false", "-no-color"); err != nil {
+		t.Fatalf("import: %v\n%s", err, out)
+	}
+	cli.Write(t, "main.tf", target.ProviderBlock())
+	out, err := cli.Run("plan", "-input=false", "-no-color")
+	if err != nil {
+		t.Fatalf("plan: %v\n%s", err, out)
+	}
+	flat := strings.Join(strings.Fields(out), " ")
+	if want := fmt.Sprintf(`Warning: Action bound to a trigger The action %s (%q) is bound to the trigger "credentials-exchange", and no tenant_trigger_actions of this configuration planned to unbind it within 20s of this plan, so the tenant will refuse to delete it (409).`, id, a.Name); !strings.Contains(flat, want) {
+		t.Fatalf("the plan lacks %q:\n%s", want, out)
+	}
 }
 
 // TestAccAction_failedBuildIsRetried: a build that failed with nothing
