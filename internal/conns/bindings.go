@@ -108,8 +108,15 @@ func (b *TriggerBindings) Read(ctx context.Context, trigger string) ([]mgmt.Trig
 	}
 }
 
-// forget drops what was read: the client calls it around each write of an
-// action or of bindings (a binding shows its action as it is).
+// track is the tracker of the writes of actions and bindings (a binding
+// shows its action as it is): what was read is dropped before the write
+// and again when it has ended.
+func (b *TriggerBindings) track(write) func(write) {
+	b.forget()
+	return func(write) { b.forget() }
+}
+
+// forget drops what was read.
 func (b *TriggerBindings) forget() {
 	b.mu.Lock()
 	defer b.mu.Unlock()

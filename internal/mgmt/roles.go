@@ -53,7 +53,9 @@ type rolePermissionList struct {
 	Total       int              `json:"total"`
 }
 
-type permissionsBody struct {
+// PermissionsBody is the body of POST and DELETE /roles/{id}/permissions:
+// the pairs assigned or removed.
+type PermissionsBody struct {
 	Permissions []Permission `json:"permissions"`
 }
 
@@ -335,7 +337,7 @@ func (c *Client) permissionChunks(ctx context.Context, method, roleID string, pe
 	for start := 0; start < len(perms); start += PermissionsPerRequest {
 		chunk := perms[start:min(start+PermissionsPerRequest, len(perms))]
 		// Assigning or removing the same pairs again leaves the role as it is.
-		if _, err := c.do(ctx, request{method: method, path: path, body: permissionsBody{chunk}, idempotent: true}, nil); err != nil {
+		if _, err := c.do(ctx, request{method: method, path: path, body: PermissionsBody{chunk}, idempotent: true}, nil); err != nil {
 			return err
 		}
 	}

@@ -89,8 +89,8 @@ func TestModifyPlan_warnsWhatItRemoves(t *testing.T) {
 func TestModifyPlan_unknownNamesWarnNothing(t *testing.T) {
 	state := pairsModel(t, "a", "b")
 	for name, elems := range map[string]map[string]attr.Value{
-		"one API's names unknown": {"https://a": framework.LinearSetOf(types.SetUnknown(types.StringType))},
-		"one name unknown": {"https://a": framework.LinearSetOf(types.SetValueMust(types.StringType, []attr.Value{
+		"one API's names unknown": {"https://a": framework.UnorderedListOf(types.ListUnknown(types.StringType))},
+		"one name unknown": {"https://a": framework.UnorderedListOf(types.ListValueMust(types.StringType, []attr.Value{
 			types.StringValue("a"), types.StringUnknown(),
 		}))},
 	} {
