@@ -71,6 +71,8 @@ type Options struct {
 	Demo bool
 	// TenantName is the tenant's name as phone providers show it.
 	TenantName string
+	// Assume answers what the reference leaves open, one setting each.
+	Assume Assumptions
 }
 
 // Faults are injected failures, all off at zero and reproducible by Seed.
@@ -185,6 +187,9 @@ func Start(opts Options) (*Server, error) {
 		opts.TenantName = "emulated-tenant"
 	}
 	if err := opts.Faults.check(); err != nil {
+		return nil, err
+	}
+	if err := opts.Assume.normalize(); err != nil {
 		return nil, err
 	}
 	l, err := net.Listen("tcp", opts.Listen)

@@ -535,6 +535,16 @@ func (s *Server) createResourceServer(w http.ResponseWriter, r *http.Request, _ 
 	if e := applyResourceServer(rs, b, true); e != nil {
 		return e
 	}
+	// Omitted until set (reference §4), or filled in (Assume.UnsetFields).
+	if s.opts.Assume.UnsetFields == "fill" {
+		if rs.EnforcePolicies == nil {
+			rs.EnforcePolicies = new(bool)
+		}
+		if rs.TokenDialect == nil {
+			dialect := "access_token"
+			rs.TokenDialect = &dialect
+		}
+	}
 	s.st.ResourceServers[rs.ID] = rs
 	writeJSON(w, 201, rs)
 	return nil

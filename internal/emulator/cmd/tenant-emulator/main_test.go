@@ -34,6 +34,30 @@ func TestParseFlags_failPackage(t *testing.T) {
 	}
 }
 
+func TestParseFlags_assume(t *testing.T) {
+	fs := flag.NewFlagSet("tenant-emulator", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	o, err := parseFlags(fs, []string{"--assume", "held_permission=conflict", "--assume=action_deploy=separate"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Assume.HeldPermission != "conflict" || o.Assume.ActionDeploy != "separate" || o.Assume.ProfileAction != "" {
+		t.Fatalf("Assume %+v", o.Assume)
+	}
+	for arg, want := range map[string]string{
+		"held_permission":           "want name=value",
+		"held_permission=sometimes": `"sometimes" is not one of accept, conflict`,
+		"weather=fine":              `no assumption is named "weather"`,
+	} {
+		var out strings.Builder
+		fs := flag.NewFlagSet("tenant-emulator", flag.ContinueOnError)
+		fs.SetOutput(&out)
+		if _, err := parseFlags(fs, []string{"--assume", arg}); err == nil || !strings.Contains(out.String(), want) {
+			t.Errorf("--assume %s: %v, output %q, want %q", arg, err, out.String(), want)
+		}
+	}
+}
+
 func TestReadClients(t *testing.T) {
 	dir := t.TempDir()
 	write := func(body string) string {
