@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator"
 )
 
 func TestParseFlags_failPackage(t *testing.T) {
@@ -54,6 +56,21 @@ func TestParseFlags_assume(t *testing.T) {
 		fs.SetOutput(&out)
 		if _, err := parseFlags(fs, []string{"--assume", arg}); err == nil || !strings.Contains(out.String(), want) {
 			t.Errorf("--assume %s: %v, output %q, want %q", arg, err, out.String(), want)
+		}
+	}
+}
+
+// TestAssumptions_documented: the emulator guide lists every assumption
+// with its values, the default first.
+func TestAssumptions_documented(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "templates", "guides", "emulator.md.tmpl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range emulator.AllAssumptions {
+		row := "| `" + a.Name + "` | `" + strings.Join(a.Values, "`, `") + "` |"
+		if !strings.Contains(string(b), row) {
+			t.Errorf("the emulator guide lacks the row %s", row)
 		}
 	}
 }
