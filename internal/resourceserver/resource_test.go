@@ -114,8 +114,9 @@ resource "tenant_resource_server" "test" {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("token_lifetime"), knownvalue.Int64Exact(86400)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("token_lifetime_for_web"), knownvalue.Int64Exact(7200)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_offline_access"), knownvalue.Bool(false)),
-					// Left as they are: never cleared by a removal.
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("enforce_policies"), knownvalue.Bool(true)),
+					// Enforcement off, as never set; the dialect, without a
+					// documented default, left as it is.
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("enforce_policies"), knownvalue.Bool(false)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("token_dialect"), knownvalue.StringExact("access_token_authz")),
 				},
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
