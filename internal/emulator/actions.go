@@ -192,9 +192,14 @@ type actionBuild struct {
 	Start time.Time
 	Step  time.Duration
 	Fails bool
-	// Deploy makes a version as soon as the build succeeds (create with deploy:true).
-	Deploy bool
-	Done   bool
+	// Deploy makes a version as soon as the build succeeds (create with
+	// deploy:true, or a deploy asked before the build ended); DeployID is
+	// that version's id when the deploy's answer gave it already.
+	Deploy   bool
+	DeployID string
+	// DeployStep is how long the deploy takes to show (see deploy.go).
+	DeployStep time.Duration
+	Done       bool
 	// BuiltAt is when the draft was last built successfully.
 	BuiltAt time.Time
 }
@@ -235,6 +240,7 @@ type action struct {
 	Versions           []*actionVersion // oldest first
 	AllChangesDeployed bool
 	Build              actionBuild
+	Deploying          pendingDeploy
 	Seq                int64
 }
 
@@ -267,6 +273,7 @@ func (a *action) supports(triggerID string) bool {
 // leaves the versions as they were (reference §2); a successful one marks
 // the draft built and, if asked, deploys it at the moment it was built.
 func (a *action) settle(now time.Time) {
+	defer a.finishDeploy(now)
 	b := &a.Build
 	if b.Done || now.Before(b.end()) {
 		return
@@ -277,7 +284,7 @@ func (a *action) settle(now time.Time) {
 	}
 	b.BuiltAt = b.end()
 	if b.Deploy {
-		a.deploy(b.end())
+		a.deploy(b.end(), b.DeployStep, b.DeployID)
 	}
 }
 
@@ -289,7 +296,7 @@ func (a *action) settle(now time.Time) {
 // the outcome it started with when the fault changes.
 func (s *Server) startBuild(a *action, start time.Time, deploy bool) {
 	fails := !installable(a.Dependencies, s.faults.FailingPackages)
-	a.Build = actionBuild{Start: start, Step: max(s.opts.BuildDelay/4, time.Nanosecond), Fails: fails, Deploy: deploy}
+	a.Build = actionBuild{Start: start, Step: max(s.opts.BuildDelay/4, time.Nanosecond), Fails: fails, Deploy: deploy, DeployStep: s.deployStep()}
 }
 
 // installable reports whether every dependency would install (see
@@ -327,21 +334,6 @@ func splitPackage(entry string) (name, version string, err error) {
 		return "", "", fmt.Errorf("failing package %q: %q is not an npm package name", entry, name)
 	}
 	return name, version, nil
-}
-
-// deploy makes a new version from the built draft and deploys it.
-func (a *action) deploy(at time.Time) *actionVersion {
-	for _, v := range a.Versions {
-		v.Deployed = false
-	}
-	v := &actionVersion{
-		ID: uuid4(), Number: len(a.Versions) + 1, Code: a.Code, Dependencies: append([]dependency{}, a.Dependencies...),
-		Secrets: secretViews(a.Secrets), Runtime: a.Runtime, Triggers: append([]trigger{}, a.Triggers...),
-		BuiltAt: nanos(a.Build.BuiltAt), CreatedAt: nanos(at), UpdatedAt: nanos(at), Deployed: true,
-	}
-	a.Versions = append(a.Versions, v)
-	a.AllChangesDeployed = true
-	return v
 }
 
 // current is the newest version, deployed the deployed one; nil before the
@@ -769,7 +761,7 @@ func (s *Server) updateAction(w http.ResponseWriter, r *http.Request, _ *caller)
 	if _, e := applyAction(next, b, false, now); e != nil {
 		return e
 	}
-	next.UpdatedAt, next.AllChangesDeployed = nanos(now), false
+	next.UpdatedAt, next.AllChangesDeployed, next.Deploying.Stale = nanos(now), false, true
 	s.startBuild(next, now, false)
 	*a = *next
 	writeJSON(w, 200, a.view(now))
@@ -780,20 +772,28 @@ func (s *Server) updateAction(w http.ResponseWriter, r *http.Request, _ *caller)
 // version with deployed:false and an action summary; the action itself
 // shows the version deployed at once (reference §2).
 //
-// Assumption (reference §2 is silent): deploying an action whose status is
-// not built (pending, building, retrying or failed) is refused with 400
-// "The action cannot be deployed: its status is <status>, and only a built
-// action can be deployed." (no errorCode).
+// Assumption (reference §2 is silent): deploying a failed action is
+// refused with 400 "The action cannot be deployed: its status is <status>,
+// and only a built action can be deployed." (no errorCode); so is one whose
+// build has not ended (pending, building, retrying), or it is deployed when
+// the build succeeds (Assume.DeployUnbuilt). How long the deploy takes to
+// show is Assume.ActionDeploy (see deploy.go).
 func (s *Server) deployAction(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
 	now := time.Now()
 	a, e := s.findAction(pathID(r), now)
 	if e != nil {
 		return e
 	}
-	if st := a.Build.status(now); st != "built" {
+	var v *actionVersion
+	switch st := a.Build.status(now); {
+	case st == "built":
+		v = a.deploy(now, s.deployStep(), "")
+	case st == "failed" || s.opts.Assume.DeployUnbuilt == "refuse":
 		return newErr(400, "The action cannot be deployed: its status is "+st+", and only a built action can be deployed.", "")
+	default:
+		v = a.deployWhenBuilt(now)
 	}
-	writeJSON(w, 200, a.deployAnswer(a.deploy(now)))
+	writeJSON(w, 200, a.deployAnswer(v))
 	return nil
 }
 
@@ -850,6 +850,7 @@ func (s *Server) rollBackAction(w http.ResponseWriter, r *http.Request, _ *calle
 		a.UpdatedAt = nanos(now)
 		a.Build = actionBuild{Start: now, Step: max(s.opts.BuildDelay/4, time.Nanosecond), Done: true, BuiltAt: now}
 	}
+	a.Deploying = pendingDeploy{}
 	for _, v := range a.Versions {
 		v.Deployed = false
 	}
@@ -989,18 +990,18 @@ func (a *action) versionView(v *actionVersion) ordered {
 // Assumption (reference §8 leaves this open): an action that a token
 // exchange profile names is not deleted without force=true: 409 "The action
 // is used by token exchange profile <id> (<name>); delete the profile first,
-// or delete the action with force=true." (no errorCode). With force=true the
-// action is deleted and the profile is left as it is, still naming the
-// deleted action id.
+// or delete the action with force=true." (no errorCode), or it is
+// (Assume.ActionInUse). Deleted, with force=true or not, the profile is left
+// as it is, still naming the deleted action id.
 func (s *Server) deleteAction(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
 	id := pathID(r)
 	if _, ok := s.st.Actions[id]; !ok {
 		return newErr(404, "That action does not exist.", "")
 	}
-	if r.URL.Query().Get("force") != "true" {
-		if len(s.boundTo(id)) > 0 {
-			return newErr(409, "Unable to delete an action bound to a trigger.", "")
-		}
+	if r.URL.Query().Get("force") != "true" && len(s.boundTo(id)) > 0 {
+		return newErr(409, "Unable to delete an action bound to a trigger.", "")
+	}
+	if r.URL.Query().Get("force") != "true" && s.opts.Assume.ActionInUse == "refuse" {
 		var users []string
 		for _, p := range sortedBySeq(s.st.Profiles, func(p *profile) int64 { return p.Seq }) {
 			if p.ActionID == id {

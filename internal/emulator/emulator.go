@@ -78,6 +78,8 @@ type Options struct {
 	FieldsEverywhere bool
 	// Log receives one line for each request the emulator does not serve.
 	Log io.Writer
+	// Assume answers what the reference leaves open, one setting each.
+	Assume Assumptions
 }
 
 // Faults are injected failures, all off at zero and reproducible by Seed.
@@ -193,6 +195,9 @@ func Start(opts Options) (*Server, error) {
 		opts.TenantName = "emulated-tenant"
 	}
 	if err := opts.Faults.check(); err != nil {
+		return nil, err
+	}
+	if err := opts.Assume.normalize(); err != nil {
 		return nil, err
 	}
 	l, err := net.Listen("tcp", opts.Listen)

@@ -66,9 +66,11 @@ func (s *Server) createProfile(w http.ResponseWriter, r *http.Request, c *caller
 		return e
 	}
 	// A created action with deploy:true is not deployed until its build
-	// succeeds (reference §2).
+	// succeeds (reference §2). Whether the tenant refuses a profile on an
+	// action it cannot run is open (reference §1, §8): Assume.ProfileAction.
 	a, ae := s.findAction(actionID, time.Now())
 	switch {
+	case s.opts.Assume.ProfileAction == "accept":
 	case ae != nil:
 		return newErr(400, "The action "+actionID+" does not exist.", "")
 	case !a.supports("custom-token-exchange"):

@@ -540,6 +540,16 @@ func (s *Server) createResourceServer(w http.ResponseWriter, r *http.Request, _ 
 		}
 	}
 	rs.ID, rs.Seq = randomHex(24), s.st.next()
+	// Omitted until set (reference §4), or filled in (Assume.UnsetFields).
+	if s.opts.Assume.UnsetFields == "fill" && !rs.IsSystem {
+		if rs.EnforcePolicies == nil {
+			rs.EnforcePolicies = new(bool)
+		}
+		if rs.TokenDialect == nil {
+			dialect := "access_token"
+			rs.TokenDialect = &dialect
+		}
+	}
 	s.st.ResourceServers[rs.ID] = rs
 	writeJSON(w, 201, rs)
 	return nil

@@ -96,7 +96,7 @@ func (s *Server) listRoles(w http.ResponseWriter, r *http.Request, _ *caller) *a
 	filter := strings.ToLower(r.URL.Query().Get("name_filter"))
 	match := []ordered{}
 	for _, ro := range sortedBySeq(s.st.Roles, func(r *role) int64 { return r.Seq }) {
-		if filter == "" || strings.Contains(strings.ToLower(ro.Name), filter) {
+		if filter == "" || s.nameMatches(strings.ToLower(ro.Name), filter) {
 			match = append(match, roleView(ro))
 		}
 	}
@@ -108,6 +108,19 @@ func (s *Server) listRoles(w http.ResponseWriter, r *http.Request, _ *caller) *a
 	}
 	writeJSON(w, 200, ordered{{"roles", items}, {"start", page * perPage}, {"limit", perPage}, {"total", len(match)}})
 	return nil
+}
+
+// nameMatches reports whether a role's name matches name_filter, both
+// lower case: case-insensitive (reference §3), and as a substring, a prefix
+// or the whole name (Assume.RoleNameFilter; the reference leaves it open).
+func (s *Server) nameMatches(name, filter string) bool {
+	switch s.opts.Assume.RoleNameFilter {
+	case "prefix":
+		return strings.HasPrefix(name, filter)
+	case "exact":
+		return name == filter
+	}
+	return strings.Contains(name, filter)
 }
 
 func (s *Server) role(r *http.Request) (*role, *apiErr) {
@@ -297,8 +310,12 @@ func permissionBody(r *http.Request) ([]permissionPair, *apiErr) {
 // Assumptions (reference §3, §8 leave these open): that 404 carries the
 // errorCode inexistent_resource_server, as the resource server's own 404
 // does (§0.4); an unknown role id is 404 "The role does not exist.", as
-// GET is; an already-assigned pair is accepted again; a permission the API
-// does not define is 400 (errorCode invalid_body) and nothing is assigned.
+// GET is. Two more are settings: a permission the API does not define is
+// 400 (errorCode invalid_body) and nothing is assigned, or is assigned
+// (Assume.UndefinedScope); a pair the role already holds is accepted again,
+// or 409 "The role already has the permission '<name>' of resource server
+// '<identifier>'." (no errorCode) and nothing is assigned
+// (Assume.HeldPermission).
 func (s *Server) addRolePermissions(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
 	ro, e := s.role(r)
 	if e != nil {
@@ -308,16 +325,19 @@ func (s *Server) addRolePermissions(w http.ResponseWriter, r *http.Request, _ *c
 	if e != nil {
 		return e
 	}
+	perms := s.st.RolePerms[ro.ID]
 	for _, p := range pairs {
 		rs := s.findResourceServer(p.ResourceServerIdentifier)
 		if rs == nil {
 			return newErr(404, "The resource server does not exist: '"+p.ResourceServerIdentifier+"'", "inexistent_resource_server")
 		}
-		if !rs.hasScope(p.PermissionName) {
+		if !rs.hasScope(p.PermissionName) && s.opts.Assume.UndefinedScope == "refuse" {
 			return newErr(400, "Permission '"+p.PermissionName+"' is not defined on resource server '"+p.ResourceServerIdentifier+"'.", "invalid_body")
 		}
+		if perms[p.ResourceServerIdentifier][p.PermissionName] && s.opts.Assume.HeldPermission == "conflict" {
+			return newErr(409, "The role already has the permission '"+p.PermissionName+"' of resource server '"+p.ResourceServerIdentifier+"'.", "")
+		}
 	}
-	perms := s.st.RolePerms[ro.ID]
 	if perms == nil {
 		perms = map[string]map[string]bool{}
 		s.st.RolePerms[ro.ID] = perms

@@ -6,6 +6,8 @@ package mgmt
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -47,6 +49,11 @@ type Config struct {
 	MaxRequestsPerSecond float64
 	// HTTPClient is the base client (TLS settings, tests); nil uses a default.
 	HTTPClient *http.Client
+	// CAPEM holds PEM certificates of CAs trusted in addition to the
+	// system's, for a tenant (or an emulator) whose certificate a private CA
+	// signed. It applies to this client's requests only, and not when
+	// HTTPClient brings its own transport.
+	CAPEM []byte
 	// MinBackoff and MaxBackoff bound the exponential backoff between retries
 	// of 5xx and transport errors (defaults 250ms and 8s).
 	MinBackoff, MaxBackoff time.Duration
@@ -118,7 +125,18 @@ func New(cfg Config) (*Client, error) {
 	if cfg.UserAgent == "" {
 		cfg.UserAgent = "terraform-provider-tenant"
 	}
-	var base http.RoundTripper = http.DefaultTransport.(*http.Transport).Clone()
+	transport := http.DefaultTransport.(*http.Transport).Clone()
+	if len(cfg.CAPEM) > 0 {
+		roots, err := x509.SystemCertPool()
+		if err != nil {
+			roots = x509.NewCertPool()
+		}
+		if !roots.AppendCertsFromPEM(cfg.CAPEM) {
+			return nil, errors.New("the CA certificates hold no PEM certificate (-----BEGIN CERTIFICATE-----)")
+		}
+		transport.TLSClientConfig = &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}
+	}
+	var base http.RoundTripper = transport
 	if cfg.HTTPClient != nil && cfg.HTTPClient.Transport != nil {
 		base = cfg.HTTPClient.Transport
 	}

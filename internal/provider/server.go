@@ -38,11 +38,12 @@ type frameworkServer interface {
 // (ListResource, InvokeAction) keep their context as it is.
 func NewServer(version string) func() tfprotov6.ProviderServer {
 	return func() tfprotov6.ProviderServer {
-		s, ok := providerserver.NewProtocol6(New(version)())().(frameworkServer)
+		p := &tenantProvider{version: version}
+		s, ok := providerserver.NewProtocol6(p)().(frameworkServer)
 		if !ok {
 			panic("terraform-plugin-framework's server does not serve list resources and actions; update NewServer")
 		}
-		return releasingServer{s}
+		return releasingServer{unknownServer{s, p}}
 	}
 }
 

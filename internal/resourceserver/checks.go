@@ -26,8 +26,8 @@ const rolesChecked = 100
 //   - on create, an API that already holds the identifier (the import
 //     command);
 //   - the scopes this run's role permissions assign that the API will not
-//     define (the API's scopes are recorded for the permissions that plan
-//     later);
+//     define (a warning; the API's scopes are recorded for the permissions
+//     that plan later);
 //   - a scope removed from the API that roles hold as a permission (a
 //     warning naming them).
 //
@@ -68,10 +68,12 @@ func (r *serverResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		return
 	}
 	planned := plan.scopeValues()
+	// A warning: whether the tenant refuses a permission whose scope the
+	// API does not define is not known (reference §3, §8).
 	for scope, roles := range r.Tenant.Planned.DefineScopes(ident, planned) {
-		resp.Diagnostics.AddAttributeError(path.Root("scopes"), "Unable to assign role permission", fmt.Sprintf(
+		resp.Diagnostics.AddAttributeWarning(path.Root("scopes"), "Scope not defined", fmt.Sprintf(
 			"Role permissions of this configuration assign %q of the API %q to role(s) %s, but the API's scopes here do not "+
-				"include it, so the apply would fail to assign it.\n\nAdd %q to scopes, or remove the permission.",
+				"include it, so the tenant may refuse to assign it.\n\nAdd %q to scopes, or remove the permission.",
 			scope, ident, strings.Join(roles, ", "), scope))
 	}
 	if creating || state.Scopes.IsNull() {

@@ -169,6 +169,51 @@ func TestAccAction_basic(t *testing.T) {
 	})
 }
 
+// TestAccAction_deployOncePerCreate creates actions with deploy = true
+// whether the tenant deploys the moment the build ends or in a step of its
+// own after it (the reference does not say): each create asks for exactly
+// one deploy (the create's own), and each action ends with one version,
+// deployed.
+func TestAccAction_deployOncePerCreate(t *testing.T) {
+	for _, answer := range []string{"together", "separate"} {
+		t.Run(answer, func(t *testing.T) {
+			target := acctest.NewTargetWith(t, emulator.Options{BuildDelay: 400 * time.Millisecond, Assume: emulator.Assumptions{ActionDeploy: answer}})
+			count := &requests{emu: target.RequireEmulator(t)}
+			name := acctest.RandomName()
+			versions := func(s *terraform.State) error {
+				for i := 0; i < 3; i++ {
+					id := s.RootModule().Resources[fmt.Sprintf("tenant_action.n.%d", i)].Primary.ID
+					a, err := target.Client().GetAction(context.Background(), id)
+					if err != nil {
+						return err
+					}
+					if !mgmt.IsDeployed(a) || a.DeployedVersion.Number != 1 || a.CurrentVersion == nil || a.CurrentVersion.Number != 1 {
+						return fmt.Errorf("action %s: deployed version %+v, current version %+v; want version 1, deployed, and no other", id, a.DeployedVersion, a.CurrentVersion)
+					}
+				}
+				return nil
+			}
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: acctest.ProviderFactories,
+				CheckDestroy:             target.CheckGone(tenantaction.TypeName, getAction),
+				Steps: []resource.TestStep{{
+					PreConfig: count.start,
+					Config:    target.Config(testAccActionConfig_count(name, 3)),
+					Check: resource.ComposeTestCheckFunc(
+						count.expect(t, "create", map[string]int64{routePost: 3, routeDeploy: 0}),
+						versions,
+					),
+					ConfigStateChecks: []statecheck.StateCheck{
+						statecheck.ExpectKnownValue("tenant_action.n[0]", tfjsonpath.New("deployed_version"), knownvalue.Int64Exact(1)),
+						statecheck.ExpectKnownValue("tenant_action.n[0]", tfjsonpath.New("all_changes_deployed"), knownvalue.Bool(true)),
+					},
+					ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				}},
+			})
+		})
+	}
+}
+
 // TestAccAction_profileChain declares the whole chain in one configuration:
 // the code, the built and deployed action, and the profile that uses it.
 func TestAccAction_profileChain(t *testing.T) {
@@ -1244,6 +1289,18 @@ resource "tenant_action" "test" {
 %[3]s
 }
 `, name, code, lines)
+}
+
+// testAccActionConfig_count is n actions named name-0, name-1, ...
+func testAccActionConfig_count(name string, n int) string {
+	return fmt.Sprintf(`
+resource "tenant_action" "n" {
+  count              = %[2]d
+  name               = "%[1]s-${count.index}"
+  code               = %[3]q
+  supported_triggers = { id = "custom-token-exchange", version = "v1" }
+}
+`, name, n, codeV1)
 }
 
 func testAccActionConfig_dependencies(name string, deps ...string) string {

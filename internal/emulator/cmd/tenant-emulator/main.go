@@ -96,8 +96,14 @@ Admin endpoints under /__emulator/ (stats, stats/reset, reset, state,
 outbox, faults) answer only loopback Host names and refuse requests with
 an Origin header or a non-JSON Content-Type on writes.
 
-Flags:
+Assumptions: where the API's documentation leaves a behaviour open, the
+emulator answers it one way by default (the first value below); --assume
+name=value (repeatable) answers it another way:
 `)
+		for _, a := range emulator.AllAssumptions {
+			fmt.Fprintf(fs.Output(), "  %s=%s\n", a.Name, strings.Join(a.Values, "|"))
+		}
+		fmt.Fprint(fs.Output(), "\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	fs.StringVar(&o.Listen, "listen", "127.0.0.1:8787", "loopback address to listen on (127.0.0.1:0 picks a free port)")
@@ -120,6 +126,13 @@ Flags:
 	fs.BoolVar(&o.TLS, "tls", false, "serve HTTPS with a self-signed certificate (its PEM path is printed as ca_file)")
 	fs.BoolVar(&o.Demo, "demo", false, "seed a deployed custom-token-exchange action, a role and a phone provider")
 	fs.BoolVar(&o.FieldsEverywhere, "fields-everywhere", false, "apply fields and include_fields on every list and read route, not only on resource servers and users")
+	fs.Func("assume", "answer an open question of the API another way: name=value (repeatable; the names and values are listed above)", func(v string) error {
+		name, value, ok := strings.Cut(v, "=")
+		if !ok {
+			return fmt.Errorf("%q: want name=value", v)
+		}
+		return o.Assume.Set(name, value)
+	})
 	fs.Var((*packages)(&o.Faults.FailingPackages), "fail-package", "make every action build that depends on this package fail: name@version, or name for every version (repeatable)")
 	if err := fs.Parse(args); err != nil {
 		return o, err

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator"
 )
 
 func TestParseFlags_failPackage(t *testing.T) {
@@ -31,6 +33,45 @@ func TestParseFlags_failPackage(t *testing.T) {
 	o, err = parseFlags(flag.NewFlagSet("tenant-emulator", flag.ContinueOnError), nil)
 	if err != nil || o.Faults.FailingPackages != nil {
 		t.Fatalf("no flag: %q, %v", o.Faults.FailingPackages, err)
+	}
+}
+
+func TestParseFlags_assume(t *testing.T) {
+	fs := flag.NewFlagSet("tenant-emulator", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	o, err := parseFlags(fs, []string{"--assume", "held_permission=conflict", "--assume=action_deploy=separate"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Assume.HeldPermission != "conflict" || o.Assume.ActionDeploy != "separate" || o.Assume.ProfileAction != "" {
+		t.Fatalf("Assume %+v", o.Assume)
+	}
+	for arg, want := range map[string]string{
+		"held_permission":           "want name=value",
+		"held_permission=sometimes": `"sometimes" is not one of accept, conflict`,
+		"weather=fine":              `no assumption is named "weather"`,
+	} {
+		var out strings.Builder
+		fs := flag.NewFlagSet("tenant-emulator", flag.ContinueOnError)
+		fs.SetOutput(&out)
+		if _, err := parseFlags(fs, []string{"--assume", arg}); err == nil || !strings.Contains(out.String(), want) {
+			t.Errorf("--assume %s: %v, output %q, want %q", arg, err, out.String(), want)
+		}
+	}
+}
+
+// TestAssumptions_documented: the emulator guide lists every assumption
+// with its values, the default first.
+func TestAssumptions_documented(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "templates", "guides", "emulator.md.tmpl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range emulator.AllAssumptions {
+		row := "| `" + a.Name + "` | `" + strings.Join(a.Values, "`, `") + "` |"
+		if !strings.Contains(string(b), row) {
+			t.Errorf("the emulator guide lacks the row %s", row)
+		}
 	}
 }
 
