@@ -52,13 +52,15 @@ func server(t *testing.T, emu *emulator.Server) tfprotov6.ProviderServerWithActi
 		t.Fatalf("%T does not serve actions", base)
 	}
 	ctx := context.Background()
-	if _, err := srv.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{}); err != nil {
+	schema, err := srv.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
 		t.Fatal(err)
 	}
-	pt := tftypes.Object{AttributeTypes: map[string]tftypes.Type{
-		"domain": tftypes.String, "client_id": tftypes.String, "client_secret": tftypes.String, "api_token": tftypes.String,
-		"audience": tftypes.String, "max_retries": tftypes.Number, "request_timeout": tftypes.Number, "max_requests_per_second": tftypes.Number,
-	}}
+	// Every argument of the provider's schema, null but those set below.
+	pt, ok := schema.Provider.ValueType().(tftypes.Object)
+	if !ok {
+		t.Fatalf("the provider's schema is a %T", schema.Provider.ValueType())
+	}
 	vals := map[string]tftypes.Value{}
 	for k, typ := range pt.AttributeTypes {
 		vals[k] = tftypes.NewValue(typ, nil)
