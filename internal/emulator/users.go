@@ -1,0 +1,445 @@
+package emulator
+
+import (
+	"crypto/md5"
+	"encoding/hex"
+	"encoding/json"
+	"net/http"
+	"net/mail"
+	"net/url"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Users, as far as assigning roles needs them and the recordings show them
+// (go-auth0 v1.47.0: TestUserManager_{Create,Read,List,Delete}.yaml,
+// TestRoleManager_Users.yaml, TestRoleManager_UsersCheckpointPagination.yaml):
+// create, read, search, delete, and the role members of
+// POST/GET /roles/{id}/users. Nothing else of a user is modelled: no
+// PATCH, no logins, no other connection than the tenant's database one.
+
+// databaseConnection is the one connection users are created in.
+//
+// Assumption (the recordings use only this one): the tenant has the
+// default database connection, Username-Password-Authentication, and no
+// other; a create that names another is 400 "The connection does not
+// exist." (errorCode inexistent_connection).
+const databaseConnection = "Username-Password-Authentication"
+
+// user is a stored user. The password is never kept: nothing reads it.
+type user struct {
+	UserID        string          `json:"user_id"`
+	Email         string          `json:"email"`
+	EmailVerified bool            `json:"email_verified"`
+	Username      string          `json:"username,omitempty"`
+	PhoneNumber   string          `json:"phone_number,omitempty"`
+	PhoneVerified *bool           `json:"phone_verified,omitempty"`
+	GivenName     string          `json:"given_name,omitempty"`
+	FamilyName    string          `json:"family_name,omitempty"`
+	Name          string          `json:"name"`
+	Nickname      string          `json:"nickname"`
+	Picture       string          `json:"picture"`
+	Blocked       *bool           `json:"blocked,omitempty"`
+	UserMetadata  json.RawMessage `json:"user_metadata,omitempty"`
+	AppMetadata   json.RawMessage `json:"app_metadata,omitempty"`
+	CreatedAt     string          `json:"created_at"`
+	UpdatedAt     string          `json:"updated_at"`
+	Seq           int64           `json:"seq"`
+}
+
+// view is the user as the API shows it: keys in alphabetical order but
+// app_metadata, which comes last (the recorded order), and the keys never
+// set left out.
+func (u *user) view() ordered {
+	local := strings.TrimPrefix(u.UserID, "auth0|")
+	all := map[string]any{
+		"created_at": u.CreatedAt, "email": u.Email, "email_verified": u.EmailVerified, "name": u.Name, "nickname": u.Nickname,
+		"picture": u.Picture, "updated_at": u.UpdatedAt, "user_id": u.UserID,
+		"identities": []ordered{{{"connection", databaseConnection}, {"user_id", local}, {"provider", "auth0"}, {"isSocial", false}}},
+	}
+	for k, v := range map[string]string{"username": u.Username, "phone_number": u.PhoneNumber, "given_name": u.GivenName, "family_name": u.FamilyName} {
+		if v != "" {
+			all[k] = v
+		}
+	}
+	for k, v := range map[string]*bool{"blocked": u.Blocked, "phone_verified": u.PhoneVerified} {
+		if v != nil {
+			all[k] = *v
+		}
+	}
+	if u.UserMetadata != nil {
+		all["user_metadata"] = u.UserMetadata
+	}
+	keys := make([]string, 0, len(all))
+	for k := range all {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	o := ordered{}
+	for _, k := range keys {
+		o = append(o, ordered{{k, all[k]}}...)
+	}
+	if u.AppMetadata != nil {
+		o = append(o, ordered{{"app_metadata", u.AppMetadata}}...)
+	}
+	return o
+}
+
+// member is a user as GET /roles/{id}/users shows it (recorded order).
+func (u *user) member() ordered {
+	return ordered{{"user_id", u.UserID}, {"email", u.Email}, {"picture", u.Picture}, {"name", u.Name}}
+}
+
+// gravatar is the default picture: Gravatar by the e-mail's MD5, falling
+// back to an avatar of the name's first two letters (as recorded:
+// chuck@example.com gave .../avatar/0b79e7da…?s=480&r=pg&d=…%2Fch.png).
+func gravatar(email, name string) string {
+	sum := md5.Sum([]byte(strings.ToLower(strings.TrimSpace(email))))
+	initials := strings.ToLower(name)
+	if len(initials) > 2 {
+		initials = initials[:2]
+	}
+	fallback := "https://cdn.auth0.com/avatars/" + initials + ".png"
+	return "https://s.gravatar.com/avatar/" + hex.EncodeToString(sum[:]) + "?s=480&r=pg&d=" + url.QueryEscape(fallback)
+}
+
+// createUser makes a user of the database connection and answers 201 with
+// it (recorded).
+//
+// The body takes the published specification's keys (additionalProperties
+// false); connection is required. Defaults as recorded: email_verified
+// false, name the e-mail, nickname the e-mail's local part, picture from
+// Gravatar. Assumptions: email and password are required (the database
+// connection's rules), email must parse as an address; username,
+// given_name, family_name, name, nickname and phone_number are strings of
+// 1–300 characters, picture a non-empty string; user_metadata and
+// app_metadata objects; a user_id sent
+// becomes auth0|<user_id>; a second user with the same e-mail, username or
+// user_id is 409 "The user already exists." (errorCode auth0_idp_error);
+// verify_email is accepted and does nothing.
+func (s *Server) createUser(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	b, e := readBody(r)
+	if e != nil {
+		return e
+	}
+	o := b.at("")
+	if e := o.only("email", "phone_number", "user_metadata", "blocked", "email_verified", "phone_verified", "app_metadata", "given_name",
+		"family_name", "name", "nickname", "picture", "user_id", "connection", "password", "verify_email", "username"); e != nil {
+		return e
+	}
+	conn, e := o.str("connection", true, 1, 0)
+	if e != nil {
+		return e
+	}
+	if conn != databaseConnection {
+		return newErr(400, "The connection does not exist.", "inexistent_connection")
+	}
+	if e := o.require("email", "password"); e != nil {
+		return e
+	}
+	email, e := o.str("email", true, 1, 300)
+	if e != nil {
+		return e
+	}
+	if a, err := mail.ParseAddress(email); err != nil || a.Address != email {
+		return payloadErr("Object didn't pass validation for format email: "+email, "email")
+	}
+	if _, e := o.str("password", true, 1, 0); e != nil {
+		return e
+	}
+	now := millis(time.Now())
+	u := &user{Email: email, CreatedAt: now, UpdatedAt: now}
+	for _, f := range []struct {
+		key string
+		dst *string
+		max int
+	}{
+		{"username", &u.Username, 300}, {"given_name", &u.GivenName, 300}, {"family_name", &u.FamilyName, 300}, {"name", &u.Name, 300},
+		{"nickname", &u.Nickname, 300}, {"phone_number", &u.PhoneNumber, 300}, {"picture", &u.Picture, 0},
+	} {
+		if *f.dst, e = o.str(f.key, false, 1, f.max); e != nil {
+			return e
+		}
+	}
+	if u.Blocked, e = o.boolean("blocked"); e != nil {
+		return e
+	}
+	if u.PhoneVerified, e = o.boolean("phone_verified"); e != nil {
+		return e
+	}
+	verified, e := o.boolean("email_verified")
+	if e != nil {
+		return e
+	}
+	u.EmailVerified = verified != nil && *verified
+	if _, e := o.boolean("verify_email"); e != nil {
+		return e
+	}
+	for _, f := range []struct {
+		key string
+		dst *json.RawMessage
+	}{{"user_metadata", &u.UserMetadata}, {"app_metadata", &u.AppMetadata}} {
+		if _, ok, e := o.object(f.key); e != nil {
+			return e
+		} else if ok {
+			*f.dst, _ = compactJSON(b[f.key])
+		}
+	}
+	local, e := o.str("user_id", false, 1, 255)
+	if e != nil {
+		return e
+	}
+	if local == "" {
+		local = randomHex(24)
+	}
+	u.UserID = "auth0|" + local
+	if u.Name == "" {
+		u.Name = email
+	}
+	if u.Nickname == "" {
+		u.Nickname, _, _ = strings.Cut(email, "@")
+	}
+	if u.Picture == "" {
+		u.Picture = gravatar(email, u.Name)
+	}
+	for _, other := range s.st.Users {
+		if other.UserID == u.UserID || strings.EqualFold(other.Email, email) || (u.Username != "" && other.Username == u.Username) {
+			return newErr(409, "The user already exists.", "auth0_idp_error")
+		}
+	}
+	if e := s.capReached(len(s.st.Users)); e != nil {
+		return e
+	}
+	u.Seq = s.st.next()
+	s.st.Users[u.UserID] = u
+	writeJSON(w, 201, u.view())
+	return nil
+}
+
+func (s *Server) findUser(id string) (*user, *apiErr) {
+	u, ok := s.st.Users[id]
+	if !ok {
+		return nil, newErr(404, "The user does not exist.", "inexistent_user")
+	}
+	return u, nil
+}
+
+func (s *Server) getUser(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	u, e := s.findUser(pathID(r))
+	if e != nil {
+		return e
+	}
+	sel, e := s.readFields(r, true)
+	if e != nil {
+		return e
+	}
+	writeJSON(w, 200, sel.one(u.view()))
+	return nil
+}
+
+// deleteUser answers 204, also for a user that does not exist (recorded);
+// the user leaves every role.
+func (s *Server) deleteUser(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	id := pathID(r)
+	delete(s.st.Users, id)
+	for _, members := range s.st.RoleUsers {
+		delete(members, id)
+	}
+	noContent(w)
+	return nil
+}
+
+// userQuery is the one search the emulator understands: field:"value" or
+// field:value, an exact match (the recorded search is
+// q=username:"test-user998" with search_engine=v3).
+var userQuery = regexp.MustCompile(`^(user_id|email|username|name|nickname|given_name|family_name):(?:"([^"]*)"|([^\s"*?:()]+))$`)
+
+// listUsers pages the users in creation order, filtered by q and
+// connection; with include_totals the envelope is
+// {"start","limit","length","users","total"} (recorded; reference §0.6).
+//
+// Assumptions: q is only field:"value" (or field:value), an exact match on
+// user_id, email, username, name, nickname, given_name or family_name; any
+// other query is refused with 400 (errorCode invalid_query_string) whose
+// message says the emulator does not support it; sort, search_engine and
+// primary_order are accepted and not applied.
+func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	page, perPage, totals, e := offsetPage(r)
+	if e != nil {
+		return e
+	}
+	sel, e := s.readFields(r, true)
+	if e != nil {
+		return e
+	}
+	q := r.URL.Query()
+	var field, value string
+	if raw := strings.TrimSpace(q.Get("q")); raw != "" {
+		m := userQuery.FindStringSubmatch(raw)
+		if m == nil {
+			s.logf(r, "the emulator does not support the user search q=%s", raw)
+			return newErr(400, `Query validation error: the emulator supports q only as field:"value" on user_id, email, username, name, nickname, given_name or family_name.`, "invalid_query_string")
+		}
+		field, value = m[1], m[2]+m[3]
+	}
+	if c := q.Get("connection"); c != "" && c != databaseConnection {
+		field, value = "user_id", "" // no user is of another connection
+	}
+	var match []ordered
+	for _, u := range sortedBySeq(s.st.Users, func(u *user) int64 { return u.Seq }) {
+		if field != "" && map[string]string{
+			"user_id": u.UserID, "email": u.Email, "username": u.Username, "name": u.Name,
+			"nickname": u.Nickname, "given_name": u.GivenName, "family_name": u.FamilyName,
+		}[field] != value {
+			continue
+		}
+		match = append(match, u.view())
+	}
+	start, end := window(len(match), page, perPage)
+	items := each(sel, match[start:end])
+	if !totals {
+		writeJSON(w, 200, items)
+		return nil
+	}
+	writeJSON(w, 200, ordered{{"start", page * perPage}, {"limit", perPage}, {"length", len(items)}, {"users", items}, {"total", len(match)}})
+	return nil
+}
+
+// assignRoleUsers adds users to a role and answers 200 {} (recorded). The
+// body is {"users": [user ids]} (published specification:
+// additionalProperties false, users required).
+//
+// Assumptions: users holds 1 or more ids; an id of no user is 404 "The user
+// does not exist." (errorCode inexistent_user) and nobody is added; a user
+// already in the role keeps the time it was added.
+func (s *Server) assignRoleUsers(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	ro, e := s.role(r)
+	if e != nil {
+		return e
+	}
+	b, e := readBody(r)
+	if e != nil {
+		return e
+	}
+	o := b.at("")
+	if e := o.only("users"); e != nil {
+		return e
+	}
+	if e := o.require("users"); e != nil {
+		return e
+	}
+	items, ok, e := o.array("users")
+	if e != nil {
+		return e
+	}
+	if !ok {
+		return o.typeErr("users", "array")
+	}
+	if len(items) == 0 {
+		return payloadErr("Array is too short (0), minimum 1", "users")
+	}
+	ids := make([]string, 0, len(items))
+	for i, raw := range items {
+		var id string
+		if jsonType(raw) != "string" || json.Unmarshal(raw, &id) != nil {
+			return payloadErr("Expected type string but found type "+jsonType(raw), "users["+strconv.Itoa(i)+"]")
+		}
+		if _, e := s.findUser(id); e != nil {
+			return e
+		}
+		ids = append(ids, id)
+	}
+	members := s.st.RoleUsers[ro.ID]
+	if members == nil {
+		members = map[string]int64{}
+		s.st.RoleUsers[ro.ID] = members
+	}
+	at := s.st.next()
+	for _, id := range ids {
+		if _, in := members[id]; !in {
+			members[id] = at
+		}
+	}
+	writeJSON(w, 200, map[string]any{})
+	return nil
+}
+
+// roleUsers lists a role's users, in the order they were added and by
+// user_id among those added together (as recorded). With take or from the
+// pages are checkpoints, {"users","next"} with next left out on the last
+// page (recorded: take wins over include_totals); otherwise offset pages,
+// a bare array or, with include_totals, {"users","start","limit","total"}
+// (recorded). It needs read:users as well as read:roles ("expected all of",
+// published specification).
+func (s *Server) roleUsers(w http.ResponseWriter, r *http.Request, c *caller) *apiErr {
+	if !c.scopes["read:users"] {
+		return newErr(403, "Insufficient scope; expected all of: read:users, read:roles.", "insufficient_scope")
+	}
+	ro, e := s.role(r)
+	if e != nil {
+		return e
+	}
+	sel, e := s.readFields(r, false)
+	if e != nil {
+		return e
+	}
+	members := s.st.RoleUsers[ro.ID]
+	ids := make([]string, 0, len(members))
+	for id := range members {
+		ids = append(ids, id)
+	}
+	slices.SortFunc(ids, func(a, b string) int {
+		if members[a] != members[b] {
+			return int(members[a] - members[b])
+		}
+		return strings.Compare(a, b)
+	})
+	all := []ordered{}
+	for _, id := range ids {
+		if u := s.st.Users[id]; u != nil {
+			all = append(all, u.member())
+		}
+	}
+	q := r.URL.Query()
+	if q.Has("take") || q.Has("from") {
+		take, offset, e := checkpoint(r)
+		if e != nil {
+			return e
+		}
+		start, end := min(offset, len(all)), min(offset+take, len(all))
+		reply := ordered{{"users", each(sel, all[start:end])}}
+		if end < len(all) {
+			reply = append(reply, ordered{{"next", cursor(end)}}...)
+		}
+		writeJSON(w, 200, reply)
+		return nil
+	}
+	page, perPage, totals, e := offsetPage(r)
+	if e != nil {
+		return e
+	}
+	start, end := window(len(all), page, perPage)
+	items := each(sel, all[start:end])
+	if !totals {
+		writeJSON(w, 200, items)
+		return nil
+	}
+	writeJSON(w, 200, ordered{{"users", items}, {"start", page * perPage}, {"limit", perPage}, {"total", len(all)}})
+	return nil
+}
+
+// rolesOf lists the ids of the roles a user is in, sorted.
+func (s *Server) rolesOf(userID string) []string {
+	out := []string{}
+	for roleID, members := range s.st.RoleUsers {
+		if _, in := members[userID]; in {
+			out = append(out, roleID)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
