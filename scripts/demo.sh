@@ -53,23 +53,6 @@ actions=0
 if terraform_knows_actions; then
   cp examples/token-exchange/with-actions/*.tf "$config/"
   actions=1
-  # A tenant's phone provider is set up outside this provider (in the
-  # dashboard); the demo does it through the Management API.
-  python3 - "$domain" "$TF_VAR_client_id" "$TF_VAR_client_secret" <<'PY'
-import json, sys, urllib.request
-domain, cid, secret = sys.argv[1:4]
-def post(url, body, token=None):
-    req = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
-    if token:
-        req.add_header("Authorization", "Bearer " + token)
-    return json.load(urllib.request.urlopen(req))
-audience = "https://" + domain.split("://", 1)[1] + "/api/v2/"
-token = post(domain + "/oauth/token", {"grant_type": "client_credentials", "client_id": cid,
-                                        "client_secret": secret, "audience": audience})["access_token"]
-p = post(domain + "/api/v2/branding/phone/providers",
-         {"name": "custom", "configuration": {"delivery_methods": ["text", "voice"]}, "credentials": {}}, token)
-print("    phone provider " + p["id"] + " configured in the tenant")
-PY
 fi
 
 echo "==> terraform init (offline, from the filesystem mirror)"

@@ -3,8 +3,8 @@
 # takes over from the auth0/auth0 provider: auth0_<type>.<name> moves to
 # tenant_<type>.<name>, one block per resource (all its for_each or count
 # instances), in modules too, for the types resource_server, role,
-# role_permissions, role_permission, action, token_exchange_profile, client
-# and client_grant.
+# role_permissions, role_permission, action, token_exchange_profile,
+# trigger_actions, phone_provider, client and client_grant.
 # Run it in the working folder, before the switch:
 #
 #   ./moved-blocks.sh moved.tf     (or with no argument: to standard output)
@@ -14,7 +14,7 @@
 set -euo pipefail
 addresses=$("${TERRAFORM:-terraform}" state list)
 
-types='resource_server|role|role_permissions|role_permission|action|token_exchange_profile|client|client_grant'
+types='resource_server|role|role_permissions|role_permission|action|token_exchange_profile|trigger_actions|phone_provider|client|client_grant'
 # A module path (module.<name> or module.<name>[<key>], repeated), the type,
 # the name, and an instance key that is dropped: the block moves the whole
 # resource. Data sources never match (their addresses hold "data.").

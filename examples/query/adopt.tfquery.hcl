@@ -27,6 +27,16 @@ list "tenant_action" "all" {
   include_resource = true
 }
 
+list "tenant_trigger_actions" "all" {
+  provider         = tenant
+  include_resource = true
+}
+
+list "tenant_phone_provider" "all" {
+  provider         = tenant
+  include_resource = true
+}
+
 # The clients and their grants. They include the client the provider signs
 # in with and its grant for the Management API: keep them out of a
 # configuration whose destroy would delete them.

@@ -173,21 +173,31 @@ func TerraformVersion() (*version.Version, error) {
 }
 
 // RequireTerraform skips a whole-process test when the terraform binary is
-// older than min (e.g. "1.14.0" for actions and terraform query).
-// OpenTofu, which numbers its releases apart from Terraform's, lacks what
-// these tests need (actions, list resources, terraform query): they skip
-// there, saying so.
+// older than min (e.g. "1.14.0" for actions and terraform query), and on
+// OpenTofu, which has not the feature.
 func RequireTerraform(t testing.TB, min, why string) {
+	t.Helper()
+	RequireCLI(t, min, "", why)
+}
+
+// RequireCLI skips a whole-process test when the CLI is older than the
+// version that has the feature: tf for Terraform, tofu for OpenTofu ("" when
+// no OpenTofu version has it).
+func RequireCLI(t testing.TB, tf, tofu, why string) {
 	t.Helper()
 	v, err := TerraformVersion()
 	if err != nil {
 		t.Fatal(err)
 	}
+	cli, min := "Terraform", tf
 	if OpenTofu() {
-		t.Skipf("OpenTofu %s has no %s (Terraform %s or later has)", v, why, min)
+		cli, min = "OpenTofu", tofu
+	}
+	if min == "" {
+		t.Skipf("OpenTofu %s has no %s (Terraform %s or later has)", v, why, tf)
 	}
 	if v.LessThan(version.Must(version.NewVersion(min))) {
-		t.Skipf("Terraform %s is below %s, which %s needs", v, min, why)
+		t.Skipf("%s %s is below %s, which %s needs", cli, v, min, why)
 	}
 }
 

@@ -133,9 +133,9 @@ func TestAccClient_tokenExchange(t *testing.T) {
 // and removes them all, checking the tenant at each step: under both
 // readings of a nested object's PATCH (replaced or merged).
 func TestAccClient_allFields(t *testing.T) {
-	for _, mode := range []string{emulator.ClientPatchReplace, emulator.ClientPatchMerge} {
+	for _, mode := range []string{"replace", "merge"} {
 		t.Run(mode, func(t *testing.T) {
-			target := acctest.NewTargetWith(t, emulator.Options{ClientPatch: mode})
+			target := acctest.NewTargetWith(t, emulator.Options{Assume: emulator.Assumptions{ClientPatch: mode}})
 			name := acctest.RandomName()
 			sameID := statecheck.CompareValue(compare.ValuesSame())
 			resource.ParallelTest(t, resource.TestCase{
@@ -405,11 +405,11 @@ resource "tenant_client" "test" {
   token_exchange = { allow_any_profile_of_type = ["custom_authentication"] }
 }
 `
-	for _, refuse := range []bool{false, true} {
-		t.Run(fmt.Sprintf("refuse=%t", refuse), func(t *testing.T) {
-			target := acctest.NewTargetWith(t, emulator.Options{RefuseUnfitTokenExchange: refuse})
+	for _, answer := range []string{"accept", "refuse"} {
+		t.Run(answer, func(t *testing.T) {
+			target := acctest.NewTargetWith(t, emulator.Options{Assume: emulator.Assumptions{UnfitTokenExchange: answer}})
 			step := resource.TestStep{Config: target.Config(fmt.Sprintf(config, acctest.RandomName()))}
-			if refuse {
+			if answer == "refuse" {
 				step.ExpectError = acctest.ExpectError(`requires a first-party, OIDC-conformant client`)
 			}
 			resource.ParallelTest(t, resource.TestCase{

@@ -8,9 +8,10 @@ import (
 )
 
 // ActionReads shares, within a run, one GET of each action among the
-// checks that read it (many profiles of one action cost one read). It reads
-// actions one by one, not from list pages: the reference does not say that
-// list items carry an action's deployed version.
+// checks that read it (many profiles of one action cost one read), until a
+// write to that action. It reads actions one by one, not from list pages:
+// the reference does not say that list items carry an action's deployed
+// version.
 type ActionReads struct {
 	api   *mgmt.Client
 	mu    sync.Mutex
@@ -57,10 +58,21 @@ func (a *ActionReads) Read(ctx context.Context, id string) (*mgmt.Action, error)
 	}
 }
 
-// forget drops what was read: the client calls it around each write of an
-// action.
-func (a *ActionReads) forget() {
+// track drops the read of the action a write names, before the write and
+// when it has ended (a deploy changes its deployed version); a create names
+// none.
+func (a *ActionReads) track(w write) func(write) {
+	if len(w.rest) == 0 {
+		return func(write) {}
+	}
+	id := w.rest[0]
+	a.forget(id)
+	return func(write) { a.forget(id) }
+}
+
+// forget makes the next read of the action id read it anew.
+func (a *ActionReads) forget(id string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.reads = map[string]*actionRead{}
+	delete(a.reads, id)
 }

@@ -2,6 +2,7 @@ package conns
 
 import (
 	"context"
+	"net/http"
 	"strconv"
 	"sync"
 
@@ -33,15 +34,40 @@ func (t *TenantClient) initClients(api *mgmt.Client) {
 	t.PlannedGrants = &PlannedGrants{owners: map[string]string{}}
 }
 
-// forgetClients drops what a write under /clients or /client-grants (or a
-// deleted API, whose grants go with it) may have made out of date.
-func (t *TenantClient) forgetClients(segment string) {
-	switch segment {
-	case "clients":
-		t.Clients.invalidate()
-		t.Grants.invalidate() // a client's grants go with it
-	case "client-grants", "resource-servers":
-		t.Grants.invalidate()
+// grantsOfClient is the tracker of a client's delete, which takes the
+// client's grants with it.
+func (t *TenantClient) grantsOfClient(w write) func(write) {
+	return t.grantsTaken(w, func(segment string) func(*mgmt.ClientGrant) bool {
+		return func(g *mgmt.ClientGrant) bool { return g.ClientID == segment }
+	})
+}
+
+// grantsOfAPI is the tracker of an API's delete, which takes the grants of
+// the API with it; an API the run has not read leaves it unable to tell
+// which, and the grants' pages are read again.
+func (t *TenantClient) grantsOfAPI(w write) func(write) {
+	return t.grantsTaken(w, func(segment string) func(*mgmt.ClientGrant) bool {
+		s, ok := t.ResourceServers.known(segment)
+		if !ok {
+			return nil
+		}
+		return func(g *mgmt.ClientGrant) bool { return g.Audience == s.Identifier }
+	})
+}
+
+// grantsTaken tracks a delete that deletes the grants that match what its
+// path's segment names (nil: grants the run cannot tell).
+func (t *TenantClient) grantsTaken(w write, taken func(segment string) func(*mgmt.ClientGrant) bool) func(write) {
+	if w.method != http.MethodDelete || len(w.rest) != 1 {
+		return func(write) {}
+	}
+	match := taken(w.rest[0])
+	t.Grants.begin()
+	return func(w write) {
+		if w.err != nil && !mgmt.IsNotFound(w.err) && refused(w.err) {
+			match = func(*mgmt.ClientGrant) bool { return false }
+		}
+		t.Grants.removeWhere(match)
 	}
 }
 

@@ -1,30 +1,9 @@
-// Package conns holds TenantClient, the provider's one object for a
-// configured tenant. The provider builds it once in Configure and hands it to
-// every resource, data source, list resource and action; it owns the plain
-// Management API client and every behaviour that spans resources, each a
-// named part of it:
-//
-//   - ResourceServers, Profiles, Roles: the reads of a refresh served from
-//     list pages that many reads share (SharedReads), and the lookups by
-//     natural key of a plan's checks (Find);
-//   - Actions: one read of each action per run, for the plan's checks;
-//   - RolePermissions: each role's permissions read once per run, the
-//     writes to them ordered within the run, and which resources claim a
-//     role in the configuration;
-//   - Planned: what the configuration's resources plan, for the plan-time
-//     checks that span resources;
-//   - Scopes: the API scope writes of the run, which permission writes
-//     wait for.
-//
-// Terraform starts the provider anew for each of validate, plan and apply,
-// and configures it once in each, so everything here lasts one run and
-// nothing depends on what ran before. Tests build one with New.
 package conns
 
 import (
 	"context"
-	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -40,6 +19,7 @@ type TenantClient struct {
 	Profiles        *SharedReads[mgmt.TokenExchangeProfile]
 	Roles           *SharedReads[mgmt.Role]
 	Actions         *ActionReads
+	Bindings        *TriggerBindings
 	RolePermissions *RolePermissions
 	Planned         *Planned
 	Scopes          *ScopeWrites
@@ -51,10 +31,9 @@ type TenantClient struct {
 	PlannedGrants *PlannedGrants
 	// GrantsAtStart finds grants by client and API for the plan's check
 	// that a new grant's pair is free. Unlike Grants, this run's writes do
-	// not drop its pages: the grants this run creates are the planned ones,
+	// not change it: the grants this run creates are the planned ones,
 	// which PlannedGrants tells apart, so the tenant's grants as the run
-	// found them are what the check needs, and an apply that creates many
-	// grants walks the list once instead of after every write.
+	// found them are what the check needs.
 	GrantsAtStart *SharedReads[mgmt.ClientGrant]
 }
 
@@ -96,7 +75,7 @@ func (t *TenantClient) init(api *mgmt.Client) {
 			page, _ := strconv.Atoi(cursor)
 			items, more, total, err := api.RolesPage(ctx, page)
 			return listPage[mgmt.Role]{items: items, next: strconv.Itoa(page + 1), done: !more, total: total}, err
-		}, api.GetRole).withNatural(func(r *mgmt.Role) string { return r.Name }, api.FindRole)
+		}, api.GetRole).withNatural(func(r *mgmt.Role) string { return r.Name }, api.FindRole).withUnchanged("permissions", "users")
 	t.Profiles = newSharedReads(func(p *mgmt.TokenExchangeProfile) string { return p.ID },
 		func(ctx context.Context, cursor string) (listPage[mgmt.TokenExchangeProfile], error) {
 			p, err := api.ListTokenExchangeProfiles(ctx, cursor, 100)
@@ -106,54 +85,70 @@ func (t *TenantClient) init(api *mgmt.Client) {
 			return listPage[mgmt.TokenExchangeProfile]{items: p.Profiles, next: p.Next, done: p.Next == "", total: -1}, nil
 		}, api.GetTokenExchangeProfile).withNatural(func(p *mgmt.TokenExchangeProfile) string { return p.SubjectTokenType }, nil)
 	t.Actions = newActionReads(api)
+	t.Bindings = newTriggerBindings(api)
 	t.Scopes = newScopeWrites()
 	t.Planned = newPlanned()
 	t.RolePermissions = newRolePermissions(api, t.Scopes, t.Planned)
 	t.initClients(api)
 }
 
-// written drops whatever a write to path may have made out of date, before
-// the write is sent and again when it ends (the function it returns); a
-// write of an API's scopes is in flight (Scopes) until then.
-func (t *TenantClient) written(method, path string) (done func()) {
-	t.forget(path)
-	end := func() {}
-	if strings.HasPrefix(path, "/resource-servers") && (method == http.MethodPost || method == http.MethodPatch) {
-		end = t.Scopes.Begin()
-	}
-	return func() {
-		t.forget(path)
-		end()
+// A tracker keeps what the run knows up to date around one write: it is
+// called before the write is sent, and the function it returns once the
+// write has ended, with its answer and error.
+type tracker func(w write) (end func(w write))
+
+// route names the trackers of the writes under one path prefix.
+type route struct {
+	prefix   []string
+	trackers []tracker
+}
+
+// routes are the writes that change what the run knows, each type's and
+// the parts' that rest on it (a new family adds its line).
+func (t *TenantClient) routes() []route {
+	return []route{
+		{[]string{"resource-servers"}, []tracker{track(t.ResourceServers), t.Scopes.track, t.RolePermissions.trackAPI(t.ResourceServers), t.grantsOfAPI}},
+		{[]string{"token-exchange-profiles"}, []tracker{track(t.Profiles)}},
+		{[]string{"roles"}, []tracker{track(t.Roles), t.RolePermissions.trackRole}},
+		{[]string{"actions", "actions"}, []tracker{t.Actions.track, t.Bindings.track}},
+		{[]string{"actions", "triggers"}, []tracker{t.Bindings.track}},
+		{[]string{"clients"}, []tracker{track(t.Clients), t.grantsOfClient}},
+		{[]string{"client-grants"}, []tracker{track(t.Grants)}},
 	}
 }
 
-// forget drops what a write to path may have made out of date.
-func (t *TenantClient) forget(path string) {
-	segments := strings.Split(strings.TrimPrefix(path, "/"), "/")
-	t.forgetClients(segments[0])
-	switch segments[0] {
-	case "resource-servers":
-		t.ResourceServers.invalidate()
-		// An API deleted, or a scope removed from it, leaves roles'
-		// permissions too.
-		t.RolePermissions.forgetAll()
-	case "token-exchange-profiles":
-		t.Profiles.invalidate()
-	case "actions":
-		t.Actions.forget()
-	case "roles":
-		if len(segments) < 2 {
-			t.Roles.invalidate()
-			return
-		}
-		id, err := url.PathUnescape(segments[1])
-		if err != nil {
-			id = segments[1]
-		}
-		if len(segments) == 2 {
-			// A role renamed or deleted; deleting it takes its permissions.
-			t.Roles.invalidate()
-		}
-		t.RolePermissions.forget(id)
+// track is the tracker of a type's shared reads.
+func track[T any](c *SharedReads[T]) tracker {
+	return func(write) func(write) {
+		c.begin()
+		return c.end
 	}
+}
+
+// written is the API client's OnWrite: it runs the trackers of the route
+// the write's path falls under, before the write and when it has ended.
+func (t *TenantClient) written(method, path string, body any) (done func(answer any, err error)) {
+	segments := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	for i, s := range segments {
+		if u, err := url.PathUnescape(s); err == nil {
+			segments[i] = u
+		}
+	}
+	for _, r := range t.routes() {
+		if len(segments) < len(r.prefix) || !slices.Equal(segments[:len(r.prefix)], r.prefix) {
+			continue
+		}
+		w := write{method: method, rest: segments[len(r.prefix):], body: body}
+		ends := make([]func(write), len(r.trackers))
+		for i, tr := range r.trackers {
+			ends[i] = tr(w)
+		}
+		return func(answer any, err error) {
+			w.answer, w.err = answer, err
+			for _, end := range ends {
+				end(w)
+			}
+		}
+	}
+	return func(any, error) {}
 }

@@ -93,7 +93,9 @@ func TestRolePermissions_missingRoleReadOnce(t *testing.T) {
 }
 
 // TestRolePermissions_oneReadPerRolePerRun: many readers of one role's
-// permissions share one read until a write to the role.
+// permissions share one read, and the run's own writes to the role update
+// it instead of dropping it: a read after them shows them, and costs
+// nothing.
 func TestRolePermissions_oneReadPerRolePerRun(t *testing.T) {
 	tc, emu, roleID, _ := tenant(t)
 	ctx := context.Background()
@@ -113,16 +115,141 @@ func TestRolePermissions_oneReadPerRolePerRun(t *testing.T) {
 	if n := emu.Stats().ByRoute[route]; n != 1 {
 		t.Fatalf("50 reads of one role cost %d reads, want 1", n)
 	}
-	if _, err := tc.RolePermissions.Change(ctx, roleID, []mgmt.Permission{pair("a")}, nil); err != nil {
+	// A pair assigned outside RolePermissions, then one write that adds
+	// two pairs and removes that one.
+	if err := tc.API.AddRolePermissions(ctx, roleID, []mgmt.Permission{pair("a")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tc.RolePermissions.Change(ctx, roleID, []mgmt.Permission{pair("b"), pair("c")}, []mgmt.Permission{pair("a")}); err != nil {
 		t.Fatal(err)
 	}
 	perms, err := tc.RolePermissions.Read(ctx, roleID)
-	if err != nil || len(perms) != 1 {
-		t.Fatalf("a read after a write gave %v %v: the read before the write was used", perms, err)
+	if err != nil || names(perms) != "[b c]" {
+		t.Fatalf("a read after the writes gave %v %v, want [b c]", names(perms), err)
 	}
-	if n := emu.Stats().ByRoute[route]; n != 2 {
-		t.Fatalf("%d reads, want 2: a write makes the next read read anew", n)
+	if n := emu.Stats().ByRoute[route]; n != 1 {
+		t.Fatalf("%d reads, want 1: the writes update the read", n)
 	}
+	if got := held(t, tc, roleID); got != "[b c]" {
+		t.Fatalf("the role holds %s, want [b c]", got)
+	}
+}
+
+// TestRolePermissions_aWriteDuringTheReadPatchesIt: a write that ends while
+// the role's read is in flight is applied to its answer when it comes,
+// whether or not the answer already shows it; later readers share it.
+func TestRolePermissions_aWriteDuringTheReadPatchesIt(t *testing.T) {
+	tc, emu, roleID, _ := tenant(t)
+	ctx := context.Background()
+	if err := tc.API.AddRolePermissions(ctx, roleID, []mgmt.Permission{pair("a")}); err != nil {
+		t.Fatal(err)
+	}
+	emu.SetFaults(emulator.Faults{LatencyMS: 300})
+	read := make(chan []mgmt.RolePermission, 1)
+	go func() {
+		perms, err := tc.RolePermissions.Read(ctx, roleID)
+		if err != nil {
+			t.Error(err)
+		}
+		read <- perms
+	}()
+	time.Sleep(100 * time.Millisecond) // the read is under way
+	if _, err := tc.RolePermissions.Change(ctx, roleID, []mgmt.Permission{pair("b")}, []mgmt.Permission{pair("a")}); err != nil {
+		t.Fatal(err)
+	}
+	emu.SetFaults(emulator.Faults{})
+	<-read
+	emu.ResetStats()
+	perms, err := tc.RolePermissions.Read(ctx, roleID)
+	if err != nil || names(perms) != "[b]" {
+		t.Fatalf("the read after the write: %v %v, want [b]", names(perms), err)
+	}
+	if n := emu.Stats().ByRoute["GET /api/v2/roles/{id}/permissions"]; n != 0 {
+		t.Fatalf("%d reads after the write, want the patched read shared", n)
+	}
+}
+
+// TestRolePermissions_anAPIWriteOutdatesTheRolesHoldingWhatItRemoves:
+// whether the tenant keeps a role's pair of a scope the API no longer
+// defines is not known, so such a write makes the reads of the roles
+// holding one out of date for that API, and only those: a reader of all
+// the role's pairs reads it anew, a reader of another API's pairs does not.
+func TestRolePermissions_anAPIWriteOutdatesTheRolesHoldingWhatItRemoves(t *testing.T) {
+	tc, emu, roleID, ident := tenant(t)
+	ctx := context.Background()
+	other, err := tc.API.CreateRole(ctx, mgmt.Role{Name: "other"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := []mgmt.ResourceServerScope{{Value: "x"}}
+	if _, err := tc.API.CreateResourceServer(ctx, mgmt.ResourceServer{Identifier: "https://second", Scopes: &second}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tc.API.AddRolePermissions(ctx, roleID, []mgmt.Permission{pair("a"), {ResourceServerIdentifier: "https://second", PermissionName: "x"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tc.API.AddRolePermissions(ctx, other.ID, []mgmt.Permission{pair("b")}); err != nil {
+		t.Fatal(err)
+	}
+	holders, total, err := tc.RolePermissions.Holding(ctx, tc.Roles, "https://second", []string{"x"}, 100)
+	if err != nil || total != 2 || len(holders["x"]) != 1 || holders["x"][0].ID != roleID {
+		t.Fatalf("holders of x: %v of %d, %v", holders, total, err)
+	}
+	if _, err := tc.ResourceServers.Find(ctx, ident); err != nil {
+		t.Fatal(err)
+	}
+	emu.ResetStats()
+	scopes := []mgmt.ResourceServerScope{{Value: "b"}, {Value: "c"}}
+	if _, err := tc.API.UpdateResourceServer(ctx, ident, mgmt.ResourceServerUpdate{Scopes: mgmt.Set(scopes)}); err != nil {
+		t.Fatal(err)
+	}
+	route := "GET /api/v2/roles/{id}/permissions"
+	if _, _, err := tc.RolePermissions.Holding(ctx, tc.Roles, "https://second", []string{"x"}, 100); err != nil {
+		t.Fatal(err)
+	}
+	if n := emu.Stats().ByRoute[route]; n != 0 {
+		t.Fatalf("the check of another API read %d roles again, want none", n)
+	}
+	for _, id := range []string{roleID, other.ID} {
+		if _, err := tc.RolePermissions.Read(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := emu.Stats().ByRoute[route]; n != 1 {
+		t.Fatalf("%d reads after the API dropped scope a; want 1 (the role holding a)", n)
+	}
+}
+
+// TestRolePermissions_holdingRefusalIsSaidOnce: a client that may not read
+// roles gets the refusal from the first check of the run, and the others
+// stay quiet.
+func TestRolePermissions_holdingRefusalIsSaidOnce(t *testing.T) {
+	emu, err := emulator.Start(emulator.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = emu.Close() })
+	emu.AddClient(emulator.Client{ID: "no-roles", Secret: "no-roles-secret-0123", Scopes: []string{"read:resource_servers"}})
+	tc, err := conns.New(mgmt.Config{Domain: emu.Domain(), ClientID: "no-roles", ClientSecret: "no-roles-secret-0123"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, _, err := tc.RolePermissions.Holding(ctx, tc.Roles, "https://a", []string{"x"}, 100); !mgmt.IsForbidden(err) {
+		t.Fatalf("first check: %v, want the 403", err)
+	}
+	if _, _, err := tc.RolePermissions.Holding(ctx, tc.Roles, "https://b", []string{"x"}, 100); !errors.Is(err, conns.ErrReported) {
+		t.Fatalf("second check: %v, want ErrReported", err)
+	}
+}
+
+func names(perms []mgmt.RolePermission) string {
+	var out []string
+	for _, p := range perms {
+		out = append(out, p.PermissionName)
+	}
+	sort.Strings(out)
+	return fmt.Sprint(out)
 }
 
 // TestRolePermissions_removalKeepsWhatTheRunAssigned: when one apply both
@@ -243,11 +370,12 @@ func TestRolePermissions_claims(t *testing.T) {
 	}
 }
 
-// TestTenantClient_writesInvalidateSharedReads: a write through the API
-// client drops the shared pages of its type, so a refresh after a write
-// never sees the object as it was before.
-func TestTenantClient_writesInvalidateSharedReads(t *testing.T) {
-	tc, _, _, _ := tenant(t)
+// TestTenantClient_writesUpdateSharedReads: a write through the API client
+// updates what the run read of its type (the object it created, changed or
+// deleted) instead of dropping it: reads and finds after it see the tenant
+// as it now is, without reading the list again.
+func TestTenantClient_writesUpdateSharedReads(t *testing.T) {
+	tc, emu, _, _ := tenant(t)
 	ctx := context.Background()
 	var ids []string
 	for i := range 5 {
@@ -262,13 +390,39 @@ func TestTenantClient_writesInvalidateSharedReads(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	emu.ResetStats()
 	name := "renamed"
 	if _, err := tc.API.UpdateResourceServer(ctx, ids[4], mgmt.ResourceServerUpdate{Name: mgmt.Set(name)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tc.API.DeleteResourceServer(ctx, ids[3]); err != nil {
+		t.Fatal(err)
+	}
+	created, err := tc.API.CreateResourceServer(ctx, mgmt.ResourceServer{Identifier: "https://api/new"})
+	if err != nil {
 		t.Fatal(err)
 	}
 	rs, err := tc.ResourceServers.Read(ctx, ids[4])
 	if err != nil || rs.Name == nil || *rs.Name != name {
 		t.Fatalf("read after the write: %+v %v", rs, err)
+	}
+	for ident, want := range map[string]string{"https://api/new": created.ID, "https://api/3": "", "https://api/2": ids[2]} {
+		found, err := tc.ResourceServers.Find(ctx, ident)
+		switch {
+		case err != nil:
+			t.Fatal(err)
+		case want == "" && found != nil, want != "" && (found == nil || found.ID != want):
+			t.Fatalf("find %s: %+v, want %q", ident, found, want)
+		}
+	}
+	if _, err := tc.ResourceServers.Read(ctx, ids[3]); !mgmt.IsNotFound(err) {
+		t.Fatalf("read of the deleted API: %v, want its 404", err)
+	}
+	// The first two finds of a run look up directly; the third, the read
+	// and the deleted API's 404 read nothing but that 404.
+	st := emu.Stats().ByRoute
+	if st["GET /api/v2/resource-servers"] != 0 || st["GET /api/v2/resource-servers/{id}"] != 3 {
+		t.Fatalf("reads after the writes: %v; want no page, two direct finds and the deleted API's 404", st)
 	}
 }
 

@@ -2,6 +2,7 @@ package conns
 
 import (
 	"context"
+	"net/http"
 	"sync"
 	"time"
 )
@@ -88,4 +89,14 @@ func (w *ScopeWrites) after(ctx context.Context, since <-chan struct{}, deadline
 	case <-ctx.Done():
 		return false
 	}
+}
+
+// track marks an API's create or update in flight (a scope may be on its
+// way) until it ends.
+func (w *ScopeWrites) track(wr write) func(write) {
+	if wr.method != http.MethodPost && wr.method != http.MethodPatch {
+		return func(write) {}
+	}
+	end := w.Begin()
+	return func(write) { end() }
 }

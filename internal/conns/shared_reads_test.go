@@ -5,12 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
 type object struct{ ID, Name string }
@@ -113,12 +117,13 @@ func TestSharedReads_concurrentReadersShareOneWalk(t *testing.T) {
 }
 
 // TestSharedReads_fewReadsOnALargeTenantStayDirect: up to two reads never
-// list; past that, a large tenant costs one page (the one that tells its
-// size) and the reads stay direct once the refresh goes quiet.
+// list; past that, a tenant longer than walkPages pages costs the one page
+// that tells its size, and the reads stay direct until they have cost as
+// much as the walk: then the walk starts again from its first page and
+// serves every later read. No read waits for others to arrive.
 func TestSharedReads_fewReadsOnALargeTenantStayDirect(t *testing.T) {
 	f := newFakeList(3000)
 	s := f.reads()
-	s.quiet = 20 * time.Millisecond
 	readAll(t, s, f.ids[2998:], 0)
 	if f.pages.Load() != 0 || f.gets.Load() != 2 {
 		t.Fatalf("2 reads cost %d pages and %d GETs; want 0 pages and 2 GETs", f.pages.Load(), f.gets.Load())
@@ -126,6 +131,41 @@ func TestSharedReads_fewReadsOnALargeTenantStayDirect(t *testing.T) {
 	readAll(t, s, f.ids[2980:2998], 0)
 	if f.pages.Load() != 1 || f.gets.Load() != 20 {
 		t.Fatalf("20 reads on 3000 objects cost %d pages and %d GETs; want the 1 page that tells the size and 20 GETs", f.pages.Load(), f.gets.Load())
+	}
+	// Reads 21 and 22 still read directly (their allowances, 28 and 29
+	// pages, do not cover 30); the 23rd walks the list and serves the rest.
+	readAll(t, s, f.ids[:1000], 0)
+	if f.pages.Load() != 31 || f.gets.Load() != 22 {
+		t.Fatalf("1020 reads on 3000 objects cost %d pages and %d GETs; want 1 + 30 pages and 22 GETs", f.pages.Load(), f.gets.Load())
+	}
+}
+
+// TestSharedReads_costDoesNotDependOnTiming: for each tenant size and
+// number of reads, many runs with reads arriving in other orders and at
+// other times cost exactly the same pages and GETs.
+func TestSharedReads_costDoesNotDependOnTiming(t *testing.T) {
+	for _, tc := range []struct{ objects, reads int }{{50, 1}, {50, 2}, {50, 3}, {50, 50}, {950, 5}, {1500, 3}, {1500, 8}, {1500, 200}} {
+		var pages, gets int64 = -1, -1
+		for run := range 6 {
+			f := newFakeList(tc.objects)
+			ids := append([]string(nil), f.ids...)
+			rand.New(rand.NewPCG(uint64(run), 7)).Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
+			gap := time.Duration(run%3) * time.Millisecond
+			got := readAll(t, f.reads(), ids[:tc.reads], gap)
+			for _, id := range ids[:tc.reads] {
+				if got[id] != f.names[id] {
+					t.Fatalf("%+v: read %q as %q", tc, id, got[id])
+				}
+			}
+			if run == 0 {
+				pages, gets = f.pages.Load(), f.gets.Load()
+				t.Logf("%d reads of a tenant of %d: %d pages, %d GETs", tc.reads, tc.objects, pages, gets)
+				continue
+			}
+			if f.pages.Load() != pages || f.gets.Load() != gets {
+				t.Fatalf("%+v, run %d: %d pages and %d GETs; run 1: %d pages and %d GETs", tc, run, f.pages.Load(), f.gets.Load(), pages, gets)
+			}
+		}
 	}
 }
 
@@ -142,20 +182,192 @@ func TestSharedReads_eachRunStartsAfresh(t *testing.T) {
 	}
 }
 
-func TestSharedReads_writeInvalidates(t *testing.T) {
-	f := newFakeList(50)
-	s := f.reads()
-	readAll(t, s, f.ids, 0)
-	f.mu.Lock()
-	f.names[f.ids[10]] = "renamed"
-	f.mu.Unlock()
-	s.invalidate()
-	pages := f.pages.Load()
-	if got := readAll(t, s, f.ids, 0); got[f.ids[10]] != "renamed" {
-		t.Fatalf("stale value %q after a write", got[f.ids[10]])
+// writeThrough makes a write to the fake tenant as the API client does:
+// begin before it, end with its answer after it.
+func writeThrough(s *SharedReads[object], method string, rest []string, apply func() (*object, error)) {
+	s.begin()
+	o, err := apply()
+	var answer any
+	if o != nil {
+		answer = o
 	}
-	if f.pages.Load() == pages {
-		t.Fatal("the pages were not fetched again after the write")
+	s.end(write{method: method, rest: rest, answer: answer, err: err})
+}
+
+func (f *fakeList) create(name string) (*object, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	id := fmt.Sprintf("%024d", 1_000_000+len(f.ids))
+	f.ids = append(f.ids, id)
+	f.names[id] = name
+	return &object{id, name}, nil
+}
+
+func (f *fakeList) rename(id, name string) (*object, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.names[id] = name
+	return &object{id, name}, nil
+}
+
+func (f *fakeList) delete(id string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	delete(f.names, id)
+	f.ids = slices.DeleteFunc(f.ids, func(v string) bool { return v == id })
+	return nil
+}
+
+// TestSharedReads_writesUpdateWhatTheRunKnows: after the run's own writes
+// (a create, an update, a delete), reads and finds answer as the tenant
+// now is, from the pages already read: no page is read again.
+func TestSharedReads_writesUpdateWhatTheRunKnows(t *testing.T) {
+	f := newFakeList(150)
+	s := f.reads().withNatural(func(o *object) string { return o.Name }, f.findByName)
+	ctx := context.Background()
+	for range directReads {
+		if _, err := s.Find(ctx, "none"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if o, err := s.Find(ctx, "api-7"); err != nil || o == nil {
+		t.Fatalf("find api-7: %v %v", o, err)
+	}
+	pages, gets := f.pages.Load(), f.gets.Load()
+	ids := append([]string(nil), f.ids...)
+	var created *object
+	writeThrough(s, http.MethodPost, nil, func() (*object, error) {
+		o, err := f.create("new")
+		created = o
+		return o, err
+	})
+	writeThrough(s, http.MethodPatch, []string{ids[10]}, func() (*object, error) { return f.rename(ids[10], "renamed") })
+	writeThrough(s, http.MethodDelete, []string{ids[20]}, func() (*object, error) { return nil, f.delete(ids[20]) })
+	for key, want := range map[string]string{"new": created.ID, "renamed": ids[10], "api-10": "", "api-20": "", "api-30": ids[30]} {
+		o, err := s.Find(ctx, key)
+		switch {
+		case err != nil:
+			t.Fatal(err)
+		case want == "" && o != nil:
+			t.Errorf("find %q: %+v, want none", key, o)
+		case want != "" && (o == nil || o.ID != want):
+			t.Errorf("find %q: %+v, want %s", key, o, want)
+		}
+	}
+	all, err := s.All(ctx)
+	if err != nil || len(all) != 150 {
+		t.Fatalf("All: %d objects, %v; want 150", len(all), err)
+	}
+	if f.pages.Load() != pages || f.gets.Load() != gets {
+		t.Fatalf("the writes cost %d pages and %d GETs more; want none", f.pages.Load()-pages, f.gets.Load()-gets)
+	}
+	// Reads past the direct ones are served from the walk, the writes in.
+	readAll(t, s, ids[:2], 0)
+	if got := readAll(t, s, []string{created.ID, ids[10]}, 0); got[created.ID] != "new" || got[ids[10]] != "renamed" {
+		t.Fatalf("reads after the writes: %v", got)
+	}
+	if _, err := s.Read(ctx, ids[20]); !errors.Is(err, errNotFound) {
+		t.Fatalf("read of the deleted object: %v, want the direct read's 404", err)
+	}
+}
+
+// TestSharedReads_unknownOutcomeDropsThePages: a write whose outcome is not
+// known (no answer) drops the pages, and the next walk reads them again; a
+// refused write changes nothing.
+func TestSharedReads_unknownOutcomeDropsThePages(t *testing.T) {
+	f := newFakeList(50)
+	s := f.reads().withNatural(func(o *object) string { return o.Name }, nil)
+	ctx := context.Background()
+	if _, err := s.Find(ctx, "api-1"); err != nil {
+		t.Fatal(err)
+	}
+	s.begin()
+	s.end(write{method: http.MethodPost, err: &mgmt.APIError{StatusCode: http.StatusConflict}})
+	if _, err := s.Find(ctx, "api-1"); err != nil || f.pages.Load() != 1 {
+		t.Fatalf("after a refused create: %d pages, %v; want 1", f.pages.Load(), err)
+	}
+	s.begin()
+	if _, err := f.create("lost"); err != nil {
+		t.Fatal(err)
+	}
+	s.end(write{method: http.MethodPost, err: errors.New("connection reset")})
+	if o, err := s.Find(ctx, "lost"); err != nil || o == nil || f.pages.Load() != 2 {
+		t.Fatalf("after a create whose answer was lost: %v %v, %d pages; want it found on a second walk", o, err, f.pages.Load())
+	}
+}
+
+// TestSharedReads_walkAndWritesExcludeEachOther: a write that starts while
+// pages are fetched waits for them, and a walk waits for the writes in
+// flight: no page is read while a write of its type is under way.
+func TestSharedReads_walkAndWritesExcludeEachOther(t *testing.T) {
+	f := newFakeList(450)
+	var inFlight, overlaps atomic.Int64
+	s := newSharedReads(func(o *object) string { return o.ID },
+		func(ctx context.Context, cursor string) (listPage[object], error) {
+			if inFlight.Load() > 0 {
+				overlaps.Add(1)
+			}
+			return f.page(ctx, cursor)
+		}, f.get).withNatural(func(o *object) string { return o.Name }, nil)
+	var wg sync.WaitGroup
+	for i := range 40 {
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			if _, err := s.Find(context.Background(), fmt.Sprintf("api-%d", i)); err != nil {
+				t.Error(err)
+			}
+		}()
+		go func() {
+			defer wg.Done()
+			writeThrough(s, http.MethodPost, nil, func() (*object, error) {
+				inFlight.Add(1)
+				defer inFlight.Add(-1)
+				time.Sleep(time.Millisecond)
+				return f.create(fmt.Sprintf("new-%d", i))
+			})
+		}()
+	}
+	wg.Wait()
+	if overlaps.Load() != 0 {
+		t.Fatalf("%d pages were read while a write was in flight", overlaps.Load())
+	}
+	if f.pages.Load() != 5 {
+		t.Fatalf("%d pages, want one walk of 5", f.pages.Load())
+	}
+	all, err := s.All(context.Background())
+	if err != nil || len(all) != 490 {
+		t.Fatalf("All: %d objects, %v; want 490", len(all), err)
+	}
+}
+
+// TestSharedReads_aListWithoutItsSize: a list that does not say its size
+// (cursor pages) is walked page by page up to each read's allowance, and
+// costs the same whatever the timing.
+func TestSharedReads_aListWithoutItsSize(t *testing.T) {
+	for _, tc := range []struct {
+		objects, reads int
+		pages, gets    int64
+	}{
+		{250, 10, 3, 2},    // the third read walks the 3 pages
+		{1500, 3, 10, 3},   // the third read may fetch 10 pages: too few
+		{1500, 12, 15, 7},  // reads 3 to 7 read directly, the 8th walks on to 15
+		{1500, 100, 15, 7}, // the rest are served
+	} {
+		for run := range 3 {
+			f := newFakeList(tc.objects)
+			s := newSharedReads(func(o *object) string { return o.ID },
+				func(ctx context.Context, cursor string) (listPage[object], error) {
+					p, err := f.page(ctx, cursor)
+					p.total = -1
+					return p, err
+				}, f.get)
+			readAll(t, s, f.ids[:tc.reads], time.Duration(run)*time.Millisecond)
+			if f.pages.Load() != tc.pages || f.gets.Load() != tc.gets {
+				t.Fatalf("%d reads of %d objects, run %d: %d pages and %d GETs; want %d and %d",
+					tc.reads, tc.objects, run, f.pages.Load(), f.gets.Load(), tc.pages, tc.gets)
+			}
+		}
 	}
 }
 

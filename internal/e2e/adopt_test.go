@@ -80,6 +80,17 @@ func seedTenant(t *testing.T, emu *emulator.Server, n int) int {
 		t.Fatal(err)
 	}
 	made++
+	// The post-login trigger runs it; and the tenant's phone provider.
+	if _, err := c.UpdateTriggerBindings(ctx, "post-login", []mgmt.BindingUpdate{
+		{Ref: mgmt.BindingRef{Type: mgmt.BindingByActionID, Value: withSecrets.ID}, DisplayName: "Adopted"},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	made++
+	if _, err := c.CreatePhoneProvider(ctx, mgmt.PhoneProviderCreate{Name: "custom", Configuration: mgmt.PhoneConfiguration{DeliveryMethods: []string{"text"}}}); err != nil {
+		t.Fatal(err)
+	}
+	made++
 	for i := range n {
 		if _, err := c.CreateTokenExchangeProfile(ctx, mgmt.TokenExchangeProfileCreate{
 			Name: fmt.Sprintf("profile %d", i), SubjectTokenType: fmt.Sprintf("urn:adopt:%d", i), ActionID: action, Type: "custom_authentication",

@@ -203,6 +203,27 @@ resource "auth0_client_grant" "exchange_orders" {
   scopes     = ["read:orders"]
   depends_on = [auth0_resource_server_scopes.orders]
 }
+
+resource "auth0_trigger_actions" "login" {
+  trigger = "post-login"
+  actions {
+    id           = auth0_action.login.id
+    display_name = "Login"
+  }
+}
+
+resource "auth0_phone_provider" "sms" {
+  name     = "twilio"
+  disabled = false
+  credentials {
+    auth_token = "twilio-token"
+  }
+  configuration {
+    delivery_methods = ["text", "voice"]
+    sid              = "AC0123"
+    default_from     = "+15550001111"
+  }
+}
 `, pub)
 }
 
@@ -222,6 +243,8 @@ var movedTypes = [][2]string{
 	{"auth0_token_exchange_profile.cis", "tenant_token_exchange_profile.cis"},
 	{"auth0_client.exchange", "tenant_client.exchange"},
 	{"auth0_client_grant.exchange_orders", "tenant_client_grant.exchange_orders"},
+	{"auth0_trigger_actions.login", "tenant_trigger_actions.login"},
+	{"auth0_phone_provider.sms", "tenant_phone_provider.sms"},
 }
 
 // movedInstance is where an instance address of a moved type goes.
@@ -355,6 +378,24 @@ resource "tenant_client_grant" "exchange_orders" {
   client_id = tenant_client.exchange.client_id
   audience  = tenant_resource_server.orders.identifier
   scopes    = ["read:orders"]
+}
+
+resource "tenant_trigger_actions" "login" {
+  trigger = "post-login"
+  actions = [{ id = tenant_action.login.id, display_name = "Login" }]
+}
+
+# The auth token moves to credentials_wo; version 0 (what the move sets)
+# sends nothing.
+resource "tenant_phone_provider" "sms" {
+  name = "twilio"
+  configuration = {
+    delivery_methods = ["text", "voice"]
+    sid              = "AC0123"
+    default_from     = "+15550001111"
+  }
+  credentials_wo         = { auth_token = "twilio-token" }
+  credentials_wo_version = 0
 }
 
 removed {

@@ -195,9 +195,14 @@ type actionBuild struct {
 	Start time.Time
 	Step  time.Duration
 	Fails bool
-	// Deploy makes a version as soon as the build succeeds (create with deploy:true).
-	Deploy bool
-	Done   bool
+	// Deploy makes a version as soon as the build succeeds (create with
+	// deploy:true, or a deploy asked before the build ended); DeployID is
+	// that version's id when the deploy's answer gave it already.
+	Deploy   bool
+	DeployID string
+	// DeployStep is how long the deploy takes to show (see deploy.go).
+	DeployStep time.Duration
+	Done       bool
 	// BuiltAt is when the draft was last built successfully.
 	BuiltAt time.Time
 	// Install is the npm install of the draft's dependencies (nil when
@@ -241,6 +246,7 @@ type action struct {
 	Versions           []*actionVersion // oldest first
 	AllChangesDeployed bool
 	Build              actionBuild
+	Deploying          pendingDeploy
 	Seq                int64
 }
 
@@ -273,6 +279,7 @@ func (a *action) supports(triggerID string) bool {
 // leaves the versions as they were (reference §2); a successful one marks
 // the draft built and, if asked, deploys it at the moment it was built.
 func (a *action) settle(now time.Time) {
+	defer a.finishDeploy(now)
 	b := &a.Build
 	if b.Done || b.installing() || now.Before(b.end()) {
 		return
@@ -283,7 +290,7 @@ func (a *action) settle(now time.Time) {
 	}
 	b.BuiltAt = b.end()
 	if b.Deploy {
-		a.deploy(b.end())
+		a.deploy(b.end(), b.DeployStep, b.DeployID)
 	}
 }
 
@@ -295,7 +302,7 @@ func (a *action) settle(now time.Time) {
 // the outcome it started with when the fault changes.
 func (s *Server) startBuild(a *action, start time.Time, deploy bool) {
 	fails := !installable(a.Dependencies, s.faults.FailingPackages)
-	a.Build = actionBuild{Start: start, Step: max(s.opts.BuildDelay/4, time.Nanosecond), Fails: fails, Deploy: deploy}
+	a.Build = actionBuild{Start: start, Step: max(s.opts.BuildDelay/4, time.Nanosecond), Fails: fails, Deploy: deploy, DeployStep: s.deployStep()}
 	if !fails {
 		a.Build.Install = s.installDependencies(a)
 	}
@@ -336,21 +343,6 @@ func splitPackage(entry string) (name, version string, err error) {
 		return "", "", fmt.Errorf("failing package %q: %q is not an npm package name", entry, name)
 	}
 	return name, version, nil
-}
-
-// deploy makes a new version from the built draft and deploys it.
-func (a *action) deploy(at time.Time) *actionVersion {
-	for _, v := range a.Versions {
-		v.Deployed = false
-	}
-	v := &actionVersion{
-		ID: uuid4(), Number: len(a.Versions) + 1, Code: a.Code, Dependencies: append([]dependency{}, a.Dependencies...),
-		Secrets: secretViews(a.Secrets), SecretValues: secretValues(a.Secrets), Runtime: a.Runtime, Triggers: append([]trigger{}, a.Triggers...),
-		BuiltAt: nanos(a.Build.BuiltAt), CreatedAt: nanos(at), UpdatedAt: nanos(at), Deployed: true,
-	}
-	a.Versions = append(a.Versions, v)
-	a.AllChangesDeployed = true
-	return v
 }
 
 // current is the newest version, deployed the deployed one; nil before the
@@ -485,6 +477,15 @@ func applyAction(a *action, b body, create bool, now time.Time) (deploy bool, _ 
 	return deploy, nil
 }
 
+// readTriggers reads supported_triggers. An item takes the keys of a trigger
+// as GET /actions/triggers shows it (the published specification's
+// ActionTrigger, additionalProperties false): id and version are kept;
+// status, runtimes, default_runtime, compatible_triggers and binding_policy
+// are checked for their type and not kept. A compatible trigger needs id
+// and version and may carry other keys (additionalProperties true).
+//
+// Assumption (the specification requires only id): version is required too,
+// as every observed write sends it (reference §2).
 func readTriggers(o obj) ([]trigger, *apiErr) {
 	items, ok, e := o.array("supported_triggers")
 	if e != nil {
@@ -502,10 +503,13 @@ func readTriggers(o obj) ([]trigger, *apiErr) {
 		if e != nil {
 			return nil, e
 		}
-		if e := it.only("id", "version"); e != nil {
+		if e := it.only("id", "version", "status", "runtimes", "default_runtime", "compatible_triggers", "binding_policy"); e != nil {
 			return nil, e
 		}
 		if e := it.require("id", "version"); e != nil {
+			return nil, e
+		}
+		if e := readTriggerExtras(it); e != nil {
 			return nil, e
 		}
 		id, e := it.enumReq("id", triggerIDs...)
@@ -521,8 +525,51 @@ func readTriggers(o obj) ([]trigger, *apiErr) {
 	return out, nil
 }
 
+// readTriggerExtras checks the keys of a trigger item that are not kept.
+func readTriggerExtras(it obj) *apiErr {
+	for _, k := range []string{"status", "default_runtime"} {
+		if _, e := it.str(k, false, 0, 0); e != nil {
+			return e
+		}
+	}
+	if _, e := it.enum("binding_policy", "trigger-bound", "entity-bound"); e != nil {
+		return e
+	}
+	runtimes, _, e := it.array("runtimes")
+	if e != nil {
+		return e
+	}
+	for i, raw := range runtimes {
+		if jsonType(raw) != "string" {
+			return payloadErr("Expected type string but found type "+jsonType(raw), it.prop("runtimes")+"["+strconv.Itoa(i)+"]")
+		}
+	}
+	compatible, _, e := it.array("compatible_triggers")
+	if e != nil {
+		return e
+	}
+	for i, raw := range compatible {
+		c, _, e := asObject(raw, it.prop("compatible_triggers")+"["+strconv.Itoa(i)+"]")
+		if e != nil {
+			return e
+		}
+		if e := c.require("id", "version"); e != nil {
+			return e
+		}
+		if _, e := c.enumReq("id", triggerIDs...); e != nil {
+			return e
+		}
+		if _, e := c.str("version", true, 1, 0); e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
 // readDependencies checks only the shape: whether a dependency can be
-// installed is the build's business (reference §2).
+// installed is the build's business (reference §2). An item takes name,
+// version and registry_url only (the published specification's
+// ActionVersionDependency, additionalProperties false).
 func readDependencies(o obj) ([]dependency, *apiErr) {
 	items, ok, e := o.array("dependencies")
 	if e != nil {
@@ -559,6 +606,14 @@ func readDependencies(o obj) ([]dependency, *apiErr) {
 
 // readSecrets reads the secrets list, which replaces the stored one.
 //
+// An item may carry other keys than name and value, which are ignored: the
+// published specification's ActionSecretRequest allows them
+// (additionalProperties true), and a real tenant answered 200 to a PATCH
+// whose secrets carried updated_at as read back. That answer rests on one
+// recording, of January 2023 (go-auth0 v1.47.0,
+// TestActionManager_Update.yaml): {"name","value","updated_at"} items,
+// updated_at then set to the time of the PATCH.
+//
 // Assumption (reference §2 says only that PATCH secrets are stored and read
 // back): the list sent is the whole set, so a secret it does not name is
 // removed. On create every item needs name and value. On PATCH an item with
@@ -579,9 +634,6 @@ func readSecrets(o obj, old []secret, create bool, now time.Time) ([]secret, *ap
 	for i, raw := range items {
 		it, _, e := asObject(raw, "secrets["+strconv.Itoa(i)+"]")
 		if e != nil {
-			return nil, e
-		}
-		if e := it.only("name", "value"); e != nil {
 			return nil, e
 		}
 		name, e := it.str("name", true, 1, 0)
@@ -658,7 +710,11 @@ func (s *Server) getAction(w http.ResponseWriter, r *http.Request, _ *caller) *a
 	if e != nil {
 		return e
 	}
-	writeJSON(w, 200, a.view(now))
+	sel, e := s.readFields(r, false)
+	if e != nil {
+		return e
+	}
+	writeJSON(w, 200, sel.one(a.view(now)))
 	return nil
 }
 
@@ -673,6 +729,10 @@ func (s *Server) listActions(w http.ResponseWriter, r *http.Request, _ *caller) 
 	}
 	if q.Get("per_page") == "" {
 		perPage = 20
+	}
+	sel, e := s.readFields(r, false)
+	if e != nil {
+		return e
 	}
 	deployed := q.Get("deployed")
 	if deployed != "" && deployed != "true" && deployed != "false" {
@@ -694,7 +754,7 @@ func (s *Server) listActions(w http.ResponseWriter, r *http.Request, _ *caller) 
 		match = append(match, a.view(now))
 	}
 	start, end := window(len(match), page, perPage)
-	writeJSON(w, 200, ordered{{"actions", match[start:end]}, {"total", len(match)}, {"per_page", perPage}})
+	writeJSON(w, 200, ordered{{"actions", each(sel, match[start:end])}, {"total", len(match)}, {"per_page", perPage}})
 	return nil
 }
 
@@ -718,7 +778,7 @@ func (s *Server) updateAction(w http.ResponseWriter, r *http.Request, _ *caller)
 	if _, e := applyAction(next, b, false, now); e != nil {
 		return e
 	}
-	next.UpdatedAt, next.AllChangesDeployed = nanos(now), false
+	next.UpdatedAt, next.AllChangesDeployed, next.Deploying.Stale = nanos(now), false, true
 	s.startBuild(next, now, false)
 	*a = *next
 	writeJSON(w, 200, a.view(now))
@@ -729,34 +789,161 @@ func (s *Server) updateAction(w http.ResponseWriter, r *http.Request, _ *caller)
 // version with deployed:false and an action summary; the action itself
 // shows the version deployed at once (reference §2).
 //
-// Assumption (reference §2 is silent): deploying an action whose status is
-// not built (pending, building, retrying or failed) is refused with 400
-// "The action cannot be deployed: its status is <status>, and only a built
-// action can be deployed." (no errorCode).
+// Assumption (reference §2 is silent): deploying a failed action is
+// refused with 400 "The action cannot be deployed: its status is <status>,
+// and only a built action can be deployed." (no errorCode); so is one whose
+// build has not ended (pending, building, retrying), or it is deployed when
+// the build succeeds (Assume.DeployUnbuilt). How long the deploy takes to
+// show is Assume.ActionDeploy (see deploy.go).
 func (s *Server) deployAction(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
 	now := time.Now()
 	a, e := s.findAction(pathID(r), now)
 	if e != nil {
 		return e
 	}
-	if st := a.Build.status(now); st != "built" {
+	var v *actionVersion
+	switch st := a.Build.status(now); {
+	case st == "built":
+		v = a.deploy(now, s.deployStep(), "")
+	case st == "failed" || s.opts.Assume.DeployUnbuilt == "refuse":
 		return newErr(400, "The action cannot be deployed: its status is "+st+", and only a built action can be deployed.", "")
+	default:
+		v = a.deployWhenBuilt(now)
 	}
-	v := a.deploy(now)
-	writeJSON(w, 200, ordered{
-		{"code", v.Code}, {"dependencies", v.Dependencies}, {"id", v.ID}, {"deployed", false}, {"number", v.Number},
-		{"secrets", v.Secrets}, {"status", "built"}, {"created_at", v.CreatedAt}, {"updated_at", v.UpdatedAt},
-		{"runtime", v.Runtime}, {"supported_triggers", v.Triggers}, {"action", a.summary(false)},
-	})
+	writeJSON(w, 200, a.deployAnswer(v))
 	return nil
 }
 
-// listActionVersions pages the versions, newest first.
+// deployAnswer is the answer of a deploy: the version made, still
+// deployed:false, and the action summary with all_changes_deployed:false
+// (reference §2; the same for a roll-back, TestActionManager_DeployVersion.yaml).
+func (a *action) deployAnswer(v *actionVersion) ordered {
+	return ordered{
+		{"code", v.Code}, {"dependencies", v.Dependencies}, {"id", v.ID}, {"deployed", false}, {"number", v.Number},
+		{"secrets", v.Secrets}, {"status", "built"}, {"created_at", v.CreatedAt}, {"updated_at", v.UpdatedAt},
+		{"runtime", v.Runtime}, {"supported_triggers", v.Triggers}, {"action", a.summary(false)},
+	}
+}
+
+// rollBackAction makes a new version identical to the one named and
+// deploys it: "a roll-back of an action to an earlier, specified version"
+// (published specification). The answer is the deploy answer of that new
+// version, status 200 as recorded (TestActionManager_DeployVersion.yaml;
+// the specification says 202). The body is empty or {"update_draft": bool}
+// (additionalProperties false).
+//
+// Assumptions (the recording shows only the answer): without update_draft
+// the draft stays as it was, so all_changes_deployed is true only when the
+// draft equals the version; with update_draft:true the draft takes the
+// version's code, runtime, dependencies and triggers, and is built (its
+// secrets stay: a version holds no secret values); an unknown version id is
+// 404 "That action version does not exist.", as GET is.
+func (s *Server) rollBackAction(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	now := time.Now()
+	a, e := s.findAction(pathID(r), now)
+	if e != nil {
+		return e
+	}
+	b, e := readBody(r)
+	if e != nil {
+		return e
+	}
+	if e := b.only("update_draft"); e != nil {
+		return e
+	}
+	update, e := b.boolean("update_draft")
+	if e != nil {
+		return e
+	}
+	i := slices.IndexFunc(a.Versions, func(v *actionVersion) bool { return v.ID == r.PathValue("versionId") })
+	if i < 0 {
+		return newErr(404, "That action version does not exist.", "")
+	}
+	old := a.Versions[i]
+	if update != nil && *update {
+		a.Code, a.Runtime = old.Code, old.Runtime
+		a.Dependencies = append([]dependency{}, old.Dependencies...)
+		a.Triggers = append([]trigger{}, old.Triggers...)
+		a.UpdatedAt = nanos(now)
+		a.Build = actionBuild{Start: now, Step: max(s.opts.BuildDelay/4, time.Nanosecond), Done: true, BuiltAt: now}
+	}
+	a.Deploying = pendingDeploy{}
+	for _, v := range a.Versions {
+		v.Deployed = false
+	}
+	v := &actionVersion{
+		ID: uuid4(), Number: len(a.Versions) + 1, Code: old.Code, Dependencies: append([]dependency{}, old.Dependencies...),
+		Secrets: append([]actionSecret{}, old.Secrets...), Runtime: old.Runtime, Triggers: append([]trigger{}, old.Triggers...),
+		BuiltAt: nanos(now), CreatedAt: nanos(now), UpdatedAt: nanos(now), Deployed: true,
+	}
+	a.Versions = append(a.Versions, v)
+	a.AllChangesDeployed = a.draftIs(v)
+	writeJSON(w, 200, a.deployAnswer(v))
+	return nil
+}
+
+// draftIs reports whether the draft is what version v holds.
+func (a *action) draftIs(v *actionVersion) bool {
+	names := func(list []actionSecret) []string {
+		out := make([]string, 0, len(list))
+		for _, s := range list {
+			out = append(out, s.Name)
+		}
+		return out
+	}
+	return a.Code == v.Code && a.Runtime == v.Runtime && slices.Equal(a.Dependencies, v.Dependencies) &&
+		slices.Equal(a.Triggers, v.Triggers) && slices.Equal(names(secretViews(a.Secrets)), names(v.Secrets))
+}
+
+// testAction takes {"payload": {...}} (the published specification:
+// payload required, any object; additionalProperties false) and answers
+// 200 with a result payload in the recorded shape (TestActionManager_Test.yaml:
+// {"payload":{"error":{message,name,stack},"stats":{...}}}, the answer of a
+// real tenant to code that threw).
+//
+// The emulator does not run an action's code here: every test answers
+// that error payload, its message saying so, with zero durations, and the
+// emulator's log says so too.
+func (s *Server) testAction(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	a, e := s.findAction(pathID(r), time.Now())
+	if e != nil {
+		return e
+	}
+	b, e := readBody(r)
+	if e != nil {
+		return e
+	}
+	o := b.at("")
+	if e := o.only("payload"); e != nil {
+		return e
+	}
+	if e := o.require("payload"); e != nil {
+		return e
+	}
+	if _, ok, e := o.object("payload"); e != nil {
+		return e
+	} else if !ok {
+		return o.typeErr("payload", "object")
+	}
+	s.logf(r, "the emulator does not run action code; answered with an error payload")
+	msg := "The emulator does not run an action's code: action " + a.ID + " was not executed. Test it against a tenant."
+	writeJSON(w, 200, ordered{{"payload", ordered{
+		{"error", ordered{{"message", msg}, {"name", "EmulatorError"}, {"stack", "EmulatorError: " + msg}}},
+		{"stats", ordered{
+			{"total_request_duration_ms", 0}, {"total_runtime_execution_duration_ms", 0}, {"runtime_processing_duration_ms", 0},
+			{"action_duration_ms", 0}, {"runtime_external_call_duration_ms", 0}, {"boot_duration_ms", 0}, {"network_duration_ms", 0},
+		}},
+	}}})
+	return nil
+}
+
+// listActionVersions pages the versions, newest first, in the recorded
+// envelope {"versions","total","per_page"}, each version as
+// deployed_version is, followed by the action summary of the deploy answer
+// (TestActionManager_Versions.yaml).
 //
 // Assumption (reference §0.6 does not list this endpoint): offset paging
-// with page and per_page (default 20, 1–100) and the envelope
-// {"versions","total","page","per_page"}; each version is shown as
-// deployed_version is, followed by the action summary of the deploy answer.
+// with page and per_page (default 20, 1–100).
 func (s *Server) listActionVersions(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
 	now := time.Now()
 	a, e := s.findAction(pathID(r), now)
@@ -770,12 +957,16 @@ func (s *Server) listActionVersions(w http.ResponseWriter, r *http.Request, _ *c
 	if r.URL.Query().Get("per_page") == "" {
 		perPage = 20
 	}
+	sel, e := s.readFields(r, false)
+	if e != nil {
+		return e
+	}
 	all := []ordered{}
 	for i := len(a.Versions) - 1; i >= 0; i-- {
 		all = append(all, a.versionView(a.Versions[i]))
 	}
 	start, end := window(len(all), page, perPage)
-	writeJSON(w, 200, ordered{{"versions", all[start:end]}, {"total", len(all)}, {"page", page}, {"per_page", perPage}})
+	writeJSON(w, 200, ordered{{"versions", each(sel, all[start:end])}, {"total", len(all)}, {"per_page", perPage}})
 	return nil
 }
 
@@ -789,9 +980,13 @@ func (s *Server) getActionVersion(w http.ResponseWriter, r *http.Request, _ *cal
 	if e != nil {
 		return e
 	}
+	sel, e := s.readFields(r, false)
+	if e != nil {
+		return e
+	}
 	for _, v := range a.Versions {
 		if v.ID == r.PathValue("versionId") {
-			writeJSON(w, 200, a.versionView(v))
+			writeJSON(w, 200, sel.one(a.versionView(v)))
 			return nil
 		}
 	}
@@ -803,19 +998,27 @@ func (a *action) versionView(v *actionVersion) ordered {
 }
 
 // deleteAction deletes an action: 204, or 404 when it is gone (reference §0.5).
+// An action bound to a trigger is not deleted without force=true: 409
+// "Unable to delete an action bound to a trigger." (the reported text, no
+// errorCode; trigger-bindings.md); with force=true it is unbound from every
+// trigger and deleted (the specification's "Force action deletion detaching
+// bindings").
 //
 // Assumption (reference §8 leaves this open): an action that a token
 // exchange profile names is not deleted without force=true: 409 "The action
 // is used by token exchange profile <id> (<name>); delete the profile first,
-// or delete the action with force=true." (no errorCode). With force=true the
-// action is deleted and the profile is left as it is, still naming the
-// deleted action id.
+// or delete the action with force=true." (no errorCode), or it is
+// (Assume.ActionInUse). Deleted, with force=true or not, the profile is left
+// as it is, still naming the deleted action id.
 func (s *Server) deleteAction(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
 	id := pathID(r)
 	if _, ok := s.st.Actions[id]; !ok {
 		return newErr(404, "That action does not exist.", "")
 	}
-	if r.URL.Query().Get("force") != "true" {
+	if r.URL.Query().Get("force") != "true" && len(s.boundTo(id)) > 0 {
+		return newErr(409, "Unable to delete an action bound to a trigger.", "")
+	}
+	if r.URL.Query().Get("force") != "true" && s.opts.Assume.ActionInUse == "refuse" {
 		var users []string
 		for _, p := range sortedBySeq(s.st.Profiles, func(p *profile) int64 { return p.Seq }) {
 			if p.ActionID == id {
@@ -830,23 +1033,8 @@ func (s *Server) deleteAction(w http.ResponseWriter, r *http.Request, _ *caller)
 			return newErr(409, "The action is used by "+noun+strings.Join(users, ", ")+"; delete the profile first, or delete the action with force=true.", "")
 		}
 	}
+	s.unbind(id)
 	delete(s.st.Actions, id)
 	noContent(w)
-	return nil
-}
-
-// triggerBindings answers {"bindings":[],"per_page":n} (reference §0.6, §2).
-//
-// Assumption (reference §2 observed only the empty list): bindings are not
-// modelled; every trigger has none.
-func (s *Server) triggerBindings(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
-	_, perPage, _, e := offsetPage(r)
-	if e != nil {
-		return e
-	}
-	if r.URL.Query().Get("per_page") == "" {
-		perPage = 20
-	}
-	writeJSON(w, 200, ordered{{"bindings", []any{}}, {"per_page", perPage}})
 	return nil
 }

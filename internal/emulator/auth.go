@@ -27,7 +27,7 @@ import (
 )
 
 // The scope catalogue: each route needs <action>:<resource>.
-var scopeResources = []string{"token_exchange_profiles", "actions", "roles", "resource_servers", "phone_providers", "clients", "client_grants"}
+var scopeResources = []string{"token_exchange_profiles", "actions", "roles", "resource_servers", "phone_providers", "users", "clients", "client_grants"}
 
 // AllScopes is every scope of the catalogue: the four verbs of each
 // resource, and read:client_keys (a client's secret) and

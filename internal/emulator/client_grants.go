@@ -228,7 +228,7 @@ func (s *Server) listGrants(w http.ResponseWriter, r *http.Request, _ *caller) *
 		match = append(match, g)
 	}
 	if q.Has("take") || q.Has("from") {
-		offset, take, e := checkpoint(r)
+		take, offset, e := checkpoint(r)
 		if e != nil {
 			return e
 		}

@@ -44,16 +44,6 @@ func (c *clientRec) clone() *clientRec {
 	return &x
 }
 
-// ClientPatch values: how PATCH /clients/{id} treats a nested object it is
-// sent (reference: not settled; the emulator answers either way).
-const (
-	// ClientPatchReplace stores the object as sent (with the tenant's
-	// defaults for what it leaves out), as PATCH of an API's objects does.
-	ClientPatchReplace = "replace"
-	// ClientPatchMerge merges the object into the stored one, key by key.
-	ClientPatchMerge = "merge"
-)
-
 // clientKeyOrder is the order of the keys in a client answer: as observed
 // where the recordings show two keys together [O], else the SDK's order.
 var clientKeyOrder = []string{
@@ -105,7 +95,7 @@ type clientField struct {
 	// nullable: an explicit null removes the field (on create, it is as if
 	// it were not sent).
 	nullable bool
-	// nested: an object whose PATCH follows Options.ClientPatch.
+	// nested: an object whose PATCH follows Assumptions.ClientPatch.
 	nested bool
 	// createOnly fields are refused by PATCH; patchOnly ones by POST.
 	createOnly, patchOnly bool
@@ -839,7 +829,7 @@ func (s *Server) signingCert() string {
 // applyClient validates the fields of b and writes them into c. On create
 // (create true) every field sent is taken as it is; on PATCH a null removes
 // a nullable field, client_metadata is merged key by key (a null value
-// removes its key [S]), and the other objects follow s.opts.ClientPatch.
+// removes its key [S]), and the other objects follow s.opts.Assume.ClientPatch.
 func (s *Server) applyClient(c *clientRec, b body, create bool) *apiErr {
 	var unknown []string
 	for k := range b {
@@ -868,7 +858,7 @@ func (s *Server) applyClient(c *clientRec, b body, create bool) *apiErr {
 			continue
 		}
 		src := top
-		if !create && f.nested && s.opts.ClientPatch == ClientPatchMerge && c.Fields[k] != nil {
+		if !create && f.nested && s.opts.Assume.ClientPatch == "merge" && c.Fields[k] != nil {
 			src = body{k: mergeJSON(c.Fields[k], b[k])}.at("")
 		}
 		if k == "client_metadata" && !create && c.Fields[k] != nil {
@@ -903,7 +893,7 @@ func (s *Server) applyClient(c *clientRec, b body, create bool) *apiErr {
 	if c.Fields["organization_discovery_methods"] != nil && c.str("organization_require_behavior") != "pre_login_prompt" {
 		return payloadErr("organization_discovery_methods requires organization_require_behavior pre_login_prompt", "organization_discovery_methods")
 	}
-	if s.opts.RefuseUnfitTokenExchange && c.allowsProfileType("custom_authentication") && (!c.flag("is_first_party") || !c.flag("oidc_conformant")) {
+	if s.opts.Assume.UnfitTokenExchange == "refuse" && c.allowsProfileType("custom_authentication") && (!c.flag("is_first_party") || !c.flag("oidc_conformant")) {
 		return payloadErr("token_exchange with custom_authentication requires a first-party, OIDC-conformant client", "token_exchange")
 	}
 	return nil
@@ -1118,7 +1108,7 @@ func (s *Server) listClients(w http.ResponseWriter, r *http.Request, ca *caller)
 		return out
 	}
 	if q.Has("take") || q.Has("from") {
-		offset, take, e := checkpoint(r)
+		take, offset, e := checkpoint(r)
 		if e != nil {
 			return e
 		}
@@ -1141,27 +1131,6 @@ func (s *Server) listClients(w http.ResponseWriter, r *http.Request, ca *caller)
 	}
 	writeJSON(w, 200, ordered{{"total", len(match)}, {"start", page * perPage}, {"limit", perPage}, {"clients", items(match[start:end])}})
 	return nil
-}
-
-// checkpoint reads take (1–100, default 50) and from (a cursor).
-func checkpoint(r *http.Request) (offset, take int, e *apiErr) {
-	q := r.URL.Query()
-	take = 50
-	if v := q.Get("take"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 100 {
-			return 0, 0, newErr(400, "Query validation error: 'Value "+v+" is out of range [1, 100]' on property take.", "invalid_query_string")
-		}
-		take = n
-	}
-	if v := q.Get("from"); v != "" {
-		n, ok := fromCursor(v)
-		if !ok {
-			return 0, 0, newErr(400, "Query validation error: 'Invalid checkpoint' on property from.", "invalid_query_string")
-		}
-		offset = n
-	}
-	return offset, take, nil
 }
 
 func (s *Server) getClient(w http.ResponseWriter, r *http.Request, ca *caller) *apiErr {

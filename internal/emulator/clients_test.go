@@ -173,12 +173,12 @@ func TestClients_readsUpdatesDeletes(t *testing.T) {
 }
 
 func TestClients_patchMergeSetting(t *testing.T) {
-	h := start(t, Options{ClientPatch: ClientPatchMerge})
+	h := start(t, Options{Assume: Assumptions{ClientPatch: "merge"}})
 	tok := h.admin()
 	id := h.client(tok, `{"name":"app","jwt_configuration":{"alg":"RS256","lifetime_in_seconds":600}}`)["client_id"].(string)
 	h.expect(h.call(tok, "PATCH", "/api/v2/clients/"+id, `{"jwt_configuration":{"alg":"HS256"}}`), 200,
 		`"jwt_configuration":{"secret_encoded":false,"alg":"HS256","lifetime_in_seconds":600}`)
-	if _, err := Start(Options{ClientPatch: "deep"}); err == nil {
+	if _, err := Start(Options{Assume: Assumptions{ClientPatch: "deep"}}); err == nil {
 		t.Fatal("an unknown ClientPatch was accepted")
 	}
 }
@@ -189,7 +189,7 @@ func TestClients_unfitTokenExchangeSetting(t *testing.T) {
 	h := start(t, Options{})
 	h.expect(h.call(h.admin(), "POST", "/api/v2/clients", `{"name":"a",`+te+`}`), 201)
 	// On: not OIDC-conformant, or not first-party, is refused; both is taken.
-	h = start(t, Options{RefuseUnfitTokenExchange: true})
+	h = start(t, Options{Assume: Assumptions{UnfitTokenExchange: "refuse"}})
 	tok := h.admin()
 	h.expect(h.call(tok, "POST", "/api/v2/clients", `{"name":"a",`+te+`}`), 400, "requires a first-party, OIDC-conformant client")
 	h.expect(h.call(tok, "POST", "/api/v2/clients", `{"name":"a","oidc_conformant":true,"is_first_party":false,`+te+`}`), 400)

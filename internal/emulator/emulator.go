@@ -73,19 +73,15 @@ type Options struct {
 	Demo bool
 	// TenantName is the tenant's name as phone providers show it.
 	TenantName string
-	// ClientPatch is how PATCH /clients/{id} treats a nested object:
-	// ClientPatchReplace (the default) or ClientPatchMerge.
-	ClientPatch string
-	// RefuseUnfitTokenExchange makes client writes refuse token_exchange
-	// with custom_authentication on a client that is not first-party and
-	// OIDC-conformant (400). Off, the tenant takes the setting and such a
-	// client's exchanges fail: the reference gives the requirement [R], not
-	// when the tenant enforces it.
-	RefuseUnfitTokenExchange bool
-	// Log receives the emulator's log: what the actions' code prints, the
-	// npm installs of their dependencies, and one line for each token
-	// exchange (nil: no log).
+	// FieldsEverywhere applies fields and include_fields on every list and
+	// read route, also those whose specification names neither.
+	FieldsEverywhere bool
+	// Log receives the emulator's log: one line for each request it does
+	// not serve, what the actions' code prints, the npm installs of their
+	// dependencies, and one line for each token exchange (nil: no log).
 	Log io.Writer
+	// Assume answers what the reference leaves open, one setting each.
+	Assume Assumptions
 	// Node is the Node.js program that runs actions' code ("node" on PATH
 	// when empty), and Npm the npm that installs their dependencies ("npm"
 	// on PATH when empty). Without them the emulator serves everything
@@ -172,10 +168,10 @@ type Server struct {
 	omit    map[string]bool
 	stats   Stats
 	demo    DemoIDs
+	log     *log.Logger // nil: no log
 
 	certOnce    sync.Once
 	cert        string
-	log         *log.Logger // nil: no log
 	packages    *packageInstaller
 	runtime     *nodeRuntime
 	actionCache map[string]map[string]cacheRecord // by trigger id, under mu
@@ -231,12 +227,8 @@ func Start(opts Options) (*Server, error) {
 	if err := opts.Faults.check(); err != nil {
 		return nil, err
 	}
-	switch opts.ClientPatch {
-	case "":
-		opts.ClientPatch = ClientPatchReplace
-	case ClientPatchReplace, ClientPatchMerge:
-	default:
-		return nil, fmt.Errorf("client patch %q: want %q or %q", opts.ClientPatch, ClientPatchReplace, ClientPatchMerge)
+	if err := opts.Assume.normalize(); err != nil {
+		return nil, err
 	}
 	l, err := net.Listen("tcp", opts.Listen)
 	if err != nil {
@@ -275,6 +267,7 @@ func Start(opts Options) (*Server, error) {
 	s.st = newStore()
 	if saved != nil {
 		s.st, s.demo = saved.Store, saved.Demo
+		s.keepSystemAPIs(s.st)
 	}
 	s.seedSystem()
 	if saved != nil {
@@ -450,6 +443,9 @@ func (s *Server) handler() http.Handler {
 		}
 		rec := &recorder{ResponseWriter: w}
 		s.serveAPI(rec, r, isAPI, api, pattern)
+		if pattern == "" {
+			s.notServed(r, rec.status)
+		}
 		s.mu.Lock()
 		s.stats.Total++
 		s.stats.ByRoute[label]++
@@ -505,6 +501,9 @@ func (s *Server) serveAPI(w *recorder, r *http.Request, isAPI bool, api *http.Se
 		r = r.WithContext(context.WithValue(r.Context(), callerKey{}, c))
 	}
 	if pattern == "" {
+		// Assumption (no recording or reference shows the API's answer to
+		// a route it does not have): the API's error shape with the reason
+		// phrase as message, as recorded for 404s that name nothing more.
 		writeErr(w, newErr(404, "Not Found", ""))
 		return
 	}
@@ -522,6 +521,27 @@ func (s *Server) serveAPI(w *recorder, r *http.Request, isAPI bool, api *http.Se
 		panic(http.ErrAbortHandler)
 	}
 	api.ServeHTTP(w, r)
+}
+
+// notServed logs a request that matched none of the emulator's routes, so
+// that a user sees the emulator, not their configuration, is the limit.
+func (s *Server) notServed(r *http.Request, status int) {
+	if s.log == nil {
+		return
+	}
+	answer := "dropped"
+	if status != 0 {
+		answer = strconv.Itoa(status)
+	}
+	s.log.Printf("not served: %s %s (answered %s): the emulator has no such route; see its guide for the routes it serves", r.Method, r.URL.EscapedPath(), answer)
+}
+
+// logf logs what the emulator did not do of a request it served, such as
+// running an action's code.
+func (s *Server) logf(r *http.Request, format string, args ...any) {
+	if s.log != nil {
+		s.log.Printf("%s %s: %s", r.Method, r.URL.EscapedPath(), fmt.Sprintf(format, args...))
+	}
 }
 
 // recorder remembers the status; with discard it swallows the answer.
@@ -583,6 +603,10 @@ type State struct {
 	Roles                 []json.RawMessage `json:"roles"`
 	Actions               []json.RawMessage `json:"actions"`
 	PhoneProviders        []json.RawMessage `json:"phone_providers"`
+	Users                 []json.RawMessage `json:"users"`
+	// TriggerBindings holds each trigger that has bindings: its bindings in
+	// execution order.
+	TriggerBindings map[string][]json.RawMessage `json:"trigger_bindings"`
 	// Clients show their secrets.
 	Clients      []json.RawMessage `json:"clients"`
 	ClientGrants []json.RawMessage `json:"client_grants"`
@@ -595,7 +619,8 @@ func (s *Server) State() State {
 	// An empty collection is [], never null.
 	out := State{
 		TokenExchangeProfiles: []json.RawMessage{}, ResourceServers: []json.RawMessage{}, Roles: []json.RawMessage{},
-		Actions: []json.RawMessage{}, PhoneProviders: []json.RawMessage{}, Clients: []json.RawMessage{}, ClientGrants: []json.RawMessage{},
+		Actions: []json.RawMessage{}, PhoneProviders: []json.RawMessage{}, Users: []json.RawMessage{},
+		TriggerBindings: map[string][]json.RawMessage{}, Clients: []json.RawMessage{}, ClientGrants: []json.RawMessage{},
 	}
 	for _, p := range sortedBySeq(s.st.Profiles, func(p *profile) int64 { return p.Seq }) {
 		out.TokenExchangeProfiles = append(out.TokenExchangeProfiles, mustJSON(p))
@@ -612,6 +637,14 @@ func (s *Server) State() State {
 	}
 	for _, p := range s.st.PhoneProviders { // a tenant has at most one
 		out.PhoneProviders = append(out.PhoneProviders, mustJSON(p))
+	}
+	for _, u := range sortedBySeq(s.st.Users, func(u *user) int64 { return u.Seq }) {
+		out.Users = append(out.Users, mustJSON(append(u.view(), ordered{{"roles", s.rolesOf(u.UserID)}}...)))
+	}
+	for t, list := range s.st.Bindings {
+		for _, b := range list {
+			out.TriggerBindings[t] = append(out.TriggerBindings[t], mustJSON(s.bindingView(t, b, now)))
+		}
 	}
 	for _, c := range sortedBySeq(s.st.Clients, func(c *clientRec) int64 { return c.Seq }) {
 		out.Clients = append(out.Clients, mustJSON(c.view(true)))

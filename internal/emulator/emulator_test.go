@@ -376,7 +376,8 @@ func TestRoles_paginationAndIrregularCodes(t *testing.T) {
 	h.expect(h.call(tok, "POST", "/api/v2/roles/"+id+"/permissions", `{"permissions":[]}`), 400, "minimum 1")
 	h.expect(h.call(tok, "DELETE", "/api/v2/roles/"+id+"/permissions", perm("read:foo", "never:assigned")), 204)
 	h.expect(h.call(tok, "GET", "/api/v2/roles/"+id+"/permissions", nil), 200, `[{"permission_name":"create:foo"`)
-	h.expect(h.call(tok, "GET", "/api/v2/roles/"+id+"/users", nil), 200, `{"users":[]}`)
+	h.expect(h.call(tok, "GET", "/api/v2/roles/"+id+"/users", nil), 200, `[]`)
+	h.expect(h.call(tok, "GET", "/api/v2/roles/"+id+"/users?take=50", nil), 200, `{"users":[]}`)
 
 	r = h.call(tok, "DELETE", "/api/v2/roles/"+id, `{}`)
 	h.expect(r, 200)

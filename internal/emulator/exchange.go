@@ -580,11 +580,8 @@ func (s *Server) userPermissions(userID, audience string) []string {
 	return out
 }
 
-// userRoleIDs are the roles a user is in.
-//
-// Assumption: none. The emulator has no way to put a user in a role, so
-// the users that exchanges set are in none.
-func (s *Server) userRoleIDs(string) []string { return nil }
+// userRoleIDs are the roles a user is in (POST /roles/{id}/users).
+func (s *Server) userRoleIDs(userID string) []string { return s.rolesOf(userID) }
 
 // cacheRecords are a trigger's live cache records.
 func (s *Server) cacheRecords(trigger string, now time.Time) map[string]cacheRecord {

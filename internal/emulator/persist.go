@@ -11,8 +11,8 @@ import (
 
 // savedState is what Options.StateFile holds: the tenant's objects and the
 // default client's credentials, so that an emulator started again with the
-// same file serves the same tenant to the same credentials. The system API
-// is not kept: it is the new address's.
+// same file serves the same tenant to the same credentials. The Management
+// API is not kept: it is the new address's (see keepSystemAPIs).
 type savedState struct {
 	Version      int    `json:"version"`
 	ClientID     string `json:"client_id"`
@@ -46,8 +46,19 @@ func loadState(path string) (*savedState, error) {
 	if st.Version != stateVersion || st.Store == nil {
 		return nil, fmt.Errorf("state file %s: not a state of this emulator (version %d)", path, st.Version)
 	}
-	if st.Store.Users == nil { // a state saved before users were kept
+	// A state written before users existed has none.
+	if st.Store.Users == nil {
 		st.Store.Users = map[string]*user{}
+	}
+	if st.Store.RoleUsers == nil {
+		st.Store.RoleUsers = map[string]map[string]int64{}
+	}
+	// A state written before bindings and phone credentials were kept.
+	if st.Store.Bindings == nil {
+		st.Store.Bindings = map[string][]*binding{}
+	}
+	if st.Store.PhoneCredentials == nil {
+		st.Store.PhoneCredentials = map[string]map[string]string{}
 	}
 	for id, p := range st.Store.Profiles {
 		p.Seq = st.Seqs["profile/"+id]
@@ -56,12 +67,8 @@ func loadState(path string) (*savedState, error) {
 		r.Seq = st.Seqs["role/"+id]
 	}
 	for id, rs := range st.Store.ResourceServers {
-		if rs.IsSystem {
-			if strings.HasSuffix(rs.Identifier, "/api/v2/") {
-				st.oldAudience = rs.Identifier
-			}
-			delete(st.Store.ResourceServers, id)
-			continue
+		if rs.IsSystem && strings.HasSuffix(rs.Identifier, "/api/v2/") {
+			st.oldAudience = rs.Identifier
 		}
 		rs.Seq = st.Seqs["resource_server/"+id]
 	}

@@ -131,3 +131,18 @@ func TestStart_refusesAClientIDTwice(t *testing.T) {
 		}
 	}
 }
+
+// TestStateFile_beforeUsers: a state written before users existed comes
+// back with none, and users can be created.
+func TestStateFile_beforeUsers(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.json")
+	old := `{"version":1,"client_id":"old-id","client_secret":"old-secret","store":{"profiles":{},"actions":{},"roles":{},"role_perms":{},` +
+		`"resource_servers":{},"phone_providers":{},"outbox":[],"seq":3},"seqs":{},"demo":{}}`
+	if err := os.WriteFile(path, []byte(old), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h := start(t, Options{StateFile: path})
+	tok := h.tokenFor("old-id", "old-secret")
+	h.expect(h.call(tok, "GET", "/api/v2/users", nil), 200, "[]")
+	h.expect(h.call(tok, "POST", "/api/v2/users", `{"connection":"Username-Password-Authentication","email":"a@example.com","password":"p4ssw0rd!"}`), 201)
+}

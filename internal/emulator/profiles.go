@@ -2,7 +2,6 @@ package emulator
 
 import (
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -67,9 +66,11 @@ func (s *Server) createProfile(w http.ResponseWriter, r *http.Request, c *caller
 		return e
 	}
 	// A created action with deploy:true is not deployed until its build
-	// succeeds (reference §2).
+	// succeeds (reference §2). Whether the tenant refuses a profile on an
+	// action it cannot run is open (reference §1, §8): Assume.ProfileAction.
 	a, ae := s.findAction(actionID, time.Now())
 	switch {
+	case s.opts.Assume.ProfileAction == "accept":
 	case ae != nil:
 		return newErr(400, "The action "+actionID+" does not exist.", "")
 	case !a.supports("custom-token-exchange"):
@@ -88,26 +89,17 @@ func (s *Server) createProfile(w http.ResponseWriter, r *http.Request, c *caller
 }
 
 func (s *Server) listProfiles(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
-	q := r.URL.Query()
-	take := 50
-	if v := q.Get("take"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 100 {
-			return newErr(400, "Query validation error: 'Value "+v+" is out of range [1, 100]' on property take.", "invalid_query_string")
-		}
-		take = n
+	take, offset, e := checkpoint(r)
+	if e != nil {
+		return e
 	}
-	offset := 0
-	if v := q.Get("from"); v != "" {
-		n, ok := fromCursor(v)
-		if !ok {
-			return newErr(400, "Query validation error: 'Invalid checkpoint' on property from.", "invalid_query_string")
-		}
-		offset = n
+	sel, e := s.readFields(r, false)
+	if e != nil {
+		return e
 	}
 	all := sortedBySeq(s.st.Profiles, func(p *profile) int64 { return p.Seq })
 	start, end := min(offset, len(all)), min(offset+take, len(all))
-	reply := map[string]any{"token_exchange_profiles": all[start:end]}
+	reply := map[string]any{"token_exchange_profiles": each(sel, all[start:end])}
 	if end < len(all) {
 		reply["next"] = cursor(end)
 	}
@@ -120,7 +112,11 @@ func (s *Server) getProfile(w http.ResponseWriter, r *http.Request, _ *caller) *
 	if !ok {
 		return newErr(404, "Token exchange profile not found.", "")
 	}
-	writeJSON(w, 200, p)
+	sel, e := s.readFields(r, false)
+	if e != nil {
+		return e
+	}
+	writeJSON(w, 200, sel.one(p))
 	return nil
 }
 

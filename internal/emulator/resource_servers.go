@@ -238,7 +238,10 @@ func defaultSubjectTypeAuthorization() *subjectTypeAuthorization {
 // Assumption (reference §4 is silent on partial updates): a body that names
 // only user or only client changes that one and keeps the other, merged
 // over the API's default when the resource server had none. Both sides are
-// optional; a side that is present needs its policy. Assumption (silent): a
+// optional; a side that is present needs its policy. A side may carry other
+// keys, which are not kept: the published specification allows them
+// (additionalProperties true on user and client, false on the object
+// itself). Assumption (silent): a
 // null subject_type_authorization returns it to the default
 // {"client":{"policy":"require_client_grant"},"user":{"policy":"allow_all"}},
 // and a null user or client is a type error (it is not nullable).
@@ -280,9 +283,6 @@ func applySubjectTypeAuthorization(rs *resourceServer, b obj) *apiErr {
 		if e != nil {
 			return e
 		}
-		if e := p.only("policy"); e != nil {
-			return e
-		}
 		v, e := p.enumReq("policy", side.values...)
 		if e != nil {
 			return e
@@ -296,9 +296,11 @@ func applySubjectTypeAuthorization(rs *resourceServer, b obj) *apiErr {
 // applyAuthorizationDetails sets an array of {"type": ...}, or clears it
 // with null (reference §4).
 //
-// Assumption (reference §4 gives only {"type":…}): each item has exactly the
-// key type, a string of 1–255 characters; other keys are refused; the array
-// may be empty (the answer then shows []).
+// The published specification leaves the items unconstrained ("items":
+// {}); reference §4 shows {"type":…}. Assumptions: each item is an object
+// with the key type, a string of 1–255 characters (RFC 9396 requires it);
+// its other keys are kept as sent and shown in answers; the array may be
+// empty (the answer then shows []).
 func applyAuthorizationDetails(rs *resourceServer, b obj) *apiErr {
 	const k = "authorization_details"
 	items, ok, e := b.array(k)
@@ -315,14 +317,10 @@ func applyAuthorizationDetails(rs *resourceServer, b obj) *apiErr {
 		if e != nil {
 			return e
 		}
-		if e := it.only("type"); e != nil {
+		if _, e := it.str("type", true, 1, 255); e != nil {
 			return e
 		}
-		t, e := it.str("type", true, 1, 255)
-		if e != nil {
-			return e
-		}
-		out = append(out, authorizationDetail{Type: t})
+		out = append(out, authorizationDetail(raw))
 	}
 	rs.AuthorizationDetails = &out
 	return nil
@@ -519,21 +517,38 @@ func (s *Server) createResourceServer(w http.ResponseWriter, r *http.Request, _ 
 	if s.findResourceServer(ident) != nil {
 		return newErr(409, "A resource server with the same identifier already exists.", "operation_not_supported")
 	}
-	custom := 0
-	for _, rs := range s.st.ResourceServers {
-		if !rs.IsSystem {
-			custom++
-		}
-	}
-	if e := s.capReached(custom); e != nil {
-		return e
-	}
 	rs := &resourceServer{
-		ID: randomHex(24), Identifier: ident, TokenLifetime: 86400, TokenLifetimeForWeb: 7200, SigningAlg: "RS256", Seq: s.st.next(),
+		Identifier: ident, TokenLifetime: 86400, TokenLifetimeForWeb: 7200, SigningAlg: "RS256",
 		SubjectTypeAuthorization: defaultSubjectTypeAuthorization(),
 	}
 	if e := applyResourceServer(rs, b, true); e != nil {
 		return e
+	}
+	// A system API's identifier makes it from its template; system APIs
+	// are not counted against the entity cap.
+	if sys := s.systemTemplate(ident); sys != nil {
+		rs = sys
+	} else {
+		custom := 0
+		for _, other := range s.st.ResourceServers {
+			if !other.IsSystem {
+				custom++
+			}
+		}
+		if e := s.capReached(custom); e != nil {
+			return e
+		}
+	}
+	rs.ID, rs.Seq = randomHex(24), s.st.next()
+	// Omitted until set (reference §4), or filled in (Assume.UnsetFields).
+	if s.opts.Assume.UnsetFields == "fill" && !rs.IsSystem {
+		if rs.EnforcePolicies == nil {
+			rs.EnforcePolicies = new(bool)
+		}
+		if rs.TokenDialect == nil {
+			dialect := "access_token"
+			rs.TokenDialect = &dialect
+		}
 	}
 	s.st.ResourceServers[rs.ID] = rs
 	writeJSON(w, 201, rs)
@@ -553,8 +568,12 @@ func (s *Server) listResourceServers(w http.ResponseWriter, r *http.Request, _ *
 		}
 		match = append(match, rs)
 	}
+	sel, e := s.readFields(r, true)
+	if e != nil {
+		return e
+	}
 	start, end := window(len(match), page, perPage)
-	items := append([]*resourceServer{}, match[start:end]...)
+	items := each(sel, match[start:end])
 	if !totals {
 		writeJSON(w, 200, items)
 		return nil
@@ -568,7 +587,11 @@ func (s *Server) getResourceServer(w http.ResponseWriter, r *http.Request, _ *ca
 	if e != nil {
 		return e
 	}
-	writeJSON(w, 200, rs)
+	sel, e := s.readFields(r, true)
+	if e != nil {
+		return e
+	}
+	writeJSON(w, 200, sel.one(rs))
 	return nil
 }
 
@@ -581,11 +604,11 @@ func (s *Server) updateResourceServer(w http.ResponseWriter, r *http.Request, _ 
 	if e != nil {
 		return e
 	}
-	allowed := rsWritable
-	if rs.IsSystem {
-		allowed = systemPatchable
-	}
-	if e := b.only(allowed...); e != nil {
+	if kind := s.systemKindOf(rs); kind != notSystem {
+		if e := systemPatch(kind, rs, b); e != nil {
+			return e
+		}
+	} else if e := b.only(rsWritable...); e != nil {
 		return e
 	}
 	// Validate on a copy so a refused PATCH changes nothing.
@@ -606,8 +629,8 @@ func (s *Server) deleteResourceServer(w http.ResponseWriter, r *http.Request, _ 
 		w.WriteHeader(http.StatusNoContent)
 		return nil
 	}
-	if rs.IsSystem {
-		return newErr(400, "The system resource server "+rs.Identifier+" cannot be deleted.", "operation_not_supported")
+	if e := systemDelete(s.systemKindOf(rs), rs); e != nil {
+		return e
 	}
 	delete(s.st.ResourceServers, rs.ID)
 	// Permissions that named the API go with it.

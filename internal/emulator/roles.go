@@ -89,21 +89,38 @@ func (s *Server) listRoles(w http.ResponseWriter, r *http.Request, _ *caller) *a
 	if e != nil {
 		return e
 	}
+	sel, e := s.readFields(r, false)
+	if e != nil {
+		return e
+	}
 	filter := strings.ToLower(r.URL.Query().Get("name_filter"))
 	match := []ordered{}
 	for _, ro := range sortedBySeq(s.st.Roles, func(r *role) int64 { return r.Seq }) {
-		if filter == "" || strings.Contains(strings.ToLower(ro.Name), filter) {
+		if filter == "" || s.nameMatches(strings.ToLower(ro.Name), filter) {
 			match = append(match, roleView(ro))
 		}
 	}
 	start, end := window(len(match), page, perPage)
-	items := match[start:end]
+	items := each(sel, match[start:end])
 	if !totals {
 		writeJSON(w, 200, items)
 		return nil
 	}
 	writeJSON(w, 200, ordered{{"roles", items}, {"start", page * perPage}, {"limit", perPage}, {"total", len(match)}})
 	return nil
+}
+
+// nameMatches reports whether a role's name matches name_filter, both
+// lower case: case-insensitive (reference §3), and as a substring, a prefix
+// or the whole name (Assume.RoleNameFilter; the reference leaves it open).
+func (s *Server) nameMatches(name, filter string) bool {
+	switch s.opts.Assume.RoleNameFilter {
+	case "prefix":
+		return strings.HasPrefix(name, filter)
+	case "exact":
+		return name == filter
+	}
+	return strings.Contains(name, filter)
 }
 
 func (s *Server) role(r *http.Request) (*role, *apiErr) {
@@ -119,7 +136,11 @@ func (s *Server) getRole(w http.ResponseWriter, r *http.Request, _ *caller) *api
 	if e != nil {
 		return e
 	}
-	writeJSON(w, 200, roleView(ro))
+	sel, e := s.readFields(r, false)
+	if e != nil {
+		return e
+	}
+	writeJSON(w, 200, sel.one(roleView(ro)))
 	return nil
 }
 
@@ -172,15 +193,8 @@ func (s *Server) deleteRole(w http.ResponseWriter, r *http.Request, _ *caller) *
 	}
 	delete(s.st.Roles, ro.ID)
 	delete(s.st.RolePerms, ro.ID)
+	delete(s.st.RoleUsers, ro.ID)
 	writeJSON(w, 200, map[string]any{})
-	return nil
-}
-
-func (s *Server) roleUsers(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
-	if _, e := s.role(r); e != nil {
-		return e
-	}
-	writeJSON(w, 200, map[string]any{"users": []any{}})
 	return nil
 }
 
@@ -230,9 +244,13 @@ func (s *Server) listRolePermissions(w http.ResponseWriter, r *http.Request, _ *
 	if e != nil {
 		return e
 	}
+	sel, e := s.readFields(r, false)
+	if e != nil {
+		return e
+	}
 	all := s.permissionsOf(ro.ID)
 	start, end := window(len(all), page, perPage)
-	items := append([]permissionView{}, all[start:end]...)
+	items := each(sel, all[start:end])
 	if !totals {
 		writeJSON(w, 200, items)
 		return nil
@@ -292,8 +310,12 @@ func permissionBody(r *http.Request) ([]permissionPair, *apiErr) {
 // Assumptions (reference §3, §8 leave these open): that 404 carries the
 // errorCode inexistent_resource_server, as the resource server's own 404
 // does (§0.4); an unknown role id is 404 "The role does not exist.", as
-// GET is; an already-assigned pair is accepted again; a permission the API
-// does not define is 400 (errorCode invalid_body) and nothing is assigned.
+// GET is. Two more are settings: a permission the API does not define is
+// 400 (errorCode invalid_body) and nothing is assigned, or is assigned
+// (Assume.UndefinedScope); a pair the role already holds is accepted again,
+// or 409 "The role already has the permission '<name>' of resource server
+// '<identifier>'." (no errorCode) and nothing is assigned
+// (Assume.HeldPermission).
 func (s *Server) addRolePermissions(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
 	ro, e := s.role(r)
 	if e != nil {
@@ -303,16 +325,19 @@ func (s *Server) addRolePermissions(w http.ResponseWriter, r *http.Request, _ *c
 	if e != nil {
 		return e
 	}
+	perms := s.st.RolePerms[ro.ID]
 	for _, p := range pairs {
 		rs := s.findResourceServer(p.ResourceServerIdentifier)
 		if rs == nil {
 			return newErr(404, "The resource server does not exist: '"+p.ResourceServerIdentifier+"'", "inexistent_resource_server")
 		}
-		if !rs.hasScope(p.PermissionName) {
+		if !rs.hasScope(p.PermissionName) && s.opts.Assume.UndefinedScope == "refuse" {
 			return newErr(400, "Permission '"+p.PermissionName+"' is not defined on resource server '"+p.ResourceServerIdentifier+"'.", "invalid_body")
 		}
+		if perms[p.ResourceServerIdentifier][p.PermissionName] && s.opts.Assume.HeldPermission == "conflict" {
+			return newErr(409, "The role already has the permission '"+p.PermissionName+"' of resource server '"+p.ResourceServerIdentifier+"'.", "")
+		}
 	}
-	perms := s.st.RolePerms[ro.ID]
 	if perms == nil {
 		perms = map[string]map[string]bool{}
 		s.st.RolePerms[ro.ID] = perms
@@ -371,8 +396,8 @@ func (o ordered) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b.WriteString(",")
 		}
-		k, _ := json.Marshal(kv.k)
-		v, err := json.Marshal(kv.v)
+		k, _ := marshal(kv.k)
+		v, err := marshal(kv.v)
 		if err != nil {
 			return nil, err
 		}

@@ -18,9 +18,13 @@ func (s *Server) handle(mux *http.ServeMux, pattern, scope string, h handlerFunc
 		c, _ := r.Context().Value(callerKey{}).(*caller)
 		e := c.may(scope)
 		if e == nil {
-			s.mu.Lock()
-			e = h(w, r, c)
-			s.mu.Unlock()
+			// Unlocked also when h panics, so that one failing request
+			// does not stop every later one.
+			func() {
+				s.mu.Lock()
+				defer s.mu.Unlock()
+				e = h(w, r, c)
+			}()
 		}
 		if e != nil {
 			writeErr(w, e)
@@ -50,7 +54,11 @@ func (s *Server) routes(mux *http.ServeMux) {
 	s.handle(mux, "POST "+act+"/{id}/deploy", "create:actions", s.deployAction)
 	s.handle(mux, "GET "+act+"/{id}/versions", "read:actions", s.listActionVersions)
 	s.handle(mux, "GET "+act+"/{id}/versions/{versionId}", "read:actions", s.getActionVersion)
+	s.handle(mux, "POST "+act+"/{id}/versions/{versionId}/deploy", "create:actions", s.rollBackAction)
+	s.handle(mux, "POST "+act+"/{id}/test", "create:actions", s.testAction)
+	s.handle(mux, "GET /api/v2/actions/triggers", "read:actions", s.listTriggers)
 	s.handle(mux, "GET /api/v2/actions/triggers/{trigger}/bindings", "read:actions", s.triggerBindings)
+	s.handle(mux, "PATCH /api/v2/actions/triggers/{trigger}/bindings", "update:actions", s.updateTriggerBindings)
 
 	const roles = "/api/v2/roles"
 	s.handle(mux, "POST "+roles, "create:roles", s.createRole)
@@ -59,6 +67,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	s.handle(mux, "PATCH "+roles+"/{id}", "update:roles", s.updateRole)
 	s.handle(mux, "DELETE "+roles+"/{id}", "delete:roles", s.deleteRole)
 	s.handle(mux, "GET "+roles+"/{id}/users", "read:roles", s.roleUsers)
+	s.handle(mux, "POST "+roles+"/{id}/users", "update:roles", s.assignRoleUsers)
 	s.handle(mux, "GET "+roles+"/{id}/permissions", "read:roles", s.listRolePermissions)
 	s.handle(mux, "POST "+roles+"/{id}/permissions", "update:roles", s.addRolePermissions)
 	s.handle(mux, "DELETE "+roles+"/{id}/permissions", "update:roles", s.removeRolePermissions)
@@ -69,6 +78,12 @@ func (s *Server) routes(mux *http.ServeMux) {
 	s.handle(mux, "GET "+rs+"/{id}", "read:resource_servers", s.getResourceServer)
 	s.handle(mux, "PATCH "+rs+"/{id}", "update:resource_servers", s.updateResourceServer)
 	s.handle(mux, "DELETE "+rs+"/{id}", "delete:resource_servers", s.deleteResourceServer)
+
+	const users = "/api/v2/users"
+	s.handle(mux, "POST "+users, "create:users", s.createUser)
+	s.handle(mux, "GET "+users, "read:users", s.listUsers)
+	s.handle(mux, "GET "+users+"/{id}", "read:users", s.getUser)
+	s.handle(mux, "DELETE "+users+"/{id}", "delete:users", s.deleteUser)
 
 	const phone = "/api/v2/branding/phone/providers"
 	s.handle(mux, "GET "+phone, "read:phone_providers", s.listPhoneProviders)

@@ -45,6 +45,7 @@ func (s *Server) seedDemo() {
 		Configuration: &phoneConfig{DeliveryMethods: []string{"text", "voice"}}, CreatedAt: millis(now), UpdatedAt: millis(now),
 	}
 	s.st.PhoneProviders[p.ID] = p
+	s.st.PhoneCredentials[p.ID] = map[string]string{}
 	s.demo = DemoIDs{ActionID: a.ID, RoleID: ro.ID, PhoneProviderID: p.ID}
 }
 

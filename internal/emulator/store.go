@@ -1,7 +1,9 @@
 package emulator
 
 import (
+	"bytes"
 	"encoding/json"
+	"maps"
 	"sort"
 )
 
@@ -44,8 +46,22 @@ type subjectTypeAuthorization struct {
 	User   *policy `json:"user,omitempty"`
 }
 
-type authorizationDetail struct {
-	Type string `json:"type"`
+// authorizationDetail is an item as it was sent: {"type", ...}.
+type authorizationDetail json.RawMessage
+
+func (d authorizationDetail) MarshalJSON() ([]byte, error) { return compactJSON(d) }
+
+func (d *authorizationDetail) UnmarshalJSON(b []byte) error {
+	*d = append((*d)[:0], b...)
+	return nil
+}
+
+func compactJSON(raw []byte) ([]byte, error) {
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
 
 // tokenEncryption is stored as the API answers it: the key's pem is never
@@ -151,19 +167,27 @@ type store struct {
 	RolePerms       map[string]map[string]map[string]bool `json:"role_perms"`
 	ResourceServers map[string]*resourceServer            `json:"resource_servers"`
 	PhoneProviders  map[string]*phoneProvider             `json:"phone_providers"`
-	Clients         map[string]*clientRec                 `json:"clients"`
-	Grants          map[string]*grant                     `json:"client_grants"`
 	Users           map[string]*user                      `json:"users"`
-	Outbox          []OutboxMessage                       `json:"outbox"`
-	Seq             int64                                 `json:"seq"`
+	// RoleUsers: role id -> user id -> when it was added (a Seq value).
+	RoleUsers map[string]map[string]int64 `json:"role_users"`
+	// PhoneCredentials: provider id -> the credentials it was given, which
+	// the API never returns.
+	PhoneCredentials map[string]map[string]string `json:"phone_credentials"`
+	// Bindings: trigger id -> its bindings in execution order.
+	Bindings map[string][]*binding `json:"bindings"`
+	Clients  map[string]*clientRec `json:"clients"`
+	Grants   map[string]*grant     `json:"client_grants"`
+	Outbox   []OutboxMessage       `json:"outbox"`
+	Seq      int64                 `json:"seq"`
 }
 
 func newStore() *store {
 	return &store{
 		Profiles: map[string]*profile{}, Actions: map[string]*action{}, Roles: map[string]*role{},
 		RolePerms: map[string]map[string]map[string]bool{}, ResourceServers: map[string]*resourceServer{},
-		PhoneProviders: map[string]*phoneProvider{}, Clients: map[string]*clientRec{}, Grants: map[string]*grant{},
-		Users: map[string]*user{}, Outbox: []OutboxMessage{},
+		PhoneProviders: map[string]*phoneProvider{}, Users: map[string]*user{}, RoleUsers: map[string]map[string]int64{},
+		PhoneCredentials: map[string]map[string]string{}, Bindings: map[string][]*binding{},
+		Clients: map[string]*clientRec{}, Grants: map[string]*grant{}, Outbox: []OutboxMessage{},
 	}
 }
 
@@ -204,13 +228,28 @@ func (s *store) clone() *store {
 		}
 		c.PhoneProviders[k] = &x
 	}
+	for k, v := range s.Users {
+		x := *v
+		c.Users[k] = &x
+	}
+	for k, v := range s.RoleUsers {
+		c.RoleUsers[k] = maps.Clone(v)
+	}
+	for k, v := range s.PhoneCredentials {
+		c.PhoneCredentials[k] = maps.Clone(v)
+	}
+	for t, list := range s.Bindings {
+		for _, b := range list {
+			x := *b
+			c.Bindings[t] = append(c.Bindings[t], &x)
+		}
+	}
 	for k, v := range s.Clients {
 		c.Clients[k] = v.clone()
 	}
 	for k, v := range s.Grants {
 		c.Grants[k] = v.clone()
 	}
-	c.Users = cloneUsers(s.Users)
 	c.Outbox = append(c.Outbox, s.Outbox...)
 	c.Seq = s.Seq
 	return c

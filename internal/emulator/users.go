@@ -1,30 +1,39 @@
 package emulator
 
 import (
+	"crypto/md5"
+	"encoding/hex"
 	"encoding/json"
-	"fmt"
+	"net/http"
 	"net/mail"
+	"net/url"
+	"regexp"
 	"slices"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
 
-// Users, as far as a custom token exchange needs them: the users its
-// actions set with setUserByConnection (found, created, replaced) or name
-// with setUserById, and their metadata. The tenant has one connection, its
-// default database connection, as a fresh tenant has; a database user's id
-// is auth0|<its id in the connection>.
+// Users, as far as assigning roles needs them and the recordings show them
+// (go-auth0 v1.47.0: TestUserManager_{Create,Read,List,Delete}.yaml,
+// TestRoleManager_Users.yaml, TestRoleManager_UsersCheckpointPagination.yaml):
+// create, read, search, delete, and the role members of
+// POST/GET /roles/{id}/users. Nothing else of a user is modelled: no
+// PATCH, no logins, no other connection than the tenant's database one.
 
-// databaseConnection is the tenant's one connection.
+// databaseConnection is the one connection users are created in.
 //
-// Assumption (token-exchange-flow.md §1 says the connection must be enabled
-// for the client, and names none): the default database connection
-// Username-Password-Authentication exists and is enabled for every client,
-// as a fresh tenant enables its connections for new applications; no
-// other connection exists.
+// Assumption (the recordings use only this one): the tenant has the
+// default database connection, Username-Password-Authentication, and no
+// other; a create that names another is 400 "The connection does not
+// exist." (errorCode inexistent_connection). A custom token exchange's
+// setUserByConnection finds it enabled for every client, as a fresh tenant
+// enables its connections for new applications (token-exchange-flow.md §1
+// says the connection must be enabled for the client, and names none).
 const databaseConnection = "Username-Password-Authentication"
 
-// user is a stored user.
+// user is a stored user. The password is never kept: nothing reads it.
 type user struct {
 	UserID        string          `json:"user_id"`
 	Email         string          `json:"email"`
@@ -36,7 +45,7 @@ type user struct {
 	FamilyName    string          `json:"family_name,omitempty"`
 	Name          string          `json:"name"`
 	Nickname      string          `json:"nickname"`
-	Picture       string          `json:"picture,omitempty"`
+	Picture       string          `json:"picture"`
 	Blocked       *bool           `json:"blocked,omitempty"`
 	UserMetadata  json.RawMessage `json:"user_metadata,omitempty"`
 	AppMetadata   json.RawMessage `json:"app_metadata,omitempty"`
@@ -47,302 +56,398 @@ type user struct {
 	Seq           int64           `json:"seq"`
 }
 
-func (u *user) blocked() bool { return u.Blocked != nil && *u.Blocked }
-
-func cloneUsers(m map[string]*user) map[string]*user {
-	out := make(map[string]*user, len(m))
-	for k, v := range m {
-		x := *v
-		out[k] = &x
+// view is the user as the API shows it: keys in alphabetical order but
+// app_metadata, which comes last (the recorded order), and the keys never
+// set left out.
+func (u *user) view() ordered {
+	local := strings.TrimPrefix(u.UserID, "auth0|")
+	all := map[string]any{
+		"created_at": u.CreatedAt, "email": u.Email, "email_verified": u.EmailVerified, "name": u.Name, "nickname": u.Nickname,
+		"picture": u.Picture, "updated_at": u.UpdatedAt, "user_id": u.UserID,
+		"identities": []ordered{{{"connection", databaseConnection}, {"user_id", local}, {"provider", "auth0"}, {"isSocial", false}}},
 	}
-	return out
+	for k, v := range map[string]string{"username": u.Username, "phone_number": u.PhoneNumber, "given_name": u.GivenName, "family_name": u.FamilyName} {
+		if v != "" {
+			all[k] = v
+		}
+	}
+	for k, v := range map[string]*bool{"blocked": u.Blocked, "phone_verified": u.PhoneVerified} {
+		if v != nil {
+			all[k] = *v
+		}
+	}
+	if u.UserMetadata != nil {
+		all["user_metadata"] = u.UserMetadata
+	}
+	if u.LoginsCount > 0 {
+		all["logins_count"], all["last_login"] = u.LoginsCount, u.LastLogin
+	}
+	keys := make([]string, 0, len(all))
+	for k := range all {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	o := ordered{}
+	for _, k := range keys {
+		o = append(o, ordered{{k, all[k]}}...)
+	}
+	if u.AppMetadata != nil {
+		o = append(o, ordered{{"app_metadata", u.AppMetadata}}...)
+	}
+	return o
 }
 
-// userAttributes are the profile attributes setUserByConnection takes
-// (custom token exchange api object [R]: the Update a User attributes, and
-// verify_email, which is not stored).
-var userAttributes = []string{
-	"user_id", "email", "email_verified", "username", "phone_number", "phone_verified",
-	"name", "given_name", "family_name", "nickname", "picture", "verify_email",
+// member is a user as GET /roles/{id}/users shows it (recorded order).
+func (u *user) member() ordered {
+	return ordered{{"user_id", u.UserID}, {"email", u.Email}, {"picture", u.Picture}, {"name", u.Name}}
 }
 
-// The limits of setUserByConnection (token-exchange-flow.md §3).
-const (
-	maxConnectionName   = 512
-	maxProfileAttribute = 24
-)
-
-// userFailure is why a user could not be set: an OAuth error of the token
-// endpoint.
-type userFailure struct {
-	status      int
-	code        string
-	description string
+// gravatar is the default picture: Gravatar by the e-mail's MD5, falling
+// back to an avatar of the name's first two letters (as recorded:
+// chuck@example.com gave .../avatar/0b79e7da…?s=480&r=pg&d=…%2Fch.png).
+func gravatar(email, name string) string {
+	sum := md5.Sum([]byte(strings.ToLower(strings.TrimSpace(email))))
+	initials := strings.ToLower(name)
+	if len(initials) > 2 {
+		initials = initials[:2]
+	}
+	fallback := "https://cdn.auth0.com/avatars/" + initials + ".png"
+	return "https://s.gravatar.com/avatar/" + hex.EncodeToString(sum[:]) + "?s=480&r=pg&d=" + url.QueryEscape(fallback)
 }
 
-func (f *userFailure) Error() string { return f.code + ": " + f.description }
-
-// invalidUser is a failure caused by the user the action set (400
-// invalid_request); badCall one caused by how the action called the api
-// (500 server_error).
+// createUser makes a user of the database connection and answers 201 with
+// it (recorded).
 //
-// Assumption (token-exchange-flow.md §4 lists these cases as [?]): a user
-// that does not exist, or a profile the connection refuses, is 400
-// invalid_request; an api call the platform would refuse whatever the
-// user (an unknown connection, a limit, an option out of its enum) is 500
-// server_error, as an error of the action.
-func invalidUser(format string, args ...any) *userFailure {
-	return &userFailure{400, "invalid_request", fmt.Sprintf(format, args...)}
+// The body takes the published specification's keys (additionalProperties
+// false); connection is required. Defaults as recorded: email_verified
+// false, name the e-mail, nickname the e-mail's local part, picture from
+// Gravatar. Assumptions: email and password are required (the database
+// connection's rules), email must parse as an address; username,
+// given_name, family_name, name, nickname and phone_number are strings of
+// 1–300 characters, picture a non-empty string; user_metadata and
+// app_metadata objects; a user_id sent
+// becomes auth0|<user_id>; a second user with the same e-mail, username or
+// user_id is 409 "The user already exists." (errorCode auth0_idp_error);
+// verify_email is accepted and does nothing.
+func (s *Server) createUser(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	b, e := readBody(r)
+	if e != nil {
+		return e
+	}
+	o := b.at("")
+	if e := o.only("email", "phone_number", "user_metadata", "blocked", "email_verified", "phone_verified", "app_metadata", "given_name",
+		"family_name", "name", "nickname", "picture", "user_id", "connection", "password", "verify_email", "username"); e != nil {
+		return e
+	}
+	conn, e := o.str("connection", true, 1, 0)
+	if e != nil {
+		return e
+	}
+	if conn != databaseConnection {
+		return newErr(400, "The connection does not exist.", "inexistent_connection")
+	}
+	if e := o.require("email", "password"); e != nil {
+		return e
+	}
+	email, e := o.str("email", true, 1, 300)
+	if e != nil {
+		return e
+	}
+	if a, err := mail.ParseAddress(email); err != nil || a.Address != email {
+		return payloadErr("Object didn't pass validation for format email: "+email, "email")
+	}
+	if _, e := o.str("password", true, 1, 0); e != nil {
+		return e
+	}
+	now := millis(time.Now())
+	u := &user{Email: email, CreatedAt: now, UpdatedAt: now}
+	for _, f := range []struct {
+		key string
+		dst *string
+		max int
+	}{
+		{"username", &u.Username, 300}, {"given_name", &u.GivenName, 300}, {"family_name", &u.FamilyName, 300}, {"name", &u.Name, 300},
+		{"nickname", &u.Nickname, 300}, {"phone_number", &u.PhoneNumber, 300}, {"picture", &u.Picture, 0},
+	} {
+		if *f.dst, e = o.str(f.key, false, 1, f.max); e != nil {
+			return e
+		}
+	}
+	if u.Blocked, e = o.boolean("blocked"); e != nil {
+		return e
+	}
+	if u.PhoneVerified, e = o.boolean("phone_verified"); e != nil {
+		return e
+	}
+	verified, e := o.boolean("email_verified")
+	if e != nil {
+		return e
+	}
+	u.EmailVerified = verified != nil && *verified
+	if _, e := o.boolean("verify_email"); e != nil {
+		return e
+	}
+	for _, f := range []struct {
+		key string
+		dst *json.RawMessage
+	}{{"user_metadata", &u.UserMetadata}, {"app_metadata", &u.AppMetadata}} {
+		if _, ok, e := o.object(f.key); e != nil {
+			return e
+		} else if ok {
+			*f.dst, _ = compactJSON(b[f.key])
+		}
+	}
+	local, e := o.str("user_id", false, 1, 255)
+	if e != nil {
+		return e
+	}
+	if local == "" {
+		local = randomHex(24)
+	}
+	u.UserID = "auth0|" + local
+	if u.Name == "" {
+		u.Name = email
+	}
+	if u.Nickname == "" {
+		u.Nickname, _, _ = strings.Cut(email, "@")
+	}
+	if u.Picture == "" {
+		u.Picture = gravatar(email, u.Name)
+	}
+	for _, other := range s.st.Users {
+		if other.UserID == u.UserID || strings.EqualFold(other.Email, email) || (u.Username != "" && other.Username == u.Username) {
+			return newErr(409, "The user already exists.", "auth0_idp_error")
+		}
+	}
+	if e := s.capReached(len(s.st.Users)); e != nil {
+		return e
+	}
+	u.Seq = s.st.next()
+	s.st.Users[u.UserID] = u
+	writeJSON(w, 201, u.view())
+	return nil
 }
 
-func badCall(format string, args ...any) *userFailure {
-	return &userFailure{500, "server_error", fmt.Sprintf(format, args...)}
-}
-
-// blockedUser is the answer for a blocked user.
-//
-// Assumption (token-exchange-flow.md §4: [?]): 401 unauthorized "user is
-// blocked", the token endpoint's answer to a blocked user in the password
-// grant.
-var blockedUser = &userFailure{401, "unauthorized", "user is blocked"}
-
-// userByID resolves setUserById: the user must exist and not be blocked
-// (token-exchange-flow.md §3).
-func (s *Server) userByID(id string) (*user, *userFailure) {
+func (s *Server) findUser(id string) (*user, *apiErr) {
 	u, ok := s.st.Users[id]
 	if !ok {
-		return nil, invalidUser("The user %q does not exist.", id)
-	}
-	if u.blocked() {
-		return nil, blockedUser
+		return nil, newErr(404, "The user does not exist.", "inexistent_user")
 	}
 	return u, nil
 }
 
-// userChange is what setUserByConnection will do to the store once the
-// exchange succeeds: create the user, replace its profile, or nothing.
-type userChange struct {
-	user   *user // the user as it will be
-	create bool
+func (s *Server) getUser(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	u, e := s.findUser(pathID(r))
+	if e != nil {
+		return e
+	}
+	sel, e := s.readFields(r, true)
+	if e != nil {
+		return e
+	}
+	writeJSON(w, 200, sel.one(u.view()))
+	return nil
 }
 
-// userByConnection resolves setUserByConnection(connection, attributes,
-// options) without changing the store (token-exchange-flow.md §3; the
-// api object's documentation [R]):
-//   - the connection exists (≤ 512 characters), the profile has at most 24
-//     attributes, user_id among them, and only the documented ones;
-//     creationBehavior is create_if_not_exists or none, updateBehavior
-//     replace or none;
-//   - the user is auth0|<user_id>; a blocked user always fails;
-//   - a user that does not exist is created only with
-//     create_if_not_exists; the database connection needs an email, and
-//     takes no phone_number, and no username (it does not require one);
-//   - an existing user is changed only with replace: email, username,
-//     phone_number and the verified flags cannot change (sent with another
-//     value, or left out where the user has one); the other attributes are
-//     replaced, and those left out are removed.
+// deleteUser answers 204, also for a user that does not exist (recorded);
+// the user leaves every role.
+func (s *Server) deleteUser(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	id := pathID(r)
+	delete(s.st.Users, id)
+	for _, members := range s.st.RoleUsers {
+		delete(members, id)
+	}
+	noContent(w)
+	return nil
+}
+
+// userQuery is the one search the emulator understands: field:"value" or
+// field:value, an exact match (the recorded search is
+// q=username:"test-user998" with search_engine=v3).
+var userQuery = regexp.MustCompile(`^(user_id|email|username|name|nickname|given_name|family_name):(?:"([^"]*)"|([^\s"*?:()]+))$`)
+
+// listUsers pages the users in creation order, filtered by q and
+// connection; with include_totals the envelope is
+// {"start","limit","length","users","total"} (recorded; reference §0.6).
 //
-// Assumptions (the documentation is silent): an attribute outside the
-// documented ones is a bad call; an email is unique in the connection, so
-// creating a user with another user's email fails as invalid_request; the
-// verified flags left out of a replace keep their values.
-func (s *Server) userByConnection(connection string, attrs map[string]json.RawMessage, options map[string]json.RawMessage, now time.Time) (*userChange, *userFailure) {
-	if n := len([]rune(connection)); n > maxConnectionName {
-		return nil, badCall("setUserByConnection: connection_name is %d characters long, at most %d are allowed.", n, maxConnectionName)
+// Assumptions: q is only field:"value" (or field:value), an exact match on
+// user_id, email, username, name, nickname, given_name or family_name; any
+// other query is refused with 400 (errorCode invalid_query_string) whose
+// message says the emulator does not support it; sort, search_engine and
+// primary_order are accepted and not applied.
+func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	page, perPage, totals, e := offsetPage(r)
+	if e != nil {
+		return e
 	}
-	if connection != databaseConnection {
-		return nil, badCall("setUserByConnection: the connection %q does not exist.", connection)
+	sel, e := s.readFields(r, true)
+	if e != nil {
+		return e
 	}
-	if len(attrs) > maxProfileAttribute {
-		return nil, badCall("setUserByConnection: the user profile has %d attributes, at most %d are allowed.", len(attrs), maxProfileAttribute)
-	}
-	for k := range attrs {
-		if !slices.Contains(userAttributes, k) {
-			return nil, badCall("setUserByConnection: %q is not a user profile attribute; use user metadata for it.", k)
+	q := r.URL.Query()
+	var field, value string
+	if raw := strings.TrimSpace(q.Get("q")); raw != "" {
+		m := userQuery.FindStringSubmatch(raw)
+		if m == nil {
+			s.logf(r, "the emulator does not support the user search q=%s", raw)
+			return newErr(400, `Query validation error: the emulator supports q only as field:"value" on user_id, email, username, name, nickname, given_name or family_name.`, "invalid_query_string")
 		}
+		field, value = m[1], m[2]+m[3]
 	}
-	creation, f := optionEnum(options, "creationBehavior", "create_if_not_exists", "none")
-	if f != nil {
-		return nil, f
+	if c := q.Get("connection"); c != "" && c != databaseConnection {
+		field, value = "user_id", "" // no user is of another connection
 	}
-	update, f := optionEnum(options, "updateBehavior", "replace", "none")
-	if f != nil {
-		return nil, f
-	}
-	p, f := readProfile(attrs)
-	if f != nil {
-		return nil, f
-	}
-	if p.UserID == "" {
-		return nil, badCall("setUserByConnection: user_id is required.")
-	}
-	id := "auth0|" + p.UserID
-	existing, found := s.st.Users[id]
-	switch {
-	case found && existing.blocked():
-		return nil, blockedUser
-	case found && update == "none":
-		return &userChange{user: existing}, nil
-	case found:
-		return replaceProfile(existing, p, now)
-	case creation == "none":
-		return nil, invalidUser("The user %q does not exist in the connection %s, and creationBehavior is none.", p.UserID, connection)
-	}
-	if p.Email == nil || *p.Email == "" {
-		return nil, invalidUser("setUserByConnection: the connection %s needs an email to create a user.", connection)
-	}
-	if a, err := mail.ParseAddress(*p.Email); err != nil || a.Address != *p.Email {
-		return nil, invalidUser("setUserByConnection: %q is not an email address.", *p.Email)
-	}
-	if p.PhoneNumber != nil {
-		return nil, invalidUser("setUserByConnection: the connection %s does not take a phone_number.", connection)
-	}
-	if p.Username != nil {
-		return nil, invalidUser("setUserByConnection: the connection %s does not require a username, and takes none.", connection)
-	}
-	for _, other := range s.st.Users {
-		if strings.EqualFold(other.Email, *p.Email) {
-			return nil, invalidUser("setUserByConnection: another user of the connection %s has the email %s.", connection, *p.Email)
-		}
-	}
-	at := millis(now)
-	u := &user{UserID: id, Email: *p.Email, CreatedAt: at, UpdatedAt: at}
-	if p.EmailVerified != nil {
-		u.EmailVerified = *p.EmailVerified
-	}
-	u.PhoneVerified = p.PhoneVerified
-	p.applyNames(u)
-	return &userChange{user: u, create: true}, nil
-}
-
-// userProfile is setUserByConnection's user attributes, read; nil is absent.
-type userProfile struct {
-	UserID                            string
-	Email, Username, PhoneNumber      *string
-	EmailVerified, PhoneVerified      *bool
-	Name, GivenName, FamilyName, Nick *string
-	Picture                           *string
-}
-
-func readProfile(attrs map[string]json.RawMessage) (*userProfile, *userFailure) {
-	p := &userProfile{}
-	str := func(k string) (*string, *userFailure) {
-		raw, ok := attrs[k]
-		if !ok || string(raw) == "null" {
-			return nil, nil
-		}
-		var v string
-		if json.Unmarshal(raw, &v) != nil {
-			return nil, badCall("setUserByConnection: %s must be a string.", k)
-		}
-		return &v, nil
-	}
-	flag := func(k string) (*bool, *userFailure) {
-		raw, ok := attrs[k]
-		if !ok || string(raw) == "null" {
-			return nil, nil
-		}
-		var v bool
-		if json.Unmarshal(raw, &v) != nil {
-			return nil, badCall("setUserByConnection: %s must be a boolean.", k)
-		}
-		return &v, nil
-	}
-	var f *userFailure
-	id, f := str("user_id")
-	if f != nil {
-		return nil, f
-	}
-	if id != nil {
-		p.UserID = *id
-	}
-	for k, dst := range map[string]**string{
-		"email": &p.Email, "username": &p.Username, "phone_number": &p.PhoneNumber, "name": &p.Name,
-		"given_name": &p.GivenName, "family_name": &p.FamilyName, "nickname": &p.Nick, "picture": &p.Picture,
-	} {
-		if *dst, f = str(k); f != nil {
-			return nil, f
-		}
-	}
-	for k, dst := range map[string]**bool{"email_verified": &p.EmailVerified, "phone_verified": &p.PhoneVerified, "verify_email": new(*bool)} {
-		if *dst, f = flag(k); f != nil {
-			return nil, f
-		}
-	}
-	return p, nil
-}
-
-// applyNames sets the replaceable attributes; those left out are removed,
-// and name and nickname fall back to the email, as the tenant's normalized
-// profile does.
-func (p *userProfile) applyNames(u *user) {
-	u.Name, u.GivenName, u.FamilyName, u.Nickname, u.Picture = deref(p.Name), deref(p.GivenName), deref(p.FamilyName), deref(p.Nick), deref(p.Picture)
-	if u.Name == "" {
-		u.Name = u.Email
-	}
-	if u.Nickname == "" {
-		u.Nickname, _, _ = strings.Cut(u.Email, "@")
-	}
-}
-
-func replaceProfile(existing *user, p *userProfile, now time.Time) (*userChange, *userFailure) {
-	for _, c := range []struct {
-		name     string
-		has, got string
-		sent     bool
-	}{
-		{"email", existing.Email, deref(p.Email), p.Email != nil},
-		{"username", existing.Username, deref(p.Username), p.Username != nil},
-		{"phone_number", existing.PhoneNumber, deref(p.PhoneNumber), p.PhoneNumber != nil},
-	} {
-		if c.has != c.got && (c.sent || c.has != "") {
-			return nil, invalidUser("setUserByConnection: %s cannot be changed by a replace (the user's is %q, the action sent %q).", c.name, c.has, c.got)
-		}
-	}
-	if p.EmailVerified != nil && *p.EmailVerified != existing.EmailVerified {
-		return nil, invalidUser("setUserByConnection: email_verified cannot be changed by a replace.")
-	}
-	if p.PhoneVerified != nil && (existing.PhoneVerified == nil || *existing.PhoneVerified != *p.PhoneVerified) {
-		return nil, invalidUser("setUserByConnection: phone_verified cannot be changed by a replace.")
-	}
-	u := *existing
-	p.applyNames(&u)
-	u.UpdatedAt = millis(now)
-	return &userChange{user: &u}, nil
-}
-
-func optionEnum(options map[string]json.RawMessage, k string, values ...string) (string, *userFailure) {
-	var v string
-	raw, ok := options[k]
-	if !ok || json.Unmarshal(raw, &v) != nil || !slices.Contains(values, v) {
-		return "", badCall("setUserByConnection: options.%s must be one of %s.", k, strings.Join(values, ", "))
-	}
-	return v, nil
-}
-
-// mergeMetadata applies setAppMetadata/setUserMetadata calls to a user's
-// metadata: keys are merged, a null value removes its key (api object
-// [R]).
-func mergeMetadata(current json.RawMessage, sets [][2]json.RawMessage) (json.RawMessage, error) {
-	if len(sets) == 0 {
-		return current, nil
-	}
-	m := map[string]json.RawMessage{}
-	if len(current) > 0 {
-		if err := json.Unmarshal(current, &m); err != nil {
-			return nil, err
-		}
-	}
-	for _, kv := range sets {
-		var k string
-		if err := json.Unmarshal(kv[0], &k); err != nil {
-			return nil, err
-		}
-		if string(kv[1]) == "null" {
-			delete(m, k)
+	var match []ordered
+	for _, u := range sortedBySeq(s.st.Users, func(u *user) int64 { return u.Seq }) {
+		if field != "" && map[string]string{
+			"user_id": u.UserID, "email": u.Email, "username": u.Username, "name": u.Name,
+			"nickname": u.Nickname, "given_name": u.GivenName, "family_name": u.FamilyName,
+		}[field] != value {
 			continue
 		}
-		m[k] = kv[1]
+		match = append(match, u.view())
 	}
-	return json.Marshal(m)
+	start, end := window(len(match), page, perPage)
+	items := each(sel, match[start:end])
+	if !totals {
+		writeJSON(w, 200, items)
+		return nil
+	}
+	writeJSON(w, 200, ordered{{"start", page * perPage}, {"limit", perPage}, {"length", len(items)}, {"users", items}, {"total", len(match)}})
+	return nil
+}
+
+// assignRoleUsers adds users to a role and answers 200 {} (recorded). The
+// body is {"users": [user ids]} (published specification:
+// additionalProperties false, users required).
+//
+// Assumptions: users holds 1 or more ids; an id of no user is 404 "The user
+// does not exist." (errorCode inexistent_user) and nobody is added; a user
+// already in the role keeps the time it was added.
+func (s *Server) assignRoleUsers(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+	ro, e := s.role(r)
+	if e != nil {
+		return e
+	}
+	b, e := readBody(r)
+	if e != nil {
+		return e
+	}
+	o := b.at("")
+	if e := o.only("users"); e != nil {
+		return e
+	}
+	if e := o.require("users"); e != nil {
+		return e
+	}
+	items, ok, e := o.array("users")
+	if e != nil {
+		return e
+	}
+	if !ok {
+		return o.typeErr("users", "array")
+	}
+	if len(items) == 0 {
+		return payloadErr("Array is too short (0), minimum 1", "users")
+	}
+	ids := make([]string, 0, len(items))
+	for i, raw := range items {
+		var id string
+		if jsonType(raw) != "string" || json.Unmarshal(raw, &id) != nil {
+			return payloadErr("Expected type string but found type "+jsonType(raw), "users["+strconv.Itoa(i)+"]")
+		}
+		if _, e := s.findUser(id); e != nil {
+			return e
+		}
+		ids = append(ids, id)
+	}
+	members := s.st.RoleUsers[ro.ID]
+	if members == nil {
+		members = map[string]int64{}
+		s.st.RoleUsers[ro.ID] = members
+	}
+	at := s.st.next()
+	for _, id := range ids {
+		if _, in := members[id]; !in {
+			members[id] = at
+		}
+	}
+	writeJSON(w, 200, map[string]any{})
+	return nil
+}
+
+// roleUsers lists a role's users, in the order they were added and by
+// user_id among those added together (as recorded). With take or from the
+// pages are checkpoints, {"users","next"} with next left out on the last
+// page (recorded: take wins over include_totals); otherwise offset pages,
+// a bare array or, with include_totals, {"users","start","limit","total"}
+// (recorded). It needs read:users as well as read:roles ("expected all of",
+// published specification).
+func (s *Server) roleUsers(w http.ResponseWriter, r *http.Request, c *caller) *apiErr {
+	if !c.scopes["read:users"] {
+		return newErr(403, "Insufficient scope; expected all of: read:users, read:roles.", "insufficient_scope")
+	}
+	ro, e := s.role(r)
+	if e != nil {
+		return e
+	}
+	sel, e := s.readFields(r, false)
+	if e != nil {
+		return e
+	}
+	members := s.st.RoleUsers[ro.ID]
+	ids := make([]string, 0, len(members))
+	for id := range members {
+		ids = append(ids, id)
+	}
+	slices.SortFunc(ids, func(a, b string) int {
+		if members[a] != members[b] {
+			return int(members[a] - members[b])
+		}
+		return strings.Compare(a, b)
+	})
+	all := []ordered{}
+	for _, id := range ids {
+		if u := s.st.Users[id]; u != nil {
+			all = append(all, u.member())
+		}
+	}
+	q := r.URL.Query()
+	if q.Has("take") || q.Has("from") {
+		take, offset, e := checkpoint(r)
+		if e != nil {
+			return e
+		}
+		start, end := min(offset, len(all)), min(offset+take, len(all))
+		reply := ordered{{"users", each(sel, all[start:end])}}
+		if end < len(all) {
+			reply = append(reply, ordered{{"next", cursor(end)}}...)
+		}
+		writeJSON(w, 200, reply)
+		return nil
+	}
+	page, perPage, totals, e := offsetPage(r)
+	if e != nil {
+		return e
+	}
+	start, end := window(len(all), page, perPage)
+	items := each(sel, all[start:end])
+	if !totals {
+		writeJSON(w, 200, items)
+		return nil
+	}
+	writeJSON(w, 200, ordered{{"users", items}, {"start", page * perPage}, {"limit", perPage}, {"total", len(all)}})
+	return nil
+}
+
+// rolesOf lists the ids of the roles a user is in, sorted.
+func (s *Server) rolesOf(userID string) []string {
+	out := []string{}
+	for roleID, members := range s.st.RoleUsers {
+		if _, in := members[userID]; in {
+			out = append(out, roleID)
+		}
+	}
+	sort.Strings(out)
+	return out
 }

@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -29,12 +30,28 @@ func newErr(status int, message, code string) *apiErr {
 	return &apiErr{status: status, message: message, code: code}
 }
 
+// writeJSON writes v with <, > and & as they are, as the API does
+// (recorded: an action's code "=>" comes back so, a picture URL keeps its
+// "&"), where Go would escape them.
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
 	if v != nil {
-		_ = json.NewEncoder(w).Encode(v)
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(v)
 	}
+}
+
+// marshal is json.Marshal without escaping <, > and & (see writeJSON).
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // writeErr writes the API's one error body, {statusCode, error, message,
@@ -386,6 +403,28 @@ func offsetPage(r *http.Request) (page, perPage int, totals bool, e *apiErr) {
 		perPage = p
 	}
 	return page, perPage, q.Get("include_totals") == "true", nil
+}
+
+// checkpoint reads take (1–100, default 50) and from, an opaque cursor
+// (reference §0.6).
+func checkpoint(r *http.Request) (take, offset int, e *apiErr) {
+	q := r.URL.Query()
+	take = 50
+	if v := q.Get("take"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 100 {
+			return 0, 0, newErr(400, "Query validation error: 'Value "+v+" is out of range [1, 100]' on property take.", "invalid_query_string")
+		}
+		take = n
+	}
+	if v := q.Get("from"); v != "" {
+		n, ok := fromCursor(v)
+		if !ok {
+			return 0, 0, newErr(400, "Query validation error: 'Invalid checkpoint' on property from.", "invalid_query_string")
+		}
+		offset = n
+	}
+	return take, offset, nil
 }
 
 // window returns the slice bounds of one page over n items.

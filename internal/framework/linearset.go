@@ -181,7 +181,14 @@ func sameKeys(a, b []attr.Value) (bool, error) {
 	return true, nil
 }
 
+// valueKey is the key of an element of a set or list: its value for a
+// known string (which no encoding of another string value starts like:
+// MessagePack never begins a string, null or unknown with "s"), its
+// elementKey otherwise.
 func valueKey(v attr.Value) (string, error) {
+	if s, ok := v.(basetypes.StringValue); ok && !s.IsNull() && !s.IsUnknown() {
+		return "s" + s.ValueString(), nil
+	}
 	tv, err := v.ToTerraformValue(context.Background())
 	if err != nil {
 		return "", err

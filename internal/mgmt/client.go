@@ -6,6 +6,8 @@ package mgmt
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -47,6 +49,11 @@ type Config struct {
 	MaxRequestsPerSecond float64
 	// HTTPClient is the base client (TLS settings, tests); nil uses a default.
 	HTTPClient *http.Client
+	// CAPEM holds PEM certificates of CAs trusted in addition to the
+	// system's, for a tenant (or an emulator) whose certificate a private CA
+	// signed. It applies to this client's requests only, and not when
+	// HTTPClient brings its own transport.
+	CAPEM []byte
 	// MinBackoff and MaxBackoff bound the exponential backoff between retries
 	// of 5xx and transport errors (defaults 250ms and 8s).
 	MinBackoff, MaxBackoff time.Duration
@@ -56,11 +63,14 @@ type Config struct {
 	// that is still building or deploying: they start at MinPoll and grow
 	// by half up to MaxPoll (defaults 200ms and 5s).
 	MinPoll, MaxPoll time.Duration
-	// OnWrite, when set, is called with the method and escaped path of
-	// every request that is not a GET before it is sent, and the function it
-	// returns once its last attempt ends: whatever a caller kept from
-	// earlier reads of that path may be out of date from the first call on.
-	OnWrite func(method, path string) (done func())
+	// OnWrite, when set, is called with the method, escaped path and body
+	// of every request that is not a GET before it is sent, and the
+	// function it returns once its last attempt ends, with what the answer
+	// decoded into (nil when the answer had no body or the call decodes
+	// none) and the call's error: what a caller kept from earlier reads of
+	// that path may be out of date from the first call on, and the answer
+	// says what it became.
+	OnWrite func(method, path string, body any) (done func(answer any, err error))
 }
 
 // Client is safe for concurrent use.
@@ -115,7 +125,18 @@ func New(cfg Config) (*Client, error) {
 	if cfg.UserAgent == "" {
 		cfg.UserAgent = "terraform-provider-tenant"
 	}
-	var base http.RoundTripper = http.DefaultTransport.(*http.Transport).Clone()
+	transport := http.DefaultTransport.(*http.Transport).Clone()
+	if len(cfg.CAPEM) > 0 {
+		roots, err := x509.SystemCertPool()
+		if err != nil {
+			roots = x509.NewCertPool()
+		}
+		if !roots.AppendCertsFromPEM(cfg.CAPEM) {
+			return nil, errors.New("the CA certificates hold no PEM certificate (-----BEGIN CERTIFICATE-----)")
+		}
+		transport.TLSClientConfig = &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}
+	}
+	var base http.RoundTripper = transport
 	if cfg.HTTPClient != nil && cfg.HTTPClient.Transport != nil {
 		base = cfg.HTTPClient.Transport
 	}
@@ -170,15 +191,23 @@ type request struct {
 
 // do sends r, retrying as the API allows, and decodes a 2xx body into out
 // (when out is non-nil and the body is not empty). It returns the status.
-func (c *Client) do(ctx context.Context, r request, out any) (int, error) {
+func (c *Client) do(ctx context.Context, r request, out any) (status int, err error) {
 	if c == nil {
 		return 0, errNotConfigured
 	}
 	if err := checkPath(r.path); err != nil {
 		return 0, err
 	}
+	decoded := false // out holds the answer
 	if r.method != http.MethodGet && c.cfg.OnWrite != nil {
-		defer c.cfg.OnWrite(r.method, r.path)()
+		done := c.cfg.OnWrite(r.method, r.path, r.body)
+		defer func() {
+			var answer any
+			if decoded && err == nil {
+				answer = out
+			}
+			done(answer, err)
+		}()
 	}
 	ctx = c.logContext(ctx, r.secrets...)
 	var payload []byte
@@ -205,6 +234,7 @@ func (c *Client) do(ctx context.Context, r request, out any) (int, error) {
 				if err := json.Unmarshal(body, out); err != nil {
 					return status, fmt.Errorf("malformed response from %s %s (%d): %v", r.method, r.path, status, err)
 				}
+				decoded = true
 			}
 			return status, nil
 		}

@@ -53,7 +53,9 @@ type rolePermissionList struct {
 	Total       int              `json:"total"`
 }
 
-type permissionsBody struct {
+// PermissionsBody is the body of POST and DELETE /roles/{id}/permissions:
+// the pairs assigned or removed.
+type PermissionsBody struct {
 	Permissions []Permission `json:"permissions"`
 }
 
@@ -156,9 +158,12 @@ func Pairs(perms []RolePermission) []Permission {
 	return out
 }
 
-// FindRolesByPrefix returns the roles whose name starts with prefix.
+// FindRolesByPrefix returns the roles whose name starts with prefix. It
+// reads every role: whether name_filter matches a part of the name, its
+// start or the whole name is not documented (reference §3), and only the
+// last would miss a prefix.
 func (c *Client) FindRolesByPrefix(ctx context.Context, prefix string) ([]Role, error) {
-	return c.findRoles(ctx, prefix, func(n string) bool { return strings.HasPrefix(n, prefix) })
+	return c.findRoles(ctx, "", func(n string) bool { return strings.HasPrefix(n, prefix) })
 }
 
 // ListRoles reads one page (0-based, perPage 1–100) of the roles whose name
@@ -242,8 +247,43 @@ func (c *Client) RolePermissions(ctx context.Context, roleID string) ([]RolePerm
 }
 
 // AddRolePermissions assigns the pairs, PermissionsPerRequest per request.
+//
+// Assumption (reference §3, §8 leave it open): a pair the role already
+// holds may be accepted again or refused with 409 (which a POST repeated
+// after a lost answer would meet too). After a 409 the role's permissions
+// are read once, and the pairs of the request it does not hold are sent
+// again; a 409 to that is the tenant's error.
 func (c *Client) AddRolePermissions(ctx context.Context, roleID string, perms []Permission) error {
-	return c.permissionChunks(ctx, http.MethodPost, roleID, perms)
+	for start := 0; start < len(perms); start += PermissionsPerRequest {
+		chunk := perms[start:min(start+PermissionsPerRequest, len(perms))]
+		err := c.permissionChunks(ctx, http.MethodPost, roleID, chunk)
+		if !IsConflict(err) {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		held, rerr := c.RolePermissions(ctx, roleID)
+		if rerr != nil {
+			return err
+		}
+		holds := make(map[Permission]bool, len(held))
+		for _, p := range held {
+			holds[p.Permission] = true
+		}
+		var missing []Permission
+		for _, p := range chunk {
+			if !holds[p] {
+				missing = append(missing, p)
+			}
+		}
+		if len(missing) > 0 {
+			if err := c.permissionChunks(ctx, http.MethodPost, roleID, missing); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // RemoveRolePermissions unassigns the pairs; pairs not assigned are ignored
@@ -335,7 +375,7 @@ func (c *Client) permissionChunks(ctx context.Context, method, roleID string, pe
 	for start := 0; start < len(perms); start += PermissionsPerRequest {
 		chunk := perms[start:min(start+PermissionsPerRequest, len(perms))]
 		// Assigning or removing the same pairs again leaves the role as it is.
-		if _, err := c.do(ctx, request{method: method, path: path, body: permissionsBody{chunk}, idempotent: true}, nil); err != nil {
+		if _, err := c.do(ctx, request{method: method, path: path, body: PermissionsBody{chunk}, idempotent: true}, nil); err != nil {
 			return err
 		}
 	}

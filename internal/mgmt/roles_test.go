@@ -2,11 +2,13 @@ package mgmt_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
@@ -126,5 +128,102 @@ func TestFindRole(t *testing.T) {
 	}
 	if _, err := c.FindRole(ctx, "two"); err == nil || !strings.Contains(err.Error(), `2 roles are named "two" (rol_1, rol_2)`) {
 		t.Fatalf("two: %v", err)
+	}
+}
+
+// TestAddRolePermissions_heldPair: whether the tenant answers 201 or 409 to
+// a pair the role already holds is not known (reference §3, §8). Either
+// way the assignment succeeds and the role ends holding every pair: after a
+// 409 the role's permissions are read once and the pairs it lacks are sent
+// again.
+func TestAddRolePermissions_heldPair(t *testing.T) {
+	for _, conflict := range []bool{false, true} {
+		t.Run(fmt.Sprintf("409 %t", conflict), func(t *testing.T) {
+			var mu sync.Mutex
+			held := map[string]bool{"held": true}
+			var posts, reads int
+			f := newFakeTenant(t, func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				defer mu.Unlock()
+				switch {
+				case r.Method == http.MethodPost && r.URL.Path == "/api/v2/roles/rol_1/permissions":
+					posts++
+					var body struct{ Permissions []mgmt.Permission }
+					_ = json.NewDecoder(r.Body).Decode(&body)
+					for _, p := range body.Permissions {
+						if held[p.PermissionName] && conflict {
+							jsonReply(w, 409, `{"statusCode":409,"error":"Conflict","message":"The role already has the permission '`+p.PermissionName+`'."}`)
+							return
+						}
+					}
+					for _, p := range body.Permissions {
+						held[p.PermissionName] = true
+					}
+					jsonReply(w, 201, `{}`)
+				case r.Method == http.MethodGet && r.URL.Path == "/api/v2/roles/rol_1/permissions":
+					reads++
+					var items []string
+					for n := range held {
+						items = append(items, `{"permission_name":"`+n+`","resource_server_identifier":"https://a"}`)
+					}
+					jsonReply(w, 200, fmt.Sprintf(`{"permissions":[%s],"start":0,"limit":100,"total":%d}`, strings.Join(items, ","), len(items)))
+				default:
+					t.Errorf("unexpected %s %s", r.Method, r.URL.Path)
+				}
+			})
+			err := f.client(t).AddRolePermissions(context.Background(), "rol_1", []mgmt.Permission{
+				{ResourceServerIdentifier: "https://a", PermissionName: "held"},
+				{ResourceServerIdentifier: "https://a", PermissionName: "new"},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !held["held"] || !held["new"] {
+				t.Fatalf("the role holds %v", held)
+			}
+			want := map[bool][2]int{false: {1, 0}, true: {2, 1}}[conflict]
+			if [2]int{posts, reads} != want {
+				t.Fatalf("%d POSTs and %d reads, want %v", posts, reads, want)
+			}
+		})
+	}
+}
+
+// TestAddRolePermissions_conflictNotAboutHeldPairs: a 409 after which the
+// role still lacks a pair, the second time too, is the tenant's error.
+func TestAddRolePermissions_conflictNotAboutHeldPairs(t *testing.T) {
+	var posts int
+	f := newFakeTenant(t, func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.Method == http.MethodPost:
+			posts++
+			jsonReply(w, 409, `{"statusCode":409,"error":"Conflict","message":"Something else."}`)
+		case r.Method == http.MethodGet:
+			jsonReply(w, 200, `{"permissions":[],"start":0,"limit":100,"total":0}`)
+		}
+	})
+	err := f.client(t).AddRolePermissions(context.Background(), "rol_1", []mgmt.Permission{{ResourceServerIdentifier: "https://a", PermissionName: "p"}})
+	if !mgmt.IsConflict(err) || !strings.Contains(err.Error(), "Something else.") || posts != 2 {
+		t.Fatalf("err = %v after %d POSTs, want the 409 after 2", err, posts)
+	}
+}
+
+// TestFindRolesByPrefix: how name_filter matches is not documented
+// (reference §3); the prefix is found whichever way it does, here a tenant
+// whose filter matches whole names only.
+func TestFindRolesByPrefix(t *testing.T) {
+	roles := []string{"tf-acc-a", "other", "tf-acc-b", "x-tf-acc-c"}
+	f := newFakeTenant(t, func(w http.ResponseWriter, r *http.Request) {
+		var items []string
+		for i, n := range roles {
+			if filter := r.URL.Query().Get("name_filter"); filter == "" || strings.EqualFold(filter, n) {
+				items = append(items, fmt.Sprintf(`{"id":"rol_%d","name":%q}`, i, n))
+			}
+		}
+		jsonReply(w, 200, fmt.Sprintf(`{"roles":[%s],"total":%d,"start":0,"limit":100}`, strings.Join(items, ","), len(items)))
+	})
+	got, err := f.client(t).FindRolesByPrefix(context.Background(), "tf-acc-")
+	if err != nil || len(got) != 2 || got[0].Name != "tf-acc-a" || got[1].Name != "tf-acc-b" {
+		t.Fatalf("%v %v, want tf-acc-a and tf-acc-b", got, err)
 	}
 }

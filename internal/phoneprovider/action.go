@@ -1,4 +1,5 @@
-// Package phoneprovider is the tenant_phone_provider_test action and the tenant_phone_provider data source.
+// Package phoneprovider is the tenant_phone_provider resource, data source
+// and list resource, and the tenant_phone_provider_test action.
 package phoneprovider
 
 import (

@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
@@ -53,13 +52,15 @@ func server(t *testing.T, emu *emulator.Server) tfprotov6.ProviderServerWithActi
 		t.Fatalf("%T does not serve actions", base)
 	}
 	ctx := context.Background()
-	if _, err := srv.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{}); err != nil {
+	schema, err := srv.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
 		t.Fatal(err)
 	}
-	pt := tftypes.Object{AttributeTypes: map[string]tftypes.Type{
-		"domain": tftypes.String, "client_id": tftypes.String, "client_secret": tftypes.String, "api_token": tftypes.String,
-		"audience": tftypes.String, "max_retries": tftypes.Number, "request_timeout": tftypes.Number, "max_requests_per_second": tftypes.Number,
-	}}
+	// Every argument of the provider's schema, null but those set below.
+	pt, ok := schema.Provider.ValueType().(tftypes.Object)
+	if !ok {
+		t.Fatalf("the provider's schema is a %T", schema.Provider.ValueType())
+	}
 	vals := map[string]tftypes.Value{}
 	for k, typ := range pt.AttributeTypes {
 		vals[k] = tftypes.NewValue(typ, nil)
@@ -260,8 +261,13 @@ output "id" {
 				statecheck.ExpectKnownValue(ds, tfjsonpath.New("name"), knownvalue.StringExact("custom")),
 				statecheck.ExpectKnownValue(ds, tfjsonpath.New("channel"), knownvalue.StringExact("phone")),
 				statecheck.ExpectKnownValue(ds, tfjsonpath.New("disabled"), knownvalue.Bool(false)),
-				statecheck.ExpectKnownValue(ds, tfjsonpath.New("delivery_methods"), knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("text"), knownvalue.StringExact("voice")})),
-				statecheck.CompareValuePairs(ds, tfjsonpath.New("id"), ds, tfjsonpath.New("id"), compare.ValuesSame()),
+				statecheck.ExpectKnownValue(ds, tfjsonpath.New("configuration"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"delivery_methods": knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("text"), knownvalue.StringExact("voice")}),
+					"sid":              knownvalue.Null(),
+					"default_from":     knownvalue.Null(),
+					"mssid":            knownvalue.Null(),
+				})),
+				statecheck.ExpectKnownValue(ds, tfjsonpath.New("tenant"), knownvalue.NotNull()),
 			},
 		}},
 	})

@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -30,6 +32,7 @@ import (
 	"github.com/tenant-iac/terraform-provider-tenant/internal/role"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/tenantaction"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/tokenexchangeprofile"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/trigger"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/validate"
 )
 
@@ -47,6 +50,9 @@ func New(version string) func() provider.Provider {
 
 type tenantProvider struct {
 	version string
+	// unknown is set by a Configure whose settings are known only at
+	// apply, for the protocol server (see unknownServer).
+	unknown atomic.Bool
 }
 
 type providerModel struct {
@@ -55,6 +61,7 @@ type providerModel struct {
 	ClientSecret         types.String  `tfsdk:"client_secret"`
 	APIToken             types.String  `tfsdk:"api_token"`
 	Audience             types.String  `tfsdk:"audience"`
+	CAFile               types.String  `tfsdk:"ca_file"`
 	MaxRetries           types.Int64   `tfsdk:"max_retries"`
 	RequestTimeout       types.Int64   `tfsdk:"request_timeout"`
 	MaxRequestsPerSecond types.Float64 `tfsdk:"max_requests_per_second"`
@@ -93,8 +100,19 @@ func (p *tenantProvider) Schema(_ context.Context, _ provider.SchemaRequest, res
 				Sensitive:           true,
 			},
 			"audience": schema.StringAttribute{
-				MarkdownDescription: "Audience requested with client credentials. Defaults to the tenant's Management API identifier, `https://<domain>/api/v2/`. Falls back to `TENANT_AUDIENCE` (or `AUTH0_AUDIENCE` when no `TENANT_` variable is set).",
-				Optional:            true,
+				MarkdownDescription: "Audience requested with client credentials: the identifier of the tenant's Management API, " +
+					"`https://<tenant>/api/v2/` with the tenant's own domain (the one the platform gave it). Defaults to " +
+					"`https://<domain>/api/v2/`, which is right when `domain` is that domain; when `domain` is a custom domain of " +
+					"the tenant, set `audience` to the own domain's identifier (the Management API keeps it whatever domain serves " +
+					"it). Falls back to `TENANT_AUDIENCE` (or `AUTH0_AUDIENCE` when no `TENANT_` variable is set).",
+				Optional: true,
+			},
+			"ca_file": schema.StringAttribute{
+				MarkdownDescription: "Path of a PEM file of CA certificates to trust, in addition to the system's, for the " +
+					"tenant's TLS certificate: for a tenant behind a proxy or a domain whose certificate a private CA signed, or the " +
+					"emulator's `--tls` certificate. Works on every platform (unlike `SSL_CERT_FILE`, which Go does not read on " +
+					"macOS or Windows) and only for this provider's requests. Falls back to `TENANT_CA_FILE`.",
+				Optional: true,
 			},
 			"max_retries": schema.Int64Attribute{
 				MarkdownDescription: "How many times a request is retried after a rate-limit answer (429), a server error or a network failure. `0`–`20`; defaults to `5`.",
@@ -116,16 +134,28 @@ func (p *tenantProvider) Schema(_ context.Context, _ provider.SchemaRequest, res
 }
 
 func (p *tenantProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	p.unknown.Store(false)
 	var m providerModel
 	if resp.Diagnostics.Append(req.Config.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}
-	// A value that comes from another resource is unknown during plan; the
-	// provider then stays unconfigured instead of failing the plan.
-	for _, v := range []types.String{m.Domain, m.ClientID, m.ClientSecret, m.APIToken, m.Audience} {
-		if v.IsUnknown() {
+	// A value that comes from another resource is unknown during plan. A
+	// Terraform that can defer is asked to plan this provider's objects
+	// again once the value is known; another stays unconfigured, says so
+	// once, and its resources keep their state instead of each failing to
+	// read (their plan-time checks are skipped).
+	if unknown := unknownSettings(m); len(unknown) > 0 {
+		if req.ClientCapabilities.DeferralAllowed {
+			resp.Deferred = &provider.Deferred{Reason: provider.DeferredReasonProviderConfigUnknown}
 			return
 		}
+		p.unknown.Store(true)
+		resp.Diagnostics.AddWarning("Provider configuration not known until apply", fmt.Sprintf(
+			"The provider's %s come from values known only at apply (another resource, or a module output), so this plan "+
+				"does not read the tenant: the objects in the state are planned as the state holds them, without changes "+
+				"made outside Terraform, and the plan-time checks are skipped. Data sources of this provider cannot be read.",
+			strings.Join(unknown, ", ")))
+		return
 	}
 	env := environment()
 	clientID, clientSecret, apiToken := credentials(m, env)
@@ -149,6 +179,9 @@ func (p *tenantProvider) Configure(ctx context.Context, req provider.ConfigureRe
 	if !checkConfig(cfg, env, &resp.Diagnostics) {
 		return
 	}
+	if cfg.CAPEM = readCAFile(m.CAFile, &resp.Diagnostics); resp.Diagnostics.HasError() {
+		return
+	}
 	tenant, err := conns.New(cfg)
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to configure the tenant provider", err.Error())
@@ -159,6 +192,45 @@ func (p *tenantProvider) Configure(ctx context.Context, req provider.ConfigureRe
 	resp.ActionData = tenant
 	resp.ListResourceData = tenant
 	resp.EphemeralResourceData = tenant
+}
+
+// readCAFile reads the PEM file ca_file (or TENANT_CA_FILE) names; nil
+// when neither is set. The variable is not one of the family of
+// environment: it is read whichever family gives the credentials.
+func readCAFile(v types.String, diags *diag.Diagnostics) []byte {
+	file, attr := v.ValueString(), "ca_file"
+	if v.IsNull() {
+		file, attr = os.Getenv("TENANT_CA_FILE"), "TENANT_CA_FILE"
+	}
+	if file == "" {
+		return nil
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		diags.AddAttributeError(path.Root("ca_file"), "Unable to read CA certificates", fmt.Sprintf(
+			"Reading %s = %q failed: %v. Give the path of a PEM file of CA certificates.", attr, file, err))
+		return nil
+	}
+	if !strings.Contains(string(b), "-----BEGIN CERTIFICATE-----") {
+		diags.AddAttributeError(path.Root("ca_file"), "Unable to read CA certificates", fmt.Sprintf(
+			"%s = %q holds no PEM certificate (-----BEGIN CERTIFICATE-----). Give the path of a PEM file of CA certificates.", attr, file))
+		return nil
+	}
+	return b
+}
+
+// unknownSettings names the settings whose value is not known yet.
+func unknownSettings(m providerModel) []string {
+	var out []string
+	for _, v := range []struct {
+		name  string
+		value types.String
+	}{{"domain", m.Domain}, {"client_id", m.ClientID}, {"client_secret", m.ClientSecret}, {"api_token", m.APIToken}, {"audience", m.Audience}, {"ca_file", m.CAFile}} {
+		if v.value.IsUnknown() {
+			out = append(out, v.name)
+		}
+	}
+	return out
 }
 
 // checkConfig names what is missing or conflicting, and the variable that
@@ -275,6 +347,8 @@ func (p *tenantProvider) Resources(context.Context) []func() resource.Resource {
 		role.NewResource,
 		role.NewPermissionResource,
 		tenantaction.NewResource,
+		trigger.NewResource,
+		phoneprovider.NewResource,
 		client.NewResource,
 		client.NewGrantResource,
 	}
@@ -286,6 +360,7 @@ func (p *tenantProvider) DataSources(context.Context) []func() datasource.DataSo
 		resourceserver.NewDataSource,
 		role.NewDataSource,
 		phoneprovider.NewDataSource,
+		trigger.NewDataSource,
 		client.NewDataSource,
 		client.NewGrantDataSource,
 	}
@@ -304,6 +379,8 @@ func (p *tenantProvider) ListResources(context.Context) []func() list.ListResour
 		role.NewPermissionsExclusiveListResource,
 		role.NewListResource,
 		tenantaction.NewListResource,
+		trigger.NewListResource,
+		phoneprovider.NewListResource,
 		client.NewListResource,
 		client.NewGrantListResource,
 	}

@@ -2,6 +2,7 @@ package provider_test
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 
@@ -14,7 +15,7 @@ import (
 
 var configType = tftypes.Object{AttributeTypes: map[string]tftypes.Type{
 	"domain": tftypes.String, "client_id": tftypes.String, "client_secret": tftypes.String, "api_token": tftypes.String,
-	"audience": tftypes.String, "max_retries": tftypes.Number, "request_timeout": tftypes.Number, "max_requests_per_second": tftypes.Number,
+	"audience": tftypes.String, "ca_file": tftypes.String, "max_retries": tftypes.Number, "request_timeout": tftypes.Number, "max_requests_per_second": tftypes.Number,
 }}
 
 // configure sends ConfigureProvider with the given string attributes (the
@@ -73,10 +74,23 @@ func clearEnv(t *testing.T) {
 			t.Setenv(prefix+name, "")
 		}
 	}
+	t.Setenv("TENANT_CA_FILE", "")
 }
+
+// notPEM is a file that holds no certificate.
+var notPEM = func() string {
+	f, err := os.CreateTemp("", "not-a-ca-*.pem")
+	if err != nil {
+		panic(err)
+	}
+	defer f.Close()
+	_, _ = f.WriteString("not a certificate\n")
+	return f.Name()
+}()
 
 func TestProvider_configure(t *testing.T) {
 	clearEnv(t)
+	t.Cleanup(func() { os.Remove(notPEM) })
 	for _, tc := range []struct {
 		name  string
 		attrs map[string]any
@@ -91,6 +105,8 @@ func TestProvider_configure(t *testing.T) {
 		{"no secret", map[string]any{"domain": "acme.example.com", "client_id": "a"}, "TENANT_CLIENT_SECRET"},
 		{"no id", map[string]any{"domain": "acme.example.com", "client_secret": "b"}, "TENANT_CLIENT_ID"},
 		{"unknown domain", map[string]any{"domain": tftypes.UnknownValue}, ""},
+		{"ca_file missing", map[string]any{"domain": "acme.example.com", "api_token": "t", "ca_file": "/no/such/ca.pem"}, `Reading ca_file = "/no/such/ca.pem" failed`},
+		{"ca_file without a certificate", map[string]any{"domain": "acme.example.com", "api_token": "t", "ca_file": notPEM}, "holds no PEM certificate"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			diags := configure(t, tc.attrs)

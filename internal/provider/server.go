@@ -2,11 +2,16 @@ package provider
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/role"
 )
 
 // frameworkServer is the protocol server terraform-plugin-framework builds:
@@ -19,7 +24,8 @@ type frameworkServer interface {
 
 // NewServer is the provider's protocol server, the one main serves and the
 // acceptance tests run: terraform-plugin-framework's, with each call that
-// concerns one object handed a context the framework cannot keep alive.
+// concerns one object handed a context the framework cannot keep alive, and
+// the lists of setsOnTheWire declared to Terraform as the sets they are.
 //
 // The framework (v1.19) keeps the cancel function of every call's context
 // until Terraform sends StopProvider, which it does only on an interrupt, so
@@ -32,17 +38,48 @@ type frameworkServer interface {
 // (ListResource, InvokeAction) keep their context as it is.
 func NewServer(version string) func() tfprotov6.ProviderServer {
 	return func() tfprotov6.ProviderServer {
-		s, ok := providerserver.NewProtocol6(New(version)())().(frameworkServer)
+		p := &tenantProvider{version: version}
+		s, ok := providerserver.NewProtocol6(p)().(frameworkServer)
 		if !ok {
 			panic("terraform-plugin-framework's server does not serve list resources and actions; update NewServer")
 		}
-		return releasingServer{s}
+		return releasingServer{unknownServer{s, p}}
 	}
 }
 
-// releasingServer hands each call that concerns one object a callContext.
+// releasingServer hands each call that concerns one object a callContext,
+// and tells Terraform that the attributes of setsOnTheWire are sets.
 type releasingServer struct {
 	frameworkServer
+}
+
+// setsOnTheWire are the attributes, by resource type, whose framework type
+// holds a framework.UnorderedListType: Terraform is told each list in them
+// is a set (a set and a list travel alike between the two).
+var setsOnTheWire = map[string][]string{
+	role.PermissionsExclusiveTypeName: {"permissions"},
+}
+
+// GetProviderSchema is the framework's schema with the attributes of
+// setsOnTheWire's lists as sets. An attribute that is no longer there, or
+// no longer a list, fails the call, so the two cannot drift apart unseen.
+func (s releasingServer) GetProviderSchema(ctx context.Context, req *tfprotov6.GetProviderSchemaRequest) (*tfprotov6.GetProviderSchemaResponse, error) {
+	resp, err := s.frameworkServer.GetProviderSchema(ctx, req)
+	if err != nil || resp == nil {
+		return resp, err
+	}
+	schemas := maps.Clone(resp.ResourceSchemas)
+	for typeName, attributes := range setsOnTheWire {
+		rewritten, err := framework.SetsOnTheWire(schemas[typeName], attributes...)
+		if err != nil {
+			resp.Diagnostics = append(resp.Diagnostics, &tfprotov6.Diagnostic{Severity: tfprotov6.DiagnosticSeverityError,
+				Summary: "Unable to build the provider's schema", Detail: fmt.Sprintf("%s: %v. This is a bug in the provider; please report it.", typeName, err)})
+			continue
+		}
+		schemas[typeName] = rewritten
+	}
+	resp.ResourceSchemas = schemas
+	return resp, nil
 }
 
 // callContext is the context of one call: it forwards to the call's

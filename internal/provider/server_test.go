@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"errors"
+	"reflect"
 	"runtime"
 	"testing"
 	"time"
@@ -128,5 +129,39 @@ func BenchmarkServer_retained(b *testing.B) {
 			runtime.ReadMemStats(&after)
 			b.ReportMetric(float64(after.HeapAlloc-min(after.HeapAlloc, before.HeapAlloc))/float64(b.N), "retained-B/op")
 		})
+	}
+}
+
+// TestNewServer_setsOnTheWire: Terraform is told that a role's permission
+// names are a set (so it plans a reordered list as no change), while the
+// framework handles them as a list.
+func TestNewServer_setsOnTheWire(t *testing.T) {
+	framework, ours := newServers(t)
+	typeOf := func(srv tfprotov6.ProviderServer) tftypes.Type {
+		resp, err := srv.GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
+		if err != nil || len(resp.Diagnostics) > 0 {
+			t.Fatalf("%v %v", err, resp.Diagnostics)
+		}
+		for _, a := range resp.ResourceSchemas["tenant_role_permissions"].Block.Attributes {
+			if a.Name == "permissions" {
+				return a.Type
+			}
+		}
+		t.Fatal("no permissions attribute")
+		return nil
+	}
+	if got, want := typeOf(ours), (tftypes.Map{ElementType: tftypes.Set{ElementType: tftypes.String}}); !got.Equal(want) {
+		t.Errorf("Terraform is told %v, want %v", got, want)
+	}
+	if got, want := typeOf(framework), (tftypes.Map{ElementType: tftypes.List{ElementType: tftypes.String}}); !got.Equal(want) {
+		t.Errorf("the framework's schema says %v, want %v", got, want)
+	}
+	// Every other resource's schema is the framework's.
+	a, _ := framework.GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
+	b, _ := ours.GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
+	for name, s := range a.ResourceSchemas {
+		if name != "tenant_role_permissions" && !reflect.DeepEqual(s, b.ResourceSchemas[name]) {
+			t.Errorf("the schema of %s was changed", name)
+		}
 	}
 }

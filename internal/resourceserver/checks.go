@@ -2,6 +2,7 @@ package resourceserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/conns"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
 )
 
@@ -24,8 +26,8 @@ const rolesChecked = 100
 //   - on create, an API that already holds the identifier (the import
 //     command);
 //   - the scopes this run's role permissions assign that the API will not
-//     define (the API's scopes are recorded for the permissions that plan
-//     later);
+//     define (a warning; the API's scopes are recorded for the permissions
+//     that plan later);
 //   - a scope removed from the API that roles hold as a permission (a
 //     warning naming them).
 //
@@ -40,8 +42,8 @@ func (r *serverResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		return
 	}
 	ident := plan.Identifier.ValueString()
-	if IsSystemIdentifier(r.Tenant.API.Endpoint(), ident) {
-		resp.Diagnostics.AddAttributeError(path.Root("identifier"), "Unable to manage a system API", systemAPIDetail(ident))
+	if ep := r.Tenant.API.Endpoint(); IsSystemIdentifier(ep, ident) {
+		resp.Diagnostics.AddAttributeError(path.Root("identifier"), "Unable to manage a system API", systemAPIDetail(ep, ident))
 		return
 	}
 	own := framework.ManagedID(ctx, req, resp)
@@ -66,10 +68,12 @@ func (r *serverResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		return
 	}
 	planned := plan.scopeValues()
+	// A warning: whether the tenant refuses a permission whose scope the
+	// API does not define is not known (reference §3, §8).
 	for scope, roles := range r.Tenant.Planned.DefineScopes(ident, planned) {
-		resp.Diagnostics.AddAttributeError(path.Root("scopes"), "Unable to assign role permission", fmt.Sprintf(
+		resp.Diagnostics.AddAttributeWarning(path.Root("scopes"), "Scope not defined", fmt.Sprintf(
 			"Role permissions of this configuration assign %q of the API %q to role(s) %s, but the API's scopes here do not "+
-				"include it, so the apply would fail to assign it.\n\nAdd %q to scopes, or remove the permission.",
+				"include it, so the tenant may refuse to assign it.\n\nAdd %q to scopes, or remove the permission.",
 			scope, ident, strings.Join(roles, ", "), scope))
 	}
 	if creating || state.Scopes.IsNull() {
@@ -106,32 +110,23 @@ func minus(a, b []string) []string {
 
 // warnRolesHolding warns when roles hold, as permissions, scopes the plan
 // removes from the API: once the API no longer defines a scope, those
-// roles' users no longer get it. It reads the tenant's roles (shared pages)
-// and each role's permissions, up to rolesChecked roles.
+// roles' users no longer get it. It asks the run's shared reads of the
+// tenant's roles and of their permissions (up to rolesChecked roles), read
+// once per run for every API checked; a read the tenant refuses is said
+// once per run.
 func (r *serverResource) warnRolesHolding(ctx context.Context, ident string, removed []string, diags *diag.Diagnostics) {
-	roles, err := r.Tenant.Roles.All(ctx)
-	if err != nil {
-		framework.CheckSkipped(diags, path.Root("scopes"), "which roles hold the scopes this plan removes", err)
+	found, total, err := r.Tenant.RolePermissions.Holding(ctx, r.Tenant.Roles, ident, removed, rolesChecked)
+	switch {
+	case errors.Is(err, conns.ErrReported):
+		return
+	case err != nil:
+		framework.CheckSkipped(diags, path.Root("scopes"), "which roles hold the scopes the plans of this run remove from APIs", err)
 		return
 	}
-	gone := make(map[string]bool, len(removed))
-	for _, s := range removed {
-		gone[s] = true
-	}
 	holders := map[string][]string{}
-	for i, role := range roles {
-		if i == rolesChecked {
-			break
-		}
-		perms, err := r.Tenant.RolePermissions.Read(ctx, role.ID)
-		if err != nil {
-			framework.CheckSkipped(diags, path.Root("scopes"), "which roles hold the scopes this plan removes", err)
-			return
-		}
-		for _, p := range perms {
-			if p.ResourceServerIdentifier == ident && gone[p.PermissionName] {
-				holders[p.PermissionName] = append(holders[p.PermissionName], fmt.Sprintf("%s (%s)", role.Name, role.ID))
-			}
+	for scope, roles := range found {
+		for _, role := range roles {
+			holders[scope] = append(holders[scope], fmt.Sprintf("%s (%s)", role.Name, role.ID))
 		}
 	}
 	if len(holders) == 0 {
@@ -144,8 +139,8 @@ func (r *serverResource) warnRolesHolding(ctx context.Context, ident string, rem
 		}
 	}
 	more := ""
-	if len(roles) > rolesChecked {
-		more = fmt.Sprintf("\n\nOnly the first %d of the tenant's %d roles were checked.", rolesChecked, len(roles))
+	if total > rolesChecked {
+		more = fmt.Sprintf("\n\nOnly the first %d of the tenant's %d roles were checked.", rolesChecked, total)
 	}
 	diags.AddAttributeWarning(path.Root("scopes"), "Scopes removed that roles hold", fmt.Sprintf(
 		"This plan removes scopes of the API %q that roles hold as permissions:\n%s\n\nOnce the API no longer defines a "+

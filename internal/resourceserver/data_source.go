@@ -38,7 +38,8 @@ func (d *serverDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 		return schema.StringAttribute{MarkdownDescription: desc, Computed: true}
 	}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "Looks up an API (resource server), system APIs included, by `id` or by `identifier` (exactly one).",
+		MarkdownDescription: "Looks up an API (resource server), system APIs included, by `id` or by `identifier` (exactly one). " +
+			"An HS256 API's signing secret is read only with `include_signing_secret = true`.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "The API's ID. Set this or `identifier`.",
@@ -58,14 +59,23 @@ func (d *serverDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 				Computed:            true,
 				ElementType:         types.StringType,
 			},
-			"signing_alg":            computed("Algorithm access tokens are signed with."),
-			"signing_secret":         schema.StringAttribute{MarkdownDescription: "The HS256 signing secret, if any.", Computed: true, Sensitive: true},
-			"allow_offline_access":   schema.BoolAttribute{MarkdownDescription: "Whether refresh tokens can be issued.", Computed: true},
-			"token_lifetime":         schema.Int64Attribute{MarkdownDescription: "Access token lifetime, in seconds.", Computed: true},
-			"token_lifetime_for_web": schema.Int64Attribute{MarkdownDescription: "Access token lifetime for the implicit and hybrid flows, in seconds.", Computed: true},
+			"signing_alg": computed("Algorithm access tokens are signed with."),
+			"signing_secret": schema.StringAttribute{
+				MarkdownDescription: "The HS256 signing secret, if any, with `include_signing_secret = true`; null otherwise.",
+				Computed:            true,
+				Sensitive:           true,
+			},
+			"include_signing_secret": schema.BoolAttribute{
+				MarkdownDescription: "Whether to read the API's HS256 signing secret into `signing_secret`, and so into the state. " +
+					"Defaults to `false`: a look-up does not copy a secret into the state unless it asks for it.",
+				Optional: true,
+			},
+			"allow_offline_access":                            schema.BoolAttribute{MarkdownDescription: "Whether refresh tokens can be issued.", Computed: true},
+			"token_lifetime":                                  schema.Int64Attribute{MarkdownDescription: "Access token lifetime, in seconds.", Computed: true},
+			"token_lifetime_for_web":                          schema.Int64Attribute{MarkdownDescription: "Access token lifetime for the implicit and hybrid flows, in seconds.", Computed: true},
 			"skip_consent_for_verifiable_first_party_clients": schema.BoolAttribute{MarkdownDescription: "Whether first-party applications skip consent.", Computed: true},
-			"enforce_policies": schema.BoolAttribute{MarkdownDescription: "Whether RBAC policies are enforced.", Computed: true},
-			"token_dialect":    computed("Format of the access tokens."),
+			"enforce_policies":                                schema.BoolAttribute{MarkdownDescription: "Whether RBAC policies are enforced.", Computed: true},
+			"token_dialect":                                   computed("Format of the access tokens."),
 			"allow_online_access": schema.BoolAttribute{
 				MarkdownDescription: "Whether refresh tokens for online access can be issued.",
 				Computed:            true,
@@ -140,11 +150,21 @@ func (d *serverDataSource) ConfigValidators(context.Context) []datasource.Config
 	return []datasource.ConfigValidator{datasourcevalidator.ExactlyOneOf(path.MatchRoot("id"), path.MatchRoot("identifier"))}
 }
 
+// dataSourceModel is the data source's model: the API's attributes and
+// whether the secret is asked for.
+type dataSourceModel struct {
+	serverModel
+	IncludeSigningSecret types.Bool `tfsdk:"include_signing_secret"`
+}
+
 func (d *serverDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m serverModel
-	if resp.Diagnostics.Append(req.Config.Get(ctx, &m)...); resp.Diagnostics.HasError() {
+	var dm dataSourceModel
+	if resp.Diagnostics.Append(req.Config.Get(ctx, &dm)...); resp.Diagnostics.HasError() {
 		return
 	}
+	m := &dm.serverModel
+	// The secret is read only when asked for, as a write-only one never is.
+	m.writeOnlySecret = !dm.IncludeSigningSecret.ValueBool()
 	key, byID := m.ID.ValueString(), true
 	if m.ID.IsNull() {
 		key, byID = m.Identifier.ValueString(), false
@@ -164,5 +184,5 @@ func (d *serverDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 		return
 	}
 	resp.Diagnostics.Append(m.fromAPI(ctx, s)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &dm)...)
 }

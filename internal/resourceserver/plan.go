@@ -109,3 +109,30 @@ func (thumbprintPlan) PlanModifyString(ctx context.Context, req planmodifier.Str
 		resp.PlanValue = req.StateValue
 	}
 }
+
+// enforcePoliciesPlan plans enforce_policies when the configuration leaves
+// it unset. On create the tenant decides (unknown until apply: a new API
+// shows it omitted, which means not enforced, reference §4; another tenant
+// may fill it in). After that the state's value is kept, but for true:
+// removing enforce_policies = true turns enforcement off, as on an API that
+// never set it, by sending false (the API has no documented way to clear
+// the field, and false is what the tenant then shows).
+type enforcePoliciesPlan struct{}
+
+func (enforcePoliciesPlan) Description(context.Context) string {
+	return "Not enforced when not set; removing true turns enforcement off."
+}
+
+func (m enforcePoliciesPlan) MarkdownDescription(ctx context.Context) string {
+	return m.Description(ctx)
+}
+
+func (enforcePoliciesPlan) PlanModifyBool(_ context.Context, req planmodifier.BoolRequest, resp *planmodifier.BoolResponse) {
+	if !req.ConfigValue.IsNull() || req.Plan.Raw.IsNull() || req.State.Raw.IsNull() {
+		return
+	}
+	resp.PlanValue = req.StateValue
+	if req.StateValue.ValueBool() {
+		resp.PlanValue = types.BoolValue(false)
+	}
+}

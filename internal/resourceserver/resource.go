@@ -81,15 +81,28 @@ func (r *serverResource) ValidateConfig(ctx context.Context, req resource.Valida
 	}
 }
 
-// IsSystemIdentifier reports whether ident is one of the tenant's system APIs.
+// IsSystemIdentifier reports whether ident is one of the tenant's system
+// APIs: the Management API, or an identifier from which the tenant makes a
+// system API when an API is created with it (reference §4: the express
+// configuration and My Account APIs).
 func IsSystemIdentifier(ep mgmt.Endpoint, ident string) bool {
 	return ident == ep.DefaultAudience() || ident == "https://"+ep.Host+"/me/" || ident == "urn:auth0:express-configure"
 }
 
-func systemAPIDetail(ident string) string {
-	return fmt.Sprintf("%q is a system API of the tenant. System APIs exist from the tenant's creation, cannot be created or deleted, "+
-		"and accept only a few settings, so this resource does not manage them. Use the tenant_resource_server data source to read it, "+
-		"or choose another identifier.", ident)
+// systemAPIDetail says why a system API is not managed and what to do.
+// The templated ones are not managed either: the create of one makes the
+// tenant's object (its name, scopes and lifetimes are the template's, not
+// the configuration's) and the express configuration API refuses every
+// update (reference §4), so no configuration could stay in step with it.
+func systemAPIDetail(ep mgmt.Endpoint, ident string) string {
+	if ident == ep.DefaultAudience() {
+		return fmt.Sprintf("%q is the tenant's Management API, a system API that exists from the tenant's creation and takes "+
+			"only a few settings, so this resource does not manage it. Read it with the tenant_resource_server data source, "+
+			"or choose another identifier.", ident)
+	}
+	return fmt.Sprintf("Creating an API with identifier %q makes a system API from the tenant's template, whose settings come "+
+		"from the template and take few or no changes, so this resource does not create or manage it. Create it outside "+
+		"Terraform and read it with the tenant_resource_server data source, or choose another identifier.", ident)
 }
 
 // creation names an API with the identifier in create and plan
@@ -121,8 +134,12 @@ func (r *serverResource) Create(ctx context.Context, req resource.CreateRequest,
 	}, &resp.Diagnostics) {
 		return
 	}
+	// Only an identifier IsSystemIdentifier does not know gets here: the
+	// plan refuses the ones it knows.
 	if s.IsSystem {
-		resp.Diagnostics.AddError("Unable to create resource server", systemAPIDetail(s.Identifier))
+		resp.Diagnostics.AddError("Unable to create resource server", fmt.Sprintf("Creating the API with identifier %q made a "+
+			"system API of the tenant (id %s), which this resource does not manage. It stays in the tenant: read it with the "+
+			"tenant_resource_server data source, or delete it through the API if it is not wanted.", s.Identifier, s.ID))
 		return
 	}
 	resp.Diagnostics.Append(m.fromAPI(ctx, s)...)
@@ -147,7 +164,7 @@ func (r *serverResource) Read(ctx context.Context, req resource.ReadRequest, res
 		return
 	}
 	if s.IsSystem {
-		resp.Diagnostics.AddError("Unable to manage a system API", systemAPIDetail(s.Identifier))
+		resp.Diagnostics.AddError("Unable to manage a system API", systemAPIDetail(r.Tenant.API.Endpoint(), s.Identifier))
 		return
 	}
 	resp.Diagnostics.Append(m.fromAPI(ctx, s)...)
@@ -204,7 +221,7 @@ func (r *serverResource) ImportState(ctx context.Context, req resource.ImportSta
 		resp.Diagnostics.AddError("Unable to import resource server", framework.APIErrorDetail(fmt.Sprintf("Looking up the API %q", id), err))
 		return
 	case s.IsSystem:
-		resp.Diagnostics.AddError("Unable to import resource server", systemAPIDetail(s.Identifier))
+		resp.Diagnostics.AddError("Unable to import resource server", systemAPIDetail(r.Tenant.API.Endpoint(), s.Identifier))
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), s.ID)...)

@@ -2,6 +2,7 @@ package resourceserver_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"os"
@@ -20,6 +21,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/acctest"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/resourceserver"
 )
@@ -112,8 +114,9 @@ resource "tenant_resource_server" "test" {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("token_lifetime"), knownvalue.Int64Exact(86400)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("token_lifetime_for_web"), knownvalue.Int64Exact(7200)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_offline_access"), knownvalue.Bool(false)),
-					// Left as they are: never cleared by a removal.
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("enforce_policies"), knownvalue.Bool(true)),
+					// Enforcement off, as never set; the dialect, without a
+					// documented default, left as it is.
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("enforce_policies"), knownvalue.Bool(false)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("token_dialect"), knownvalue.StringExact("access_token_authz")),
 				},
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
@@ -204,7 +207,9 @@ func checkScopes(target *acctest.Target, want map[string]string) resource.TestCh
 // TestAccResourceServer_tenantFilledValues: what the tenant may fill in when
 // the configuration leaves it unset is planned as known after apply, not as
 // null, so whatever the tenant answers is consistent with the plan; and a
-// value the tenant fills in later is kept, not drift.
+// value the tenant fills in later is kept, not drift. For enforce_policies
+// that is false, what an API without it means; a true set outside
+// Terraform is drift (TestAccResourceServer_enforcePoliciesRemoved).
 func TestAccResourceServer_tenantFilledValues(t *testing.T) {
 	target := acctest.NewTarget(t)
 	ident := "https://api.example.com/" + acctest.RandomName()
@@ -240,10 +245,10 @@ resource "tenant_resource_server" "test" {
 				// own defaults): not drift.
 				PreConfig: func() {
 					id := serverID(t, target, ident)
-					dialect, yes, name := "rfc9068_profile", true, "Filled in"
+					dialect, name := "rfc9068_profile", "Filled in"
 					_, err := target.Client().UpdateResourceServer(context.Background(), id, mgmt.ResourceServerUpdate{
 						Name:              mgmt.Set(name),
-						EnforcePolicies:   mgmt.Set(yes),
+						EnforcePolicies:   mgmt.Set(false),
 						TokenDialect:      mgmt.Set(dialect),
 						ProofOfPossession: mgmt.Set(mgmt.ProofOfPossession{Mechanism: "dpop", Required: true, RequiredFor: "all_clients"}),
 						TokenEncryption: mgmt.Set(mgmt.TokenEncryption{Format: "compact-nested-jwe", EncryptionKey: mgmt.EncryptionKey{
@@ -359,20 +364,110 @@ func TestAccResourceServer_drift(t *testing.T) {
 	})
 }
 
+// TestAccResourceServer_systemAPIRefused: an identifier of one of the
+// tenant's system APIs is refused at plan, before any request: the
+// Management API, and the two the tenant makes from a template when an API
+// is created with their identifier (reference §4).
 func TestAccResourceServer_systemAPIRefused(t *testing.T) {
 	target := acctest.NewTarget(t)
+	ep := target.Client().Endpoint()
 	before := target.Requests()
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config:      target.Config(fmt.Sprintf("\nresource \"tenant_resource_server\" \"test\" {\n  identifier = %q\n}\n", target.Client().Endpoint().DefaultAudience())),
-			PlanOnly:    true,
-			ExpectError: acctest.ExpectError(`Unable to manage a system API.*is a system API of the tenant`),
-		}},
+		Steps: []resource.TestStep{
+			{
+				Config:      target.Config(testAccServerConfig_identifier(ep.DefaultAudience())),
+				PlanOnly:    true,
+				ExpectError: acctest.ExpectError(`Unable to manage a system API.*is the tenant's Management API`),
+			},
+			{
+				Config:      target.Config(testAccServerConfig_identifier("urn:auth0:express-configure")),
+				PlanOnly:    true,
+				ExpectError: acctest.ExpectError(`Unable to manage a system API.*"urn:auth0:express-configure" makes a system API from the tenant's template`),
+			},
+			{
+				Config:      target.Config(testAccServerConfig_identifier("https://" + ep.Host + "/me/")),
+				PlanOnly:    true,
+				ExpectError: acctest.ExpectError(`Unable to manage a system API.*/me/" makes a system API from the tenant's template`),
+			},
+		},
 	})
 	if got := target.Requests() - before; got != 0 {
 		t.Fatalf("%d requests sent for a plan-time refusal", got)
 	}
+}
+
+// TestAccResourceServer_systemTemplateKnownAtApply: an identifier known only
+// at apply is refused by the plan Terraform makes at apply with the known
+// value, before the create is sent, so that no system API is made that
+// nothing manages; the destroy that follows succeeds.
+func TestAccResourceServer_systemTemplateKnownAtApply(t *testing.T) {
+	target := acctest.NewTarget(t)
+	ep := target.Client().Endpoint()
+	for _, ident := range []string{"urn:auth0:express-configure", "https://" + ep.Host + "/me/"} {
+		t.Run(ident, func(t *testing.T) {
+			existed := findServer(t, target, ident) != nil
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: acctest.ProviderFactories,
+				CheckDestroy: func(*terraform.State) error {
+					if !existed && findServer(t, target, ident) != nil {
+						return fmt.Errorf("the apply made the system API %q", ident)
+					}
+					return nil
+				},
+				Steps: []resource.TestStep{{
+					Config:      target.Config(testAccServerConfig_identifierAtApply(ident)),
+					ExpectError: acctest.ExpectError(`Unable to manage a system API.*makes a system API from the tenant's template`),
+				}},
+			})
+		})
+	}
+}
+
+// TestAccResourceServerDataSource_systemTemplate: a system API made from a
+// template outside Terraform is read by the data source as the tenant made
+// it, and cannot be imported.
+func TestAccResourceServerDataSource_systemTemplate(t *testing.T) {
+	target := acctest.NewTarget(t)
+	const ident = "urn:auth0:express-configure"
+	if findServer(t, target, ident) == nil {
+		s, err := target.Client().CreateResourceServer(context.Background(), mgmt.ResourceServer{Identifier: ident})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = target.Client().DeleteResourceServer(context.Background(), s.ID) })
+	}
+	ds := "data.tenant_resource_server.express"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: target.Config(testAccServerDataSourceConfig_identifier(ident)),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(ds, tfjsonpath.New("is_system"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(ds, tfjsonpath.New("name"), knownvalue.StringExact("Okta OIN Express Configuration API")),
+					statecheck.ExpectKnownValue(ds, tfjsonpath.New("token_lifetime"), knownvalue.Int64Exact(300)),
+					statecheck.ExpectKnownValue(ds, tfjsonpath.New("scopes"), knownvalue.MapSizeExact(2)),
+				},
+			},
+			{
+				Config:        target.Config(testAccServerDataSourceConfig_identifier(ident) + testAccServerConfig_identifier(ident)),
+				ResourceName:  addr,
+				ImportState:   true,
+				ImportStateId: ident,
+				ExpectError:   acctest.ExpectError(`Unable to import resource server.*makes a system API from the tenant's template`),
+			},
+		},
+	})
+}
+
+func findServer(t *testing.T, target *acctest.Target, ident string) *mgmt.ResourceServer {
+	t.Helper()
+	s, err := target.Client().FindResourceServer(context.Background(), ident)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 func TestAccResourceServer_validation(t *testing.T) {
@@ -590,8 +685,9 @@ resource "tenant_resource_server" "test" {
 					if err != nil {
 						return err
 					}
-					// name, enforce_policies and token_dialect are never sent as
-					// null: removing them leaves the API as it is.
+					// name and token_dialect are never sent as null: removing
+					// them leaves the API as it is; removing enforce_policies
+					// = true sends false.
 					switch {
 					case got.Name == nil || *got.Name != "Not default":
 						return fmt.Errorf("name = %v, want it kept", got.Name)
@@ -601,8 +697,8 @@ resource "tenant_resource_server" "test" {
 						return fmt.Errorf("allow_offline_access = %v, want false", got.AllowOfflineAccess)
 					case got.SkipConsentForVerifiableFirstPartyClients == nil || *got.SkipConsentForVerifiableFirstPartyClients:
 						return fmt.Errorf("skip_consent = %v, want false", got.SkipConsentForVerifiableFirstPartyClients)
-					case got.EnforcePolicies == nil || !*got.EnforcePolicies:
-						return fmt.Errorf("enforce_policies = %v, want it kept", got.EnforcePolicies)
+					case got.EnforcePolicies == nil || *got.EnforcePolicies:
+						return fmt.Errorf("enforce_policies = %v, want false", got.EnforcePolicies)
 					case got.TokenDialect == nil || *got.TokenDialect != "access_token_authz":
 						return fmt.Errorf("token_dialect = %v, want it kept", got.TokenDialect)
 					case *got.TokenLifetime != 86400 || *got.TokenLifetimeForWeb != 7200:
@@ -615,6 +711,85 @@ resource "tenant_resource_server" "test" {
 			},
 		},
 	})
+}
+
+// TestAccResourceServer_enforcePoliciesRemoved: removing
+// enforce_policies = true turns enforcement off, as on an API that never
+// set it, by sending false (the API has no documented way to clear it,
+// reference §4), whether a new API shows the field omitted or filled in
+// (the reference does not say every tenant omits it). token_dialect,
+// whose default the reference does not give, keeps its value.
+func TestAccResourceServer_enforcePoliciesRemoved(t *testing.T) {
+	for _, answer := range []string{"omit", "fill"} {
+		t.Run(answer, func(t *testing.T) {
+			target := acctest.NewTargetWith(t, emulator.Options{Assume: emulator.Assumptions{UnsetFields: answer}})
+			ident := "https://api.example.com/" + acctest.RandomName()
+			bare := target.Config(fmt.Sprintf("\nresource \"tenant_resource_server\" \"test\" {\n  identifier = %q\n}\n", ident))
+			enforced := target.Config(fmt.Sprintf(`
+resource "tenant_resource_server" "test" {
+  identifier       = %[1]q
+  enforce_policies = true
+  token_dialect    = "access_token_authz"
+}
+`, ident))
+			tenant := func(enforce *bool, dialect string) resource.TestCheckFunc {
+				return func(*terraform.State) error {
+					got, err := target.Client().GetResourceServer(context.Background(), ident)
+					if err != nil {
+						return err
+					}
+					if fmt.Sprint(got.EnforcePolicies != nil, got.EnforcePolicies != nil && *got.EnforcePolicies) != fmt.Sprint(enforce != nil, enforce != nil && *enforce) ||
+						(dialect != "") != (got.TokenDialect != nil) || dialect != "" && *got.TokenDialect != dialect {
+						return fmt.Errorf("the tenant holds enforce_policies %v, token_dialect %v; want %v, %q", got.EnforcePolicies, got.TokenDialect, enforce, dialect)
+					}
+					return nil
+				}
+			}
+			off, on := false, true
+			created := map[string]*bool{"omit": nil, "fill": &off}[answer]
+			createdDialect := map[string]string{"omit": "", "fill": "access_token"}[answer]
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: acctest.ProviderFactories,
+				CheckDestroy:             target.CheckGone(resourceserver.TypeName, getServer),
+				Steps: []resource.TestStep{
+					{
+						Config:           bare,
+						Check:            tenant(created, createdDialect),
+						ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+					},
+					{Config: enforced, Check: tenant(&on, "access_token_authz")},
+					{
+						Config: bare,
+						ConfigPlanChecks: resource.ConfigPlanChecks{
+							PreApply: []plancheck.PlanCheck{
+								plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+								plancheck.ExpectKnownValue(addr, tfjsonpath.New("enforce_policies"), knownvalue.Bool(false)),
+								plancheck.ExpectKnownValue(addr, tfjsonpath.New("token_dialect"), knownvalue.StringExact("access_token_authz")),
+							},
+							PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+						},
+						Check: tenant(&off, "access_token_authz"),
+					},
+					{
+						// Turned on outside Terraform, without the argument:
+						// drift back to what the configuration means.
+						PreConfig: func() {
+							if _, err := target.Client().UpdateResourceServer(context.Background(), serverID(t, target, ident),
+								mgmt.ResourceServerUpdate{EnforcePolicies: mgmt.Set(true)}); err != nil {
+								t.Fatal(err)
+							}
+						},
+						Config: bare,
+						ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+							plancheck.ExpectKnownValue(addr, tfjsonpath.New("enforce_policies"), knownvalue.Bool(false)),
+						}},
+						Check: tenant(&off, "access_token_authz"),
+					},
+					{Config: enforced, Check: tenant(&on, "access_token_authz")},
+				},
+			})
+		})
+	}
 }
 
 // TestAccResourceServer_multiByteNames: lengths count characters, as the API does.
@@ -647,6 +822,114 @@ func listServers(t *testing.T, target *acctest.Target) []mgmt.ResourceServer {
 		t.Fatal(err)
 	}
 	return all
+}
+
+// TestAccResourceServer_signingSecretWriteOnlyAdopted: an HS256 API taken
+// over by an import block with signing_secret_wo in the configuration ends
+// with the configuration's secret in the tenant and no secret, neither the
+// old one nor the new, in the state.
+func TestAccResourceServer_signingSecretWriteOnlyAdopted(t *testing.T) {
+	target := acctest.NewTarget(t)
+	ident := "https://api.example.com/" + acctest.RandomName()
+	const old, secret = "secret-set-outside-0123456789", "write-only-secret-0123456789"
+	alg := "HS256"
+	outside, err := target.Client().CreateResourceServer(context.Background(), mgmt.ResourceServer{Identifier: ident, SigningAlg: &alg, SigningSecret: &[]string{old}[0]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	config := target.Config(fmt.Sprintf(`
+import {
+  to = tenant_resource_server.test
+  id = %[1]q
+}
+
+resource "tenant_resource_server" "test" {
+  identifier                = %[2]q
+  signing_alg               = "HS256"
+  signing_secret_wo         = %[3]q
+  signing_secret_wo_version = 1
+}
+`, outside.ID, ident, secret))
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             target.CheckGone(resourceserver.TypeName, getServer),
+		Steps: []resource.TestStep{{
+			Config: config,
+			Check: func(*terraform.State) error {
+				rs, err := target.Client().GetResourceServer(context.Background(), ident)
+				if err != nil {
+					return err
+				}
+				if rs.SigningSecret == nil || *rs.SigningSecret != secret {
+					return fmt.Errorf("the tenant's signing secret is %v, want the configuration's", rs.SigningSecret)
+				}
+				return nil
+			},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("signing_secret"), knownvalue.Null()),
+				nowhere{old},
+				nowhere{secret},
+			},
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		}},
+	})
+}
+
+// TestAccResourceServerDataSource_signingSecret: looking an HS256 API up
+// does not copy its signing secret into the state unless the configuration
+// asks for it (include_signing_secret), even when the API's own resource
+// keeps it write-only.
+func TestAccResourceServerDataSource_signingSecret(t *testing.T) {
+	target := acctest.NewTarget(t)
+	ident := "https://api.example.com/" + acctest.RandomName()
+	const secret = "write-only-secret-0123456789"
+	api := fmt.Sprintf(`
+resource "tenant_resource_server" "test" {
+  identifier                = %[1]q
+  signing_alg               = "HS256"
+  signing_secret_wo         = %[2]q
+  signing_secret_wo_version = 1
+}
+`, ident, secret)
+	lookup := func(include string) string {
+		return api + fmt.Sprintf("\ndata \"tenant_resource_server\" \"x\" {\n  identifier = tenant_resource_server.test.identifier\n%s}\n", include)
+	}
+	const ds = "data.tenant_resource_server.x"
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             target.CheckGone(resourceserver.TypeName, getServer),
+		Steps: []resource.TestStep{
+			{
+				Config: target.Config(lookup("")),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(ds, tfjsonpath.New("signing_alg"), knownvalue.StringExact("HS256")),
+					statecheck.ExpectKnownValue(ds, tfjsonpath.New("signing_secret"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("signing_secret"), knownvalue.Null()),
+					nowhere{secret},
+				},
+			},
+			{
+				Config: target.Config(lookup("  include_signing_secret = true\n")),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(ds, tfjsonpath.New("signing_secret"), knownvalue.StringExact(secret)),
+				},
+			},
+		},
+	})
+}
+
+// nowhere checks that a value is nowhere in the state.
+type nowhere struct{ value string }
+
+func (c nowhere) CheckState(_ context.Context, req statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
+	b, err := json.Marshal(req.State)
+	if err != nil {
+		resp.Error = err
+		return
+	}
+	if strings.Contains(string(b), c.value) {
+		resp.Error = fmt.Errorf("the state holds %q", c.value)
+	}
 }
 
 func TestAccResourceServerDataSource_basic(t *testing.T) {
@@ -866,4 +1149,34 @@ resource "tenant_resource_server" "test" {
 			},
 		},
 	})
+}
+
+func testAccServerConfig_identifier(ident string) string {
+	return fmt.Sprintf(`
+resource "tenant_resource_server" "test" {
+  identifier = %[1]q
+}
+`, ident)
+}
+
+// testAccServerConfig_identifierAtApply makes the identifier unknown until
+// apply: terraform_data's output is known only once it is created.
+func testAccServerConfig_identifierAtApply(ident string) string {
+	return fmt.Sprintf(`
+resource "terraform_data" "identifier" {
+  input = %[1]q
+}
+
+resource "tenant_resource_server" "test" {
+  identifier = terraform_data.identifier.output
+}
+`, ident)
+}
+
+func testAccServerDataSourceConfig_identifier(ident string) string {
+	return fmt.Sprintf(`
+data "tenant_resource_server" "express" {
+  identifier = %[1]q
+}
+`, ident)
 }

@@ -60,8 +60,12 @@ func (r *serverResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 	keepNested := []planmodifier.String{stringplanmodifier.UseNonNullStateForUnknown()}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "An API (resource server): an audience that applications request access tokens for, with the " +
-			"permissions (scopes) it defines. The tenant's system APIs, such as its Management API, cannot be managed. " +
-			"Every optional argument has the tenant's default: removing an argument from the configuration returns the API to that default.",
+			"permissions (scopes) it defines. The tenant's system APIs cannot be managed: its Management API, and the APIs the " +
+			"tenant makes from its template when an API is created with their identifier (`urn:auth0:express-configure`, " +
+			"`https://<domain>/me/`); read them with the `tenant_resource_server` data source. " +
+			"Removing an optional argument from the configuration returns the API to the tenant's default, which the argument's " +
+			"description names; `name`, `token_dialect` and the few nested values the tenant may fill in, whose defaults the API does " +
+			"not document, keep their value instead, as their descriptions say.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "The API's ID (24 hexadecimal characters). Assigned by the tenant; never changes.",
@@ -168,17 +172,17 @@ func (r *serverResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			},
 			"enforce_policies": schema.BoolAttribute{
 				MarkdownDescription: "Whether role-based access control policies are enforced for this API. When not set, the tenant " +
-					"decides (it leaves it unset on a new API, which means not enforced); removing the argument leaves the current setting. " +
-					"Set `false` to turn enforcement off.",
+					"decides (it leaves it unset on a new API, which means not enforced). Removing `enforce_policies = true` turns " +
+					"enforcement off: the provider sends `false`, which the API then shows (the API has no documented way to clear it).",
 				Optional:      true,
 				Computed:      true,
-				PlanModifiers: keepBool,
+				PlanModifiers: []planmodifier.Bool{enforcePoliciesPlan{}},
 			},
 			"token_dialect": schema.StringAttribute{
 				MarkdownDescription: "Format of the access tokens: `access_token`, `access_token_authz`, `rfc9068_profile` or " +
 					"`rfc9068_profile_authz` (the `_authz` forms add the user's permissions and go with `enforce_policies = true`). " +
-					"When not set, the tenant decides (it leaves it unset on a new API: tokens in the `access_token` format); removing the " +
-					"argument leaves the current dialect. Set `access_token` to return to the plain format.",
+					"When not set, the tenant decides (it leaves it unset on a new API). Removing the argument keeps the current " +
+					"dialect: the API documents no default to return to and no way to clear it. Set `access_token` for the plain format.",
 				Optional:      true,
 				Computed:      true,
 				Validators:    []validator.String{stringvalidator.OneOf(TokenDialects...)},

@@ -15,13 +15,14 @@ import (
 )
 
 // checkPairs checks, at plan time, that the APIs of the pairs a plan
-// assigns define their scopes. An API whose resource this run has planned
-// is held to the scopes it will define: a pair outside them is an error
-// (the apply would be refused). Otherwise the pair is recorded for that
-// resource, should it plan later, and the tenant is read (one shared
-// lookup per API): a missing API or scope is a warning, since a resource of
-// this run that names the API by its literal identifier may still add it
-// (the apply orders the two).
+// assigns define their scopes, and warns of those that do not. An API whose
+// resource this run has planned is held to the scopes it will define.
+// Otherwise the pair is recorded for that resource, should it plan later,
+// and the tenant is read (one shared lookup per API): a resource of this
+// run that names the API by its literal identifier may still add the scope
+// (the apply orders the two). Warnings only: whether the tenant refuses a
+// permission whose scope the API does not define is not known (reference
+// §3, §8); the apply meets its answer.
 func checkPairs(ctx context.Context, tenant *conns.TenantClient, roleID string, pairs []mgmt.Permission, attr path.Path, diags *diag.Diagnostics) {
 	byAPI := mgmt.NamesByAPI(pairs)
 	apis := make([]string, 0, len(byAPI))
@@ -34,8 +35,8 @@ func checkPairs(ctx context.Context, tenant *conns.TenantClient, roleID string, 
 		if planned, ok := tenant.Planned.Scopes(ident); ok {
 			// nil: the API's scopes are unknown until apply; not checked.
 			if missing := notIn(names, planned); planned != nil && len(missing) > 0 {
-				diags.AddAttributeError(attr, "Unable to assign role permission", fmt.Sprintf(
-					"The API %q of this configuration will not define %s, so the apply would fail to assign it to role %q.\n\n"+
+				diags.AddAttributeWarning(attr, "Scope not defined", fmt.Sprintf(
+					"The API %q of this configuration will not define %s, so the tenant may refuse to assign it to role %q.\n\n"+
 						"Add it to that API's scopes, or remove the permission.", ident, quoteAll(missing), roleID))
 			}
 			continue
@@ -55,8 +56,8 @@ func checkPairs(ctx context.Context, tenant *conns.TenantClient, roleID string, 
 		default:
 			if missing := notIn(names, api.ScopeValues()); len(missing) > 0 {
 				diags.AddAttributeWarning(attr, "Scope not defined", fmt.Sprintf(
-					"The API %q does not define %s in the tenant now, so assigning it to role %q fails at apply unless this "+
-						"configuration adds it to the API's scopes (the apply then assigns it after the scope is written). "+
+					"The API %q does not define %s in the tenant now, so the tenant may refuse to assign it to role %q unless "+
+						"this configuration adds it to the API's scopes (the apply then assigns it after the scope is written). "+
 						"Otherwise correct the permission name.", ident, quoteAll(missing), roleID))
 			}
 		}

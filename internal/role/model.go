@@ -20,9 +20,11 @@ type permissionsExclusiveModel struct {
 	Permissions types.Map    `tfsdk:"permissions"`
 }
 
-// permissionNamesType is the type of one API's permission names: a set
-// whose checks run in linear time however many names it holds.
-var permissionNamesType = framework.NewLinearSetType(types.StringType)
+// permissionNamesType is the type of one API's permission names: a set to
+// Terraform (the provider's server says so), a list whose order means
+// nothing to the framework, so that a role's thousand names on one API
+// plan in linear time (see framework.UnorderedListType).
+var permissionNamesType = framework.NewUnorderedListType(types.StringType)
 
 // pairs returns the permissions of the model as API pairs, sorted, and
 // whether all of them are known: at plan time the names of an API, or a
@@ -35,7 +37,7 @@ func (m permissionsExclusiveModel) pairs() ([]mgmt.Permission, bool) {
 	var out []mgmt.Permission
 	known := true
 	for ident, v := range m.Permissions.Elements() {
-		names, ok := v.(framework.LinearSet)
+		names, ok := v.(framework.UnorderedList)
 		if !ok || names.IsUnknown() || names.IsNull() {
 			known = false
 			continue
@@ -51,6 +53,16 @@ func (m permissionsExclusiveModel) pairs() ([]mgmt.Permission, bool) {
 	}
 	mgmt.SortPermissions(out)
 	return out, known
+}
+
+// claimKey names the permissions of the model for ClaimExclusive: the same
+// pairs, in any order, give the same key.
+func (m permissionsExclusiveModel) claimKey() string {
+	pairs, known := m.pairs()
+	if !known {
+		return m.Permissions.String()
+	}
+	return fmt.Sprint(pairs)
 }
 
 // appliedPairs is pairs for the apply, where every pair is known: one that
@@ -80,9 +92,9 @@ func (m *permissionsExclusiveModel) fromPairs(roleID string, pairs []mgmt.Permis
 	var diags diag.Diagnostics
 	elems := make(map[string]attr.Value, len(byAPI))
 	for ident, names := range byAPI {
-		set, d := types.SetValue(types.StringType, names)
+		list, d := types.ListValue(types.StringType, names)
 		diags.Append(d...)
-		elems[ident] = framework.LinearSetOf(set)
+		elems[ident] = framework.UnorderedListOf(list)
 	}
 	perms, d := types.MapValue(permissionNamesType, elems)
 	m.Permissions = perms

@@ -39,7 +39,7 @@ func TestPermissionsModel_groupsByAPI(t *testing.T) {
 		t.Fatal(d)
 	}
 	elems := m.Permissions.Elements()
-	if len(elems) != 3 || len(elems["https://b"].(framework.LinearSet).Elements()) != 2 {
+	if len(elems) != 3 || len(elems["https://b"].(framework.UnorderedList).Elements()) != 2 {
 		t.Fatalf("grouped as %v", m.Permissions)
 	}
 	want := []mgmt.Permission{p("https://a", "read"), p("https://b", "read"), p("https://b", "write"), p("urn:a::b", "x")}

@@ -265,6 +265,35 @@ func TestAccRolePermission_samePairTwice(t *testing.T) {
 	})
 }
 
+// TestAccRolePermission_heldPair: a pair the role already holds (assigned
+// outside Terraform, or by a second instance of the configuration) is
+// created whether the tenant accepts it again or answers 409 (the
+// reference does not say).
+func TestAccRolePermission_heldPair(t *testing.T) {
+	for _, answer := range []string{"accept", "conflict"} {
+		t.Run(answer, func(t *testing.T) {
+			target := acctest.NewTargetWith(t, emulator.Options{Assume: emulator.Assumptions{HeldPermission: answer}})
+			role, ident := target.Role(t), api(t, target, 2)
+			assign(t, target, role.ID, pair(ident, "p:000"))
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: acctest.ProviderFactories,
+				CheckDestroy:             checkNoPermissions(target, role.ID),
+				Steps: []resource.TestStep{
+					{
+						Config:           target.Config(testAccPermissionConfig_pair(role.ID, ident, "p:000")),
+						Check:            checkAssigned(target, role.ID, ident, "p:000"),
+						ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+					},
+					{
+						Config: target.Config(testAccPermissionConfig_pair(role.ID, ident, "p:000") + testAccPermissionConfig_second(role.ID, ident, "p:000")),
+						Check:  checkAssigned(target, role.ID, ident, "p:000"),
+					},
+				},
+			})
+		})
+	}
+}
+
 // TestAccRolePermission_withRole: the role id is unknown at plan time.
 func TestAccRolePermission_withRole(t *testing.T) {
 	target := acctest.NewTarget(t)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -104,11 +103,7 @@ func (r *permissionsExclusiveResource) Schema(_ context.Context, _ resource.Sche
 					mapvalidator.SizeAtLeast(1),
 					mapvalidator.NoNullValues(),
 					mapvalidator.KeysAre(stringvalidator.UTF8LengthBetween(1, 600)),
-					mapvalidator.ValueSetsAre(
-						setvalidator.SizeBetween(1, mgmt.MaxPermissionsPerRole),
-						setvalidator.NoNullValues(),
-						setvalidator.ValueStringsAre(validate.ScopeValue()...),
-					),
+					mapvalidator.ValueListsAre(permissionNames(1, mgmt.MaxPermissionsPerRole)),
 					permissionsAtMost(mgmt.MaxPermissionsPerRole),
 				},
 			},
@@ -151,7 +146,7 @@ func (r *permissionsExclusiveResource) ModifyPlan(ctx context.Context, req resou
 			return
 		}
 	}
-	sets, mixed := r.Tenant.RolePermissions.ClaimExclusive(roleID, plan.Permissions.String())
+	sets, mixed := r.Tenant.RolePermissions.ClaimExclusive(roleID, plan.claimKey())
 	if sets > 1 {
 		resp.Diagnostics.AddAttributeError(path.Root("role_id"), "Role permissions managed twice", duplicateExclusiveDetail(roleID, sets))
 		return

@@ -359,20 +359,67 @@ func TestAccRolePermissions_validation(t *testing.T) {
 
 // TestAccRolePermissions_unknownPair: a scope the API does not define is
 // refused by the tenant after the wait for the apply's API writes (a
-// resource of the run may add it); an API the tenant does not hold takes the
-// same path (TestAccRolePermission_apiErrors).
+// resource of the run may add it), or assigned, as the tenant may (the
+// reference does not say); an API the tenant does not hold takes the same
+// path (TestAccRolePermission_apiErrors).
 func TestAccRolePermissions_unknownPair(t *testing.T) {
-	target := acctest.NewTarget(t)
-	role, ident := target.Role(t), api(t, target, 1)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: target.Config(testAccPermissions(role.ID, ident, "undefined:scope")),
-				ExpectError: acctest.ExpectError(`Permission 'undefined:scope' is not defined on resource server '` + ident + `'`)},
-			{Config: target.Config(testAccPermissions("rol_doesnotexist0000", ident, "p:000")),
-				ExpectError: acctest.ExpectError(`Unable to assign role permissions.*No role with id "rol_doesnotexist0000" exists in the tenant`)},
-		},
-	})
+	for _, answer := range []string{"refuse", "accept"} {
+		t.Run(answer, func(t *testing.T) {
+			target := acctest.NewTargetWith(t, emulator.Options{Assume: emulator.Assumptions{UndefinedScope: answer}})
+			role, ident := target.Role(t), api(t, target, 1)
+			step := resource.TestStep{Config: target.Config(testAccPermissions(role.ID, ident, "undefined:scope"))}
+			if answer == "refuse" {
+				step.ExpectError = acctest.ExpectError(`Permission 'undefined:scope' is not defined on resource server '` + ident + `'`)
+			} else {
+				step.Check = checkAssigned(target, role.ID, ident, "undefined:scope")
+				step.ConfigPlanChecks = resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+			}
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: acctest.ProviderFactories,
+				CheckDestroy:             checkNoPermissions(target, role.ID),
+				Steps: []resource.TestStep{
+					step,
+					{Config: target.Config(testAccPermissions("rol_doesnotexist0000", ident, "p:000")),
+						ExpectError: acctest.ExpectError(`Unable to assign role permissions.*No role with id "rol_doesnotexist0000" exists in the tenant`)},
+				},
+			})
+		})
+	}
+}
+
+// TestAccRolePermissions_scopeTheConfigurationLeavesOut: a permission of an
+// API of the configuration whose scopes leave it out plans with a warning,
+// not an error, and the apply meets the tenant's answer: a refusal (at once:
+// no write of the run will add the scope), or the pair assigned and held.
+func TestAccRolePermissions_scopeTheConfigurationLeavesOut(t *testing.T) {
+	for _, answer := range []string{"refuse", "accept"} {
+		t.Run(answer, func(t *testing.T) {
+			target := acctest.NewTargetWith(t, emulator.Options{Assume: emulator.Assumptions{UndefinedScope: answer}})
+			role, ident := target.Role(t), "https://api.example.com/"+acctest.RandomName()
+			step := resource.TestStep{Config: target.Config(fmt.Sprintf(`
+resource "tenant_resource_server" "a" {
+  identifier = %[1]q
+  scopes     = { "read:a" = "" }
+}
+
+resource "tenant_role_permissions" "test" {
+  role_id     = %[2]q
+  permissions = { (tenant_resource_server.a.identifier) = ["read:a", "write:a"] }
+}
+`, ident, role.ID))}
+			if answer == "refuse" {
+				step.ExpectError = acctest.ExpectError(`Unable to assign role permissions.*Permission 'write:a' is not defined on resource server`)
+			} else {
+				step.Check = checkAssigned(target, role.ID, ident, "read:a", "write:a")
+				step.ConfigPlanChecks = resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+			}
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: acctest.ProviderFactories,
+				CheckDestroy:             checkNoPermissions(target, role.ID),
+				Steps:                    []resource.TestStep{step},
+			})
+		})
+	}
 }
 
 func TestAccRoleDataSource_basic(t *testing.T) {

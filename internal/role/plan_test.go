@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -89,8 +91,8 @@ func TestModifyPlan_warnsWhatItRemoves(t *testing.T) {
 func TestModifyPlan_unknownNamesWarnNothing(t *testing.T) {
 	state := pairsModel(t, "a", "b")
 	for name, elems := range map[string]map[string]attr.Value{
-		"one API's names unknown": {"https://a": framework.LinearSetOf(types.SetUnknown(types.StringType))},
-		"one name unknown": {"https://a": framework.LinearSetOf(types.SetValueMust(types.StringType, []attr.Value{
+		"one API's names unknown": {"https://a": framework.UnorderedListOf(types.ListUnknown(types.StringType))},
+		"one name unknown": {"https://a": framework.UnorderedListOf(types.ListValueMust(types.StringType, []attr.Value{
 			types.StringValue("a"), types.StringUnknown(),
 		}))},
 	} {
@@ -109,5 +111,18 @@ func TestListPairs_showsTwentyAndCounts(t *testing.T) {
 	}
 	if got := listPairs(pairs); strings.Count(got, "p on https://a") != 20 || !strings.HasSuffix(got, " and 5 more") {
 		t.Fatalf("%q", got)
+	}
+}
+
+// A pair whose scope the configuration's API will not define is a warning:
+// whether the tenant refuses such a permission is not known (reference §3,
+// §8).
+func TestCheckPairs_undefinedScopeWarns(t *testing.T) {
+	tenant := conns.Unconfigured()
+	tenant.Planned.DefineScopes("https://a", []string{"read"})
+	var diags diag.Diagnostics
+	checkPairs(context.Background(), tenant, "rol_1", []mgmt.Permission{{ResourceServerIdentifier: "https://a", PermissionName: "write"}}, path.Root("permissions"), &diags)
+	if len(diags) != 1 || diags[0].Severity() != diag.SeverityWarning || !strings.Contains(diags[0].Detail(), `will not define "write"`) {
+		t.Fatalf("%v, want one warning", diags)
 	}
 }

@@ -80,3 +80,22 @@ func buildFailedDetail(a *mgmt.Action, next string) string {
 	b.WriteString(next)
 	return b.String()
 }
+
+// boundWarning says, at plan, that the tenant will refuse to delete the
+// action: it is bound to trigger, and no bindings of this configuration
+// planned to unbind it within wait.
+func boundWarning(id, name, trigger string, wait time.Duration) string {
+	return fmt.Sprintf("The action %s (%q) is bound to the trigger %q, and no tenant_trigger_actions of this configuration "+
+		"planned to unbind it within %s of this plan, so the tenant will refuse to delete it (409). Unbind it first (remove it "+
+		"from the trigger's actions and apply; with -parallelism=1 the bindings plan too late for this plan to see them), "+
+		"or set force_destroy = true on the action and apply, then destroy it.", id, name, trigger, wait)
+}
+
+// boundRefused explains the tenant's refusal (409) to delete an action
+// bound to trigger.
+func boundRefused(id, name, trigger, message string) string {
+	return fmt.Sprintf("The tenant refused to delete the action %s (%q), which is bound to the trigger %q (the API said: %s). "+
+		"Unbind it first (remove it from the trigger's actions, in its tenant_trigger_actions or in the tenant, and apply), "+
+		"or set force_destroy = true on the action and apply, then destroy it; an action replaced while bound needs "+
+		"lifecycle { create_before_destroy = true }, so that its bindings take the new one first.", id, name, trigger, message)
+}

@@ -2,7 +2,9 @@ package tenantaction
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -29,8 +31,13 @@ import (
 //
 // It also records, for the profiles' plan-time checks, that this run
 // deploys the action, and warns when a replacement would take away a
-// custom-token-exchange action that token exchange profiles run.
+// custom-token-exchange action that token exchange profiles run. The plan
+// of a destroy is planDestroy's.
 func (r *actionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() && !req.State.Raw.IsNull() {
+		r.planDestroy(ctx, req, resp)
+		return
+	}
 	if req.Plan.Raw.IsNull() || req.State.Raw.IsNull() {
 		return
 	}
@@ -97,4 +104,56 @@ func planComputed(plan *actionModel, state actionModel) {
 		// Not deployed: the change makes the latest code differ from the deployed one.
 		plan.AllChangesDeployed = types.BoolUnknown()
 	}
+}
+
+// unbindKey is the private data key of a destroy's plan that names the
+// trigger whose bindings of this configuration drop the action.
+const unbindKey = "unbind"
+
+// planDestroy plans the destroy of an action bound to a trigger. Terraform
+// destroys the action before it updates the bindings that listed it (the
+// update depends on the action), so the tenant would refuse the delete
+// (409): when this configuration's tenant_trigger_actions of that trigger
+// drops the action, the destroy unbinds it itself, which the plan records
+// in its private data for the apply; when none does, the plan warns that
+// the tenant will refuse, naming the trigger. The plan waits for the
+// bindings' plan (see conns.TriggerBindings). An action the tenant does
+// not hold bound, an entity-bound one (bound by its profile) and one with
+// force_destroy (the tenant unbinds it) need nothing.
+func (r *actionResource) planDestroy(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	var m actionModel
+	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() || !r.Tenant.Configured() {
+		return
+	}
+	trigger, id := m.trigger(), m.ID.ValueString()
+	if trigger == "" || mgmt.IsEntityBound(trigger) || m.ForceDestroy.ValueBool() {
+		return
+	}
+	bindings, err := r.Tenant.Bindings.Read(ctx, trigger)
+	if err != nil {
+		framework.CheckSkipped(&resp.Diagnostics, path.Root("id"), fmt.Sprintf("whether the trigger %q runs the action", trigger), err)
+		return
+	}
+	if !slices.ContainsFunc(bindings, func(b mgmt.TriggerBinding) bool { return b.Action.ID == id }) {
+		return
+	}
+	planned, first := r.Tenant.Bindings.Destroying(id, trigger)
+	if !first {
+		var ok bool
+		if planned, ok = r.Tenant.Bindings.Await(ctx, trigger); !ok {
+			resp.Diagnostics.AddWarning("Action bound to a trigger", boundWarning(id, m.Name.ValueString(), trigger, r.Tenant.Bindings.PlanWait))
+			return
+		}
+		if planned.Binds(id) {
+			return // the bindings' plan reports it: they saw this destroy first
+		}
+	}
+	if planned.Binds(id) {
+		resp.Diagnostics.AddError("Unable to destroy action", fmt.Sprintf(
+			"The action %s (%q) is destroyed by this plan, but the tenant_trigger_actions of the trigger %q in this "+
+				"configuration still binds it. Remove it from that resource's actions.", id, m.Name.ValueString(), trigger))
+		return
+	}
+	value, _ := json.Marshal(trigger) // a string always encodes
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, unbindKey, value)...)
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -133,7 +134,7 @@ func (r *actionResource) Create(ctx context.Context, req resource.CreateRequest,
 	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: m.ID}, &resp.Diagnostics)
 	wait, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
-	last, err := r.converge(wait, a, m.Deploy.ValueBool())
+	last, err := r.awaitCreated(wait, a, body.Deploy)
 	resp.Diagnostics.Append(m.fromAPI(ctx, last)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 	if err != nil {
@@ -242,14 +243,37 @@ func (r *actionResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	if !m.SkipProfileCheck.ValueBool() && m.trigger() == mgmt.TriggerCustomTokenExchange && !r.noProfileUses(ctx, m, &resp.Diagnostics) {
 		return
 	}
-	err := r.Tenant.API.DeleteAction(ctx, id, m.ForceDestroy.ValueBool())
+	// The plan found that this configuration's bindings drop the action, in
+	// this apply but after this destroy: the tenant unbinds it (force).
+	value, diags := req.Private.GetKey(ctx, unbindKey)
+	resp.Diagnostics.Append(diags...)
+	unbind := len(value) > 0
+	err := r.Tenant.API.DeleteAction(ctx, id, m.ForceDestroy.ValueBool() || unbind)
 	switch {
 	case mgmt.IsConflict(err):
 		e, _ := mgmt.AsAPIError(err)
+		if trigger := r.boundTo(ctx, m); trigger != "" {
+			resp.Diagnostics.AddError("Unable to delete action", boundRefused(id, m.Name.ValueString(), trigger, e.Message))
+			return
+		}
 		resp.Diagnostics.AddError("Unable to delete action", inUseByTenantDetail(id, m.Name.ValueString(), e.Message))
 	case err != nil:
 		resp.Diagnostics.AddError("Unable to delete action", framework.APIErrorDetail(fmt.Sprintf("Deleting the action %q", id), err))
 	}
+}
+
+// boundTo is the trigger the tenant holds the action bound to ("" when
+// not, or when the bindings cannot be read).
+func (r *actionResource) boundTo(ctx context.Context, m actionModel) string {
+	trigger, id := m.trigger(), m.ID.ValueString()
+	if trigger == "" || mgmt.IsEntityBound(trigger) {
+		return ""
+	}
+	bindings, err := r.Tenant.API.TriggerBindings(ctx, trigger)
+	if err != nil || !slices.ContainsFunc(bindings, func(b mgmt.TriggerBinding) bool { return b.Action.ID == id }) {
+		return ""
+	}
+	return trigger
 }
 
 // noProfileUses checks that no token exchange profile uses the action
@@ -309,13 +333,25 @@ func (r *actionResource) ImportState(ctx context.Context, req resource.ImportSta
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
 }
 
+// awaitCreated waits from the create's answer a until the action is built
+// and, when the create asked for it (deploy:true), deployed by the tenant.
+// It never deploys: the create's deploy is the one, and the tenant may show
+// it only some time after the build ends (the reference does not say when),
+// so a deploy of its own would make a second version.
+func (r *actionResource) awaitCreated(ctx context.Context, a *mgmt.Action, deployed bool) (*mgmt.Action, error) {
+	if deployed {
+		return r.Tenant.API.AwaitAction(ctx, a, mgmt.IsDeployed)
+	}
+	return r.Tenant.API.AwaitAction(ctx, a, mgmt.IsBuilt)
+}
+
 // converge waits from the answer a until the action's latest code is built
-// and, with deploy, deployed. It returns the last answer read, also with an
-// error, so the state always shows where the tenant is.
+// and, with deploy, deployed, which it asks for once the build is over. It
+// returns the last answer read, also with an error, so the state always
+// shows where the tenant is.
 func (r *actionResource) converge(ctx context.Context, a *mgmt.Action, deploy bool) (*mgmt.Action, error) {
 	a, err := r.Tenant.API.AwaitAction(ctx, a, mgmt.IsBuilt)
 	if err != nil || !deploy || mgmt.IsDeployed(a) {
-		// A create with deploy is deployed by the tenant once built.
 		return a, err
 	}
 	deployed, err := r.Tenant.API.DeployAndWait(ctx, a.ID)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"regexp"
 	"sort"
 	"strings"
@@ -166,6 +167,51 @@ func TestAccAction_basic(t *testing.T) {
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 		}},
 	})
+}
+
+// TestAccAction_deployOncePerCreate creates actions with deploy = true
+// whether the tenant deploys the moment the build ends or in a step of its
+// own after it (the reference does not say): each create asks for exactly
+// one deploy (the create's own), and each action ends with one version,
+// deployed.
+func TestAccAction_deployOncePerCreate(t *testing.T) {
+	for _, answer := range []string{"together", "separate"} {
+		t.Run(answer, func(t *testing.T) {
+			target := acctest.NewTargetWith(t, emulator.Options{BuildDelay: 400 * time.Millisecond, Assume: emulator.Assumptions{ActionDeploy: answer}})
+			count := &requests{emu: target.RequireEmulator(t)}
+			name := acctest.RandomName()
+			versions := func(s *terraform.State) error {
+				for i := 0; i < 3; i++ {
+					id := s.RootModule().Resources[fmt.Sprintf("tenant_action.n.%d", i)].Primary.ID
+					a, err := target.Client().GetAction(context.Background(), id)
+					if err != nil {
+						return err
+					}
+					if !mgmt.IsDeployed(a) || a.DeployedVersion.Number != 1 || a.CurrentVersion == nil || a.CurrentVersion.Number != 1 {
+						return fmt.Errorf("action %s: deployed version %+v, current version %+v; want version 1, deployed, and no other", id, a.DeployedVersion, a.CurrentVersion)
+					}
+				}
+				return nil
+			}
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: acctest.ProviderFactories,
+				CheckDestroy:             target.CheckGone(tenantaction.TypeName, getAction),
+				Steps: []resource.TestStep{{
+					PreConfig: count.start,
+					Config:    target.Config(testAccActionConfig_count(name, 3)),
+					Check: resource.ComposeTestCheckFunc(
+						count.expect(t, "create", map[string]int64{routePost: 3, routeDeploy: 0}),
+						versions,
+					),
+					ConfigStateChecks: []statecheck.StateCheck{
+						statecheck.ExpectKnownValue("tenant_action.n[0]", tfjsonpath.New("deployed_version"), knownvalue.Int64Exact(1)),
+						statecheck.ExpectKnownValue("tenant_action.n[0]", tfjsonpath.New("all_changes_deployed"), knownvalue.Bool(true)),
+					},
+					ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				}},
+			})
+		})
+	}
 }
 
 // TestAccAction_profileChain declares the whole chain in one configuration:
@@ -1021,6 +1067,108 @@ func TestAccAction_deleteOtherTrigger(t *testing.T) {
 	})
 }
 
+// TestAccAction_boundOutside: destroying an action that the tenant holds
+// bound to a trigger whose bindings this configuration does not manage is
+// refused by the tenant; the plan warns and the destroy's error names the
+// trigger and the ways out. With force_destroy the tenant unbinds and
+// deletes it.
+func TestAccAction_boundOutside(t *testing.T) {
+	target, name := acctest.NewTarget(t), acctest.RandomName()
+	emu := target.RequireEmulator(t)
+	config := func(lines string) string {
+		return target.Config(testAccActionConfig(name, codeV1, "  supported_triggers = { id = \"post-login\", version = \"v3\" }\n"+lines))
+	}
+	var id string
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             target.CheckGone(tenantaction.TypeName, getAction),
+		Steps: []resource.TestStep{
+			{
+				Config: config(""),
+				Check: func(s *terraform.State) error {
+					id = s.RootModule().Resources[addr].Primary.ID
+					_, err := target.Client().UpdateTriggerBindings(context.Background(), "post-login", []mgmt.BindingUpdate{
+						{Ref: mgmt.BindingRef{Type: mgmt.BindingByActionID, Value: id}, DisplayName: "Bound outside"},
+					})
+					return err
+				},
+			},
+			{
+				Config:      target.Config(""),
+				ExpectError: acctest.ExpectError(`Unable to delete action.*The tenant refused to delete the action [0-9a-f-]{36} \(".*"\), which is bound to the trigger "post-login" \(the API said: Unable to delete an action bound to a trigger\.\).*set force_destroy = true`),
+			},
+			{
+				// Still bound: the refusal changed nothing.
+				Config: config("  force_destroy = true\n"),
+				Check: func(*terraform.State) error {
+					b, err := target.Client().TriggerBindings(context.Background(), "post-login")
+					if err != nil || len(b) != 1 || b[0].Action.ID != id {
+						return fmt.Errorf("bindings %v, %v", b, err)
+					}
+					return nil
+				},
+			},
+			{
+				PreConfig: emu.ResetStats,
+				Config:    target.Config(""),
+				Check: func(*terraform.State) error {
+					// force_destroy skips the plan's look at the bindings.
+					if n := emu.Stats().ByRoute["GET /api/v2/actions/triggers/{trigger}/bindings"]; n != 0 {
+						return fmt.Errorf("%d reads of the bindings", n)
+					}
+					if b, err := target.Client().TriggerBindings(context.Background(), "post-login"); err != nil || len(b) != 0 {
+						return fmt.Errorf("bindings after the forced delete %v, %v", b, err)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+// TestAccAction_boundOutsideWarnsAtPlan: the plan of that destroy says the
+// tenant will refuse it, naming the trigger.
+func TestAccAction_boundOutsideWarnsAtPlan(t *testing.T) {
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("runs the terraform CLI; set TF_ACC=1")
+	}
+	target := acctest.NewTarget(t)
+	id := target.Action(t, "credentials-exchange", true)
+	if _, err := target.Client().UpdateTriggerBindings(context.Background(), "credentials-exchange", []mgmt.BindingUpdate{
+		{Ref: mgmt.BindingRef{Type: mgmt.BindingByActionID, Value: id}, DisplayName: "Bound outside"},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	a, err := target.Client().GetAction(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cli := acctest.NewCLI(t, map[string]string{"main.tf": target.ProviderBlock() + fmt.Sprintf(`
+import {
+  to = tenant_action.test
+  id = %[1]q
+}
+
+resource "tenant_action" "test" {
+  name               = %[2]q
+  code               = %[3]q
+  supported_triggers = { id = "credentials-exchange", version = "v1" }
+}
+`, id, a.Name, a.Code)})
+	if out, err := cli.Run("apply", "-auto-approve", "-input=false", "-no-color"); err != nil {
+		t.Fatalf("import: %v\n%s", err, out)
+	}
+	cli.Write(t, "main.tf", target.ProviderBlock())
+	out, err := cli.Run("plan", "-input=false", "-no-color")
+	if err != nil {
+		t.Fatalf("plan: %v\n%s", err, out)
+	}
+	flat := strings.Join(strings.Fields(out), " ")
+	if want := fmt.Sprintf(`Warning: Action bound to a trigger The action %s (%q) is bound to the trigger "credentials-exchange", and no tenant_trigger_actions of this configuration planned to unbind it within 20s of this plan, so the tenant will refuse to delete it (409).`, id, a.Name); !strings.Contains(flat, want) {
+		t.Fatalf("the plan lacks %q:\n%s", want, out)
+	}
+}
+
 // TestAccAction_failedBuildIsRetried: a build that failed with nothing
 // changed since (the registry did not answer) is started again by the next
 // apply, and once it builds, the plan is empty: the failure can be cleared
@@ -1141,6 +1289,18 @@ resource "tenant_action" "test" {
 %[3]s
 }
 `, name, code, lines)
+}
+
+// testAccActionConfig_count is n actions named name-0, name-1, ...
+func testAccActionConfig_count(name string, n int) string {
+	return fmt.Sprintf(`
+resource "tenant_action" "n" {
+  count              = %[2]d
+  name               = "%[1]s-${count.index}"
+  code               = %[3]q
+  supported_triggers = { id = "custom-token-exchange", version = "v1" }
+}
+`, name, n, codeV1)
 }
 
 func testAccActionConfig_dependencies(name string, deps ...string) string {

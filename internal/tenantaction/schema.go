@@ -18,6 +18,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
 // TypeName is the resource type.
@@ -38,20 +40,9 @@ var (
 	// deployed). Assumption: no other runtime is.
 	Runtimes = []string{"node18", "node18-actions", "node22"}
 
-	// TriggerIDs are the triggers an action may support.
-	//
-	// Assumption (reference §2 names only custom-token-exchange): the
-	// platform's documented triggers are accepted too.
-	TriggerIDs = []string{
-		"custom-token-exchange",
-		"post-login",
-		"credentials-exchange",
-		"pre-user-registration",
-		"post-user-registration",
-		"post-change-password",
-		"send-phone-message",
-		"password-reset-post-challenge",
-	}
+	// TriggerIDs are the triggers an action may support (an assumption
+	// beyond custom-token-exchange: see mgmt.ActionTriggerIDs).
+	TriggerIDs = mgmt.ActionTriggerIDs
 
 	// npmName is npm's rule for the names of packages it holds
 	// (validate-npm-package-name's validForOldPackages, as the emulator
@@ -215,9 +206,11 @@ func (r *actionResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 			"force_destroy": schema.BoolAttribute{
 				MarkdownDescription: "Whether destroying the action asks the tenant to delete it even while the tenant holds it " +
 					"in use (bound to a trigger's flow): the API's `force`. Defaults to `false`: the tenant refuses, and the " +
-					"destroy says why. It does not skip the provider's own check that no token exchange profile uses a " +
-					"`custom-token-exchange` action: that is `skip_profile_check`; deleting an action a profile uses needs both. " +
-					"Removing it returns to `false`. Sends no request by itself.",
+					"plan warns and the destroy says why, naming the trigger. Not needed when a `tenant_trigger_actions` of the " +
+					"same configuration unbinds the action in the same apply: the destroy then unbinds it itself. It does not " +
+					"skip the provider's own check that no token exchange profile uses a `custom-token-exchange` action: that is " +
+					"`skip_profile_check`; deleting an action a profile uses needs both. Removing it returns to `false`. Sends no " +
+					"request by itself.",
 				Optional: true,
 				Computed: true,
 				Default:  booldefault.StaticBool(false),

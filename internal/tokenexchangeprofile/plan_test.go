@@ -4,12 +4,17 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/conns"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
@@ -42,5 +47,48 @@ func TestModifyPlan_warnsBeforeReplacement(t *testing.T) {
 	}
 	if got := run("a1", "renamed"); got != "" {
 		t.Fatalf("an in-place update warns: %q", got)
+	}
+}
+
+// An action the profile cannot run is only a warning at plan: whether the
+// tenant refuses such a profile is not known (reference §1, §8), and a plan
+// error would block a configuration the tenant may accept.
+func TestCheckAction_warnsOnly(t *testing.T) {
+	ctx := context.Background()
+	emu, err := emulator.Start(emulator.Options{BuildDelay: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emu.Close()
+	tenant, err := conns.New(mgmt.Config{Domain: emu.Domain(), ClientID: emu.ClientID(), ClientSecret: emu.ClientSecret()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	create := func(trigger string, deploy bool) string {
+		a, err := tenant.API.CreateAction(ctx, mgmt.ActionCreate{Name: "a", Code: "x", Deploy: deploy,
+			SupportedTriggers: []mgmt.ActionTrigger{{ID: trigger, Version: "v1"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tenant.API.WaitForAction(ctx, a.ID, map[bool]func(*mgmt.Action) bool{true: mgmt.IsDeployed, false: mgmt.IsBuilt}[deploy]); err != nil {
+			t.Fatal(err)
+		}
+		return a.ID
+	}
+	r := &profileResource{WithTenant: framework.WithTenant{Tenant: tenant}}
+	for id, want := range map[string]string{
+		"00000000-0000-4000-8000-000000000000":         `No action with id "00000000-0000-4000-8000-000000000000" exists in the tenant`,
+		create(mgmt.TriggerCustomTokenExchange, false): "has no deployed version",
+		create("post-login", true):                     `runs at the trigger "post-login"`,
+		create(mgmt.TriggerCustomTokenExchange, true):  "",
+	} {
+		var diags diag.Diagnostics
+		r.checkAction(ctx, id, &diags)
+		switch {
+		case want == "" && len(diags) > 0:
+			t.Errorf("%s: a deployed custom-token-exchange action: %v", id, diags)
+		case want != "" && (len(diags) != 1 || diags[0].Severity() != diag.SeverityWarning || !strings.Contains(diags[0].Detail(), want)):
+			t.Errorf("%s: %v, want one warning saying %q", id, diags, want)
+		}
 	}
 }

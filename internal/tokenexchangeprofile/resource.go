@@ -24,11 +24,6 @@ import (
 // TypeName is the resource and data source type.
 const TypeName = "tenant_token_exchange_profile"
 
-// DefaultName is the name sent when the configuration sets none: the API
-// requires a name on create (reference §1), and removing the argument
-// returns the profile to this one.
-const DefaultName = "Token Exchange Profile 1"
-
 // ReservedPrefixes are subject token type prefixes the API refuses.
 var ReservedPrefixes = []string{"http://auth0.com", "https://auth0.com", "http://okta.com", "https://okta.com", "urn:ietf", "urn:auth0", "urn:okta"}
 
@@ -67,12 +62,14 @@ func (r *profileResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"name": schema.StringAttribute{
-				MarkdownDescription: "A friendly name, 3 to 50 characters. Defaults to `" + DefaultName + "`; removing it returns " +
-					"to that name. Updated in place.",
-				Optional:   true,
-				Computed:   true,
-				Default:    stringdefault.StaticString(DefaultName),
-				Validators: []validator.String{stringvalidator.UTF8LengthBetween(3, 50)},
+				MarkdownDescription: "A friendly name, 3 to 50 characters. Updated in place. The API requires a name when a " +
+					"profile is created, so a create without one names the profile after its `subject_token_type` (its first 50 " +
+					"characters); otherwise, when not set, the profile keeps the name it has: removing the argument, or importing " +
+					"a profile without it, never renames the profile.",
+				Optional:      true,
+				Computed:      true,
+				Validators:    []validator.String{stringvalidator.UTF8LengthBetween(3, 50)},
+				PlanModifiers: []planmodifier.String{namePlan{}},
 			},
 			"subject_token_type": schema.StringAttribute{
 				MarkdownDescription: "The type of token this profile exchanges: an absolute URI of 8 to 100 characters " +
@@ -117,13 +114,12 @@ func (r *profileResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 }
 
 // ModifyPlan warns before a replacement (the API allows one profile per
-// subject token type, so the old one goes first), and checks at plan time
-// what the tenant would refuse, as far as the values are known: a subject
-// token type another profile holds, and an action that does not exist,
-// runs at another trigger than custom-token-exchange, or is not deployed
-// (unless this run deploys it). A read the tenant refuses skips its check
-// with a warning. Assumption (the reference marks these refusals [?]): the
-// tenant refuses a profile on such an action, as the emulator does.
+// subject token type, so the old one goes first), and checks at plan time,
+// as far as the values are known: a subject token type another profile
+// holds (an error: the tenant refuses it, reference §1), and an action that
+// does not exist, runs at another trigger than custom-token-exchange, or is
+// not deployed (unless this run deploys it: a warning, see checkAction). A
+// read the tenant refuses skips its check with a warning.
 func (r *profileResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return
@@ -171,16 +167,19 @@ func (r *profileResource) checkSubjectTokenType(ctx context.Context, sst, own st
 	}
 }
 
-// checkAction refuses an action the profile cannot run: one that does not
+// checkAction warns of an action the profile cannot run: one that does not
 // exist, runs at another trigger, or is not deployed, unless this run
-// deploys it (a referenced action plans before the profile).
+// deploys it (a referenced action plans before the profile). Warnings, not
+// errors: whether the tenant refuses such a profile, or creates it and
+// fails the exchanges, is not known (reference §1, §8), and the apply
+// reports a refusal with what to do.
 func (r *profileResource) checkAction(ctx context.Context, id string, diags *diag.Diagnostics) {
 	a, err := r.Tenant.Actions.Read(ctx, id)
 	switch {
 	case mgmt.IsNotFound(err):
-		diags.AddAttributeError(path.Root("action_id"), "Unable to use action", fmt.Sprintf(
-			"No action with id %q exists in the tenant, so the apply would fail to create the profile.\n\n"+
-				"Reference the action of this configuration (action_id = tenant_action.<name>.id), or correct the id.", id))
+		diags.AddAttributeWarning(path.Root("action_id"), "Action not found", fmt.Sprintf(
+			"No action with id %q exists in the tenant, so the tenant may refuse the profile, or token exchange through it "+
+				"fails.\n\nReference the action of this configuration (action_id = tenant_action.<name>.id), or correct the id.", id))
 		return
 	case err != nil:
 		framework.CheckSkipped(diags, path.Root("action_id"), fmt.Sprintf("the action %q", id), err)
@@ -191,18 +190,19 @@ func (r *profileResource) checkAction(ctx context.Context, id string, diags *dia
 		if len(a.SupportedTriggers) > 0 {
 			trigger = a.SupportedTriggers[0].ID
 		}
-		diags.AddAttributeError(path.Root("action_id"), "Unable to use action", fmt.Sprintf(
-			"The action %s (%q) runs at the trigger %q; a token exchange profile runs a %s action, so the apply would fail.\n\n"+
-				"Use an action whose supported_triggers id is %q.", id, a.Name, trigger, mgmt.TriggerCustomTokenExchange, mgmt.TriggerCustomTokenExchange))
+		diags.AddAttributeWarning(path.Root("action_id"), "Action of another trigger", fmt.Sprintf(
+			"The action %s (%q) runs at the trigger %q, and a token exchange profile runs a %s action, so the tenant may "+
+				"refuse the profile, or token exchange through it fails.\n\nUse an action whose supported_triggers id is %q.",
+			id, a.Name, trigger, mgmt.TriggerCustomTokenExchange, mgmt.TriggerCustomTokenExchange))
 		return
 	}
 	if a.DeployedVersion == nil && !r.Tenant.Planned.Deploys(id) {
 		// An action of this configuration that the profile references has
 		// planned first and said whether the apply deploys it.
-		diags.AddAttributeError(path.Root("action_id"), "Unable to use action", fmt.Sprintf(
-			"The action %s (%q) has no deployed version, and a profile runs the deployed code, so the apply would fail to "+
-				"create the profile.\n\nDeploy the action first: manage it with deploy = true and reference it "+
-				"(action_id = tenant_action.<name>.id), so that Terraform deploys it before it creates the profile.", id, a.Name))
+		diags.AddAttributeWarning(path.Root("action_id"), "Action not deployed", fmt.Sprintf(
+			"The action %s (%q) has no deployed version, and a profile runs the deployed code, so the tenant may refuse the "+
+				"profile, or token exchange through it fails until the action is deployed.\n\nManage the action with "+
+				"deploy = true and reference it (action_id = tenant_action.<name>.id), so that Terraform deploys it first.", id, a.Name))
 	}
 }
 

@@ -38,7 +38,8 @@ func TestAccTokenExchangeProfile_basic(t *testing.T) {
 			Config: target.Config(testAccProfileConfig("", stt, action)),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^tep_[A-Za-z0-9]{16}$`))),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(tokenexchangeprofile.DefaultName)),
+				// Created without a name: named after its subject token type.
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(stt)),
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("subject_token_type"), knownvalue.StringExact(stt)),
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("action_id"), knownvalue.StringExact(action)),
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("type"), knownvalue.StringExact("custom_authentication")),
@@ -80,13 +81,64 @@ func TestAccTokenExchangeProfile_update(t *testing.T) {
 				},
 			},
 			{
-				// Removing name returns to the default name.
+				// Removing name keeps the name.
 				Config: target.Config(testAccProfileConfig("", stt+"-2", action)),
 				ConfigStateChecks: []statecheck.StateCheck{
 					sameID.AddStateValue(addr, tfjsonpath.New("id")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(tokenexchangeprofile.DefaultName)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(strings.Repeat("ü", 50))),
 				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+		},
+	})
+}
+
+// TestAccTokenExchangeProfile_nameKept: a profile imported without name in
+// the configuration keeps the tenant's name, and removing name keeps the
+// name the profile has: the API requires a name on create (reference §1),
+// but no name is the tenant's default, so only a create invents one.
+func TestAccTokenExchangeProfile_nameKept(t *testing.T) {
+	target := acctest.NewTarget(t)
+	action, stt := target.Action(t, mgmt.TriggerCustomTokenExchange, true), "urn:acme:"+acctest.RandomName()
+	existing, err := target.Client().CreateTokenExchangeProfile(context.Background(), mgmt.TokenExchangeProfileCreate{
+		Name: "Named outside", SubjectTokenType: stt, ActionID: action, Type: "custom_authentication",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tenantName := func(want string) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			p, err := target.Client().GetTokenExchangeProfile(context.Background(), existing.ID)
+			if err != nil {
+				return err
+			}
+			if p.Name != want {
+				return fmt.Errorf("the tenant's profile is named %q, want %q", p.Name, want)
+			}
+			return nil
+		}
+	}
+	unnamed := target.Config(testAccProfileConfig("", stt, action))
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             target.CheckGone(tokenexchangeprofile.TypeName, getProfile),
+		Steps: []resource.TestStep{
+			{Config: unnamed, ResourceName: addr, ImportState: true, ImportStateId: existing.ID, ImportStatePersist: true},
+			{Config: unnamed, PlanOnly: true},
+			{Config: unnamed, Check: tenantName("Named outside"), ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact("Named outside")),
+			}},
+			{Config: target.Config(testAccProfileConfig("Named here", stt, action)), Check: tenantName("Named here")},
+			{
+				Config: unnamed,
+				Check:  tenantName("Named here"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
 			},
 		},
 	})
@@ -266,10 +318,7 @@ func TestAccTokenExchangeProfile_apiErrors(t *testing.T) {
 			{Config: target.Config(cfg("urn:acme:taken", deployed)), ExpectError: acctest.ExpectError(`Unable to use token exchange profile subject token type.*A token exchange profile with subject_token_type "urn:acme:taken" already exists in the tenant \(id ` + existing.ID + `, name "existing"\).*terraform import tenant_token_exchange_profile.<name> ` + existing.ID)},
 			// Equal to the configuration, but there before: still not adopted.
 			{Config: target.Config(testAccProfileConfig("existing", "urn:acme:taken", deployed)), ExpectError: acctest.ExpectError(`Unable to use token exchange profile subject token type.*` + existing.ID + `.*terraform import`)},
-			{Config: target.Config(cfg("urn:acme:e1", "00000000-0000-4000-8000-000000000000")), ExpectError: acctest.ExpectError(`Unable to use action.*No action with id "00000000-0000-4000-8000-000000000000" exists in the tenant`)},
-			{Config: target.Config(cfg("urn:acme:e2", undeployed)), ExpectError: acctest.ExpectError(`Unable to use action.*` + undeployed + `.*has no deployed version`)},
-			{Config: target.Config(cfg("urn:acme:e3", postLogin)), ExpectError: acctest.ExpectError(`Unable to use action.*runs at the trigger "post-login"`)},
-			// The same, with the checks skipped: the tenant's refusals at apply.
+			// With the action checks skipped: the tenant's refusals at apply.
 			{Config: withClient("no-action-reads", "no-action-reads-secret", cfg("urn:acme:e1", "00000000-0000-4000-8000-000000000000")), ExpectError: acctest.ExpectError(`does not exist in the tenant`)},
 			{Config: withClient("no-action-reads", "no-action-reads-secret", cfg("urn:acme:e2", undeployed)), ExpectError: acctest.ExpectError(`has not been deployed. Deploy the action`)},
 			{Config: withClient("no-action-reads", "no-action-reads-secret", cfg("urn:acme:e3", postLogin)), ExpectError: acctest.ExpectError(`does not support the custom-token-exchange trigger`)},
@@ -283,6 +332,42 @@ func TestAccTokenExchangeProfile_apiErrors(t *testing.T) {
 			},
 		},
 	})
+}
+
+// TestAccTokenExchangeProfile_actionItCannotRun plans a profile on an action
+// that does not exist, runs at another trigger, or has no deployed version,
+// whether the tenant refuses it or creates it (the reference does not say):
+// the plan only warns, and the apply meets the tenant's answer, a create or
+// a refusal that says what to do.
+func TestAccTokenExchangeProfile_actionItCannotRun(t *testing.T) {
+	for _, answer := range []string{"refuse", "accept"} {
+		t.Run(answer, func(t *testing.T) {
+			target := acctest.NewTargetWith(t, emulator.Options{Assume: emulator.Assumptions{ProfileAction: answer}})
+			undeployed := target.Action(t, mgmt.TriggerCustomTokenExchange, false)
+			postLogin := target.Action(t, "post-login", true)
+			for i, tc := range []struct{ action, refusal string }{
+				{"00000000-0000-4000-8000-000000000000", `Unable to create token exchange profile.*does not exist in the tenant`},
+				{undeployed, `Unable to create token exchange profile.*has not been deployed. Deploy the action`},
+				{postLogin, `Unable to create token exchange profile.*does not support the custom-token-exchange trigger`},
+			} {
+				stt := fmt.Sprintf("urn:acme:cannot-run-%d", i)
+				step := resource.TestStep{Config: target.Config(testAccProfileConfig("cannot run", stt, tc.action))}
+				if answer == "refuse" {
+					step.ExpectError = acctest.ExpectError(tc.refusal)
+				} else {
+					step.ConfigStateChecks = []statecheck.StateCheck{
+						statecheck.ExpectKnownValue(addr, tfjsonpath.New("action_id"), knownvalue.StringExact(tc.action)),
+					}
+					step.ConfigPlanChecks = resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+				}
+				resource.Test(t, resource.TestCase{
+					ProtoV6ProviderFactories: acctest.ProviderFactories,
+					CheckDestroy:             target.CheckGone(tokenexchangeprofile.TypeName, getProfile),
+					Steps:                    []resource.TestStep{step},
+				})
+			}
+		})
+	}
 }
 
 func TestAccTokenExchangeProfileDataSource_basic(t *testing.T) {

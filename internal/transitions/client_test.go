@@ -186,14 +186,18 @@ func walked(st emulator.State, defaultID string) ([]map[string]any, error) {
 	return out, nil
 }
 
-// effective is a field of the tenant's object as it acts: absent is the
-// zero value given (an API that leaves out an empty list or a false).
+// effective is a field of the tenant's object as it acts: absent, null, an
+// empty list and an empty object (client_metadata once its keys are
+// removed) are all the value given.
 func effective(obj map[string]any, key string, absent any) any {
 	v, ok := obj[key]
 	if !ok || v == nil {
 		return absent
 	}
 	if l, isList := v.([]any); isList && len(l) == 0 {
+		return absent
+	}
+	if m, isMap := v.(map[string]any); isMap && len(m) == 0 {
 		return absent
 	}
 	return v

@@ -9,7 +9,6 @@ import (
 	"github.com/tenant-iac/terraform-provider-tenant/internal/acctest"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
-	"github.com/tenant-iac/terraform-provider-tenant/internal/tokenexchangeprofile"
 )
 
 func TestTransitions_tokenExchangeProfile(t *testing.T) {
@@ -35,6 +34,22 @@ type profileConfig struct {
 	stt     string
 	action  string
 	typeSet bool
+	// held is the name the profile has from earlier steps ("" before it
+	// exists, and for a replacement): without name, a profile keeps its
+	// name, and a create names it after its subject token type.
+	held string
+}
+
+// holds is the name the profile has once c is applied.
+func (c *profileConfig) holds() string {
+	switch {
+	case c.name != nil:
+		return *c.name
+	case c.held != "":
+		return c.held
+	}
+	r := []rune(c.stt)
+	return string(r[:min(len(r), 50)])
 }
 
 func (w *profileWalker) First(r *rand.Rand) config {
@@ -44,9 +59,15 @@ func (w *profileWalker) First(r *rand.Rand) config {
 }
 
 func (w *profileWalker) Next(r *rand.Rand, prev config) config {
-	c := *prev.(*profileConfig)
+	p := prev.(*profileConfig)
+	c := *p
+	c.held = p.holds()
 	for range 1 + r.IntN(2) {
 		w.mutate(r, &c)
+	}
+	if c.action != p.action {
+		// A replacement: a new profile, named anew.
+		c.held = ""
 	}
 	return &c
 }
@@ -89,12 +110,8 @@ func (c *profileConfig) Check(st emulator.State) error {
 		return fmt.Errorf("the tenant holds %d token exchange profiles, want 1", len(st.TokenExchangeProfiles))
 	}
 	got := decode(st.TokenExchangeProfiles[0])
-	name := tokenexchangeprofile.DefaultName
-	if c.name != nil {
-		name = *c.name
-	}
 	want := map[string]any{
-		"name": name, "subject_token_type": c.stt, "action_id": c.action, "type": "custom_authentication",
+		"name": c.holds(), "subject_token_type": c.stt, "action_id": c.action, "type": "custom_authentication",
 		"id": got["id"], "created_at": got["created_at"], "updated_at": got["updated_at"],
 	}
 	return diff("the profile", got, want)

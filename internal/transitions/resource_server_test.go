@@ -66,10 +66,12 @@ type serverConfig struct {
 }
 
 // held are the values an API keeps when their arguments are removed from
-// the configuration: name, enforce_policies and token_dialect keep their
-// last value (the provider never sends null for them), and so do
+// the configuration: name and token_dialect keep their last value (the
+// provider never sends null for them), and so do
 // proof_of_possession.required_for and the encryption key's name and kid
-// while their object stays. A replacement starts over.
+// while their object stays; enforce_policies keeps false, and a removed
+// true becomes false (enforcement off, as never set). A replacement starts
+// over.
 type held struct {
 	name, dialect           *string
 	enforce                 *bool
@@ -85,8 +87,11 @@ func (c *serverConfig) holds() held {
 	if c.dialect != nil {
 		h.dialect = c.dialect
 	}
-	if c.enforce != nil {
+	switch {
+	case c.enforce != nil:
 		h.enforce = c.enforce
+	case h.enforce != nil && *h.enforce:
+		h.enforce = new(bool)
 	}
 	switch {
 	case c.pop == nil:

@@ -1,9 +1,12 @@
 # Terraform 1.14 or newer.
-data "tenant_phone_provider" "current" {}
+resource "tenant_phone_provider" "sms" {
+  name          = "custom"
+  configuration = { delivery_methods = ["text", "voice"] }
+}
 
 action "tenant_phone_provider_test" "smoke" {
   config {
-    provider_id     = data.tenant_phone_provider.current.id
+    provider_id     = tenant_phone_provider.sms.id
     to              = "+15551234567"
     delivery_method = "text"
   }
@@ -11,9 +14,9 @@ action "tenant_phone_provider_test" "smoke" {
 
 # Run it on demand:
 #   terraform apply -invoke=action.tenant_phone_provider_test.smoke
-# or after a change, from a resource's lifecycle:
-resource "terraform_data" "phone_config_version" {
-  input = "v2"
+# or whenever the provider changes, from its own lifecycle:
+resource "terraform_data" "phone_provider_version" {
+  input = tenant_phone_provider.sms.updated_at
 
   lifecycle {
     action_trigger {

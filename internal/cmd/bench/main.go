@@ -37,7 +37,9 @@ type result struct {
 	PeakRSS  int64 // bytes, the provider process's
 	// TerraformRSS is the terraform process's peak, in bytes.
 	TerraformRSS int64
-	Failed       bool
+	// Routes counts the API requests by route, the token's apart.
+	Routes map[string]int64
+	Failed bool
 }
 
 // limitRatio is the wall time over the time the tenant's limit needs for
@@ -54,16 +56,30 @@ func main() {
 	out := flag.String("out", ".", "folder for BENCHMARKS.md and bench.png")
 	sizes := flag.String("n", "10,100,500", "object counts of the mixed runs")
 	plans := flag.Int("plans", 5, "no-change plans of the 1,000-object run")
-	only := flag.String("only", "", "run only these parts, comma-separated (collections, memory, clients), and print them without writing BENCHMARKS.md")
+	blocks := flag.Int("blocks", 500, "APIs, and token exchange profiles, of the separate-blocks run (each one resource block)")
+	only := flag.String("only", "", "run only these parts, comma-separated (collections, memory, blocks, clients), and print them without writing BENCHMARKS.md")
 	flag.Parse()
 	if *only != "" {
 		for _, part := range strings.Split(*only, ",") {
-			run := map[string]func(int) ([]result, error){"collections": runLargeCollections, "memory": runMemory, "clients": runClients}[part]
+			run := map[string]func() ([]result, error){
+				"collections": func() ([]result, error) { return runLargeCollections(3) },
+				"memory":      func() ([]result, error) { return runMemory(3) },
+				"blocks":      func() ([]result, error) { return runBlocks(*blocks) },
+				"clients":     func() ([]result, error) { return runClients(3) },
+			}[part]
 			if run == nil {
 				fail(fmt.Errorf("unknown part %q", part))
 			}
-			if _, err := run(3); err != nil {
+			rs, err := run()
+			if err != nil {
 				fail(err)
+			}
+			if part == "blocks" {
+				var b strings.Builder
+				blocksSection(&b, rs)
+				b.WriteString("\n| target | measured | met |\n| --- | --- | --- |\n")
+				blocksTargets(&b, rs)
+				fmt.Print(b.String())
 			}
 		}
 		return
@@ -83,6 +99,9 @@ func main() {
 	var r runs
 	var err error
 	if r.scale, err = runScale(*plans); err != nil {
+		fail(err)
+	}
+	if r.blocks, err = runBlocks(*blocks); err != nil {
 		fail(err)
 	}
 	if r.shared, err = runTwoProcesses(); err != nil {
@@ -108,7 +127,7 @@ func main() {
 
 // runs holds every part's results.
 type runs struct {
-	mixed, scale, shared, tenants, collections, memory, clients []result
+	mixed, scale, blocks, shared, tenants, collections, memory, clients []result
 }
 
 func fail(err error) {
@@ -356,8 +375,9 @@ func measureProvider(emu *emulator.Server, provider, scenario string, n int, pha
 	}
 	st := emu.Stats()
 	tokens := st.ByRoute["POST /oauth/token"]
+	delete(st.ByRoute, "POST /oauth/token")
 	r := result{Scenario: scenario, N: n, Phase: phase, Requests: st.Total - tokens, Tokens: tokens, TooMany: st.ByStatus["429"],
-		Wall: wall, PeakRSS: peak.Load(), TerraformRSS: tfPeak.Load(), Failed: err != nil}
+		Wall: wall, PeakRSS: peak.Load(), TerraformRSS: tfPeak.Load(), Routes: st.ByRoute, Failed: err != nil}
 	fmt.Printf("%-30s %-12s %5d requests (+%d token) %4d x429 %7.2fs (%.3f × the limit) peak RSS %5.1f MiB (terraform %5.1f) failed=%v\n",
 		scenario, phase, r.Requests, r.Tokens, r.TooMany, r.Wall.Seconds(), r.limitRatio(), float64(r.PeakRSS)/(1<<20),
 		float64(r.TerraformRSS)/(1<<20), r.Failed)

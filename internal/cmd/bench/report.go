@@ -34,6 +34,7 @@ func report(dir string, r runs) error {
 			plans = append(plans, r)
 		}
 	}
+	blocksSection(&b, r.blocks)
 	b.WriteString("\n## Several processes on one tenant\n\nTwo terraform processes at once, each with 250 APIs and 250 profiles, " +
 		"sharing the tenant's 20 requests/s.\n\n")
 	table(&b, shared)
@@ -65,6 +66,7 @@ func report(dir string, r runs) error {
 	fmt.Fprintf(&b, "| no-change plan of 500 APIs + 500 profiles: ≤ ⌈N/100⌉ + 2 requests per type, N as the tenant lists them (501 APIs with its system API, 500 profiles: %d) in every run | %s | %v |\n",
 		bound, strings.Join(counts, ", "), worst <= bound)
 	fmt.Fprintf(&b, "| peak provider RSS of the no-change plan of 1,000 objects at 20 requests/s (reported) | %.1f MiB | — |\n", float64(peak)/(1<<20))
+	blocksTargets(&b, r.blocks)
 	collectionTargets(&b, r.collections)
 	memoryTargets(&b, r.memory)
 	clientsTargets(&b, r.clients)

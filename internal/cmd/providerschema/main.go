@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
@@ -29,10 +28,8 @@ func main() {
 }
 
 func run(address string) error {
-	srv, err := providerserver.NewProtocol6WithError(provider.New("docs")())()
-	if err != nil {
-		return err
-	}
+	// The server Terraform talks to: its schema is the one users see.
+	srv := provider.NewServer("docs")()
 	resp, err := srv.GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
 	if err != nil {
 		return err

@@ -21,6 +21,8 @@ func main() {
 	if err != nil {
 		os.Exit(2)
 	}
+	// Standard error, so that standard output stays the one JSON line.
+	o.Log = os.Stderr
 	// Listen for the signals before the JSON line says the emulator is up:
 	// a script that stops it on that line gets a clean exit.
 	sig := make(chan os.Signal, 1)
@@ -96,12 +98,21 @@ Without them the emulator serves everything else, and an exchange answers
 with an error that says what is missing. What the actions print goes to
 standard error, with a line for each exchange.
 
+Requests to a route the emulator does not serve are answered 404 and
+logged on standard error with their method and path.
+
 Admin endpoints under /__emulator/ (stats, stats/reset, reset, state,
 outbox, faults) answer only loopback Host names and refuse requests with
 an Origin header or a non-JSON Content-Type on writes.
 
-Flags:
+Assumptions: where the API's documentation leaves a behaviour open, the
+emulator answers it one way by default (the first value below); --assume
+name=value (repeatable) answers it another way:
 `)
+		for _, a := range emulator.AllAssumptions {
+			fmt.Fprintf(fs.Output(), "  %s=%s\n", a.Name, strings.Join(a.Values, "|"))
+		}
+		fmt.Fprint(fs.Output(), "\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	fs.StringVar(&o.Listen, "listen", "127.0.0.1:8787", "loopback address to listen on (127.0.0.1:0 picks a free port)")
@@ -123,8 +134,14 @@ Flags:
 	fs.DurationVar(&o.TokenLifetime, "token-lifetime", 24*time.Hour, "lifetime of issued access tokens")
 	fs.BoolVar(&o.TLS, "tls", false, "serve HTTPS with a self-signed certificate (its PEM path is printed as ca_file)")
 	fs.BoolVar(&o.Demo, "demo", false, "seed a deployed custom-token-exchange action, a role and a phone provider")
-	fs.StringVar(&o.ClientPatch, "client-patch", emulator.ClientPatchReplace, "how PATCH /clients/{id} takes a nested object: replace (stored as sent) or merge (key by key)")
-	fs.BoolVar(&o.RefuseUnfitTokenExchange, "refuse-unfit-token-exchange", false, "refuse token_exchange custom_authentication on a client that is not first-party and OIDC-conformant (400)")
+	fs.BoolVar(&o.FieldsEverywhere, "fields-everywhere", false, "apply fields and include_fields on every list and read route, not only on resource servers and users")
+	fs.Func("assume", "answer an open question of the API another way: name=value (repeatable; the names and values are listed above)", func(v string) error {
+		name, value, ok := strings.Cut(v, "=")
+		if !ok {
+			return fmt.Errorf("%q: want name=value", v)
+		}
+		return o.Assume.Set(name, value)
+	})
 	fs.Var((*packages)(&o.Faults.FailingPackages), "fail-package", "make every action build that depends on this package fail: name@version, or name for every version (repeatable)")
 	fs.StringVar(&o.Node, "node", "", "the Node.js program (20 or newer) that runs actions' code (default: node on PATH)")
 	fs.StringVar(&o.Npm, "npm", "", "the npm program that installs actions' dependencies (default: npm on PATH)")

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator"
 )
 
 func TestParseFlags_failPackage(t *testing.T) {
@@ -31,6 +33,45 @@ func TestParseFlags_failPackage(t *testing.T) {
 	o, err = parseFlags(flag.NewFlagSet("tenant-emulator", flag.ContinueOnError), nil)
 	if err != nil || o.Faults.FailingPackages != nil {
 		t.Fatalf("no flag: %q, %v", o.Faults.FailingPackages, err)
+	}
+}
+
+func TestParseFlags_assume(t *testing.T) {
+	fs := flag.NewFlagSet("tenant-emulator", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	o, err := parseFlags(fs, []string{"--assume", "held_permission=conflict", "--assume=action_deploy=separate"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Assume.HeldPermission != "conflict" || o.Assume.ActionDeploy != "separate" || o.Assume.ProfileAction != "" {
+		t.Fatalf("Assume %+v", o.Assume)
+	}
+	for arg, want := range map[string]string{
+		"held_permission":           "want name=value",
+		"held_permission=sometimes": `"sometimes" is not one of accept, conflict`,
+		"weather=fine":              `no assumption is named "weather"`,
+	} {
+		var out strings.Builder
+		fs := flag.NewFlagSet("tenant-emulator", flag.ContinueOnError)
+		fs.SetOutput(&out)
+		if _, err := parseFlags(fs, []string{"--assume", arg}); err == nil || !strings.Contains(out.String(), want) {
+			t.Errorf("--assume %s: %v, output %q, want %q", arg, err, out.String(), want)
+		}
+	}
+}
+
+// TestAssumptions_documented: the emulator guide lists every assumption
+// with its values, the default first.
+func TestAssumptions_documented(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "templates", "guides", "emulator.md.tmpl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range emulator.AllAssumptions {
+		row := "| `" + a.Name + "` | `" + strings.Join(a.Values, "`, `") + "` |"
+		if !strings.Contains(string(b), row) {
+			t.Errorf("the emulator guide lacks the row %s", row)
+		}
 	}
 }
 
@@ -74,8 +115,11 @@ func TestBinary_clientsStateAndSignals(t *testing.T) {
 		t.Fatal(err)
 	}
 	state := filepath.Join(dir, "tenant.json")
+	var stderr strings.Builder
 	run := func() (*exec.Cmd, map[string]string) {
 		cmd := exec.Command(bin, "--listen", "127.0.0.1:0", "--clients", clients, "--state-file", state)
+		stderr.Reset()
+		cmd.Stderr = &stderr
 		stdout, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)
@@ -130,11 +174,17 @@ func TestBinary_clientsStateAndSignals(t *testing.T) {
 	if got := call(line["domain"], admin, "POST", "/api/v2/roles", `{"name":"kept"}`); got != 200 {
 		t.Fatalf("create: %d", got)
 	}
+	if got := call(line["domain"], admin, "GET", "/api/v2/connections", ""); got != 404 {
+		t.Fatalf("a route the emulator does not serve: %d, want 404", got)
+	}
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("SIGTERM: %v, want exit code 0", err)
+	}
+	if !strings.Contains(stderr.String(), "not served: GET /api/v2/connections") {
+		t.Fatalf("standard error %q does not name the route the emulator does not serve", stderr.String())
 	}
 	if _, err := os.Stat(state); err != nil {
 		t.Fatalf("no state file after SIGTERM: %v", err)

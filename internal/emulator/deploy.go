@@ -1,0 +1,73 @@
+package emulator
+
+import "time"
+
+// Deploys as a step of their own (Assume.ActionDeploy "separate"): the
+// version a deploy makes shows in current_version at once, but
+// deployed_version and all_changes_deployed change only when the step ends,
+// half a build later. With "together" the step takes no time.
+
+// pendingDeploy is a version made by a deploy whose step has not ended.
+type pendingDeploy struct {
+	// Number is the version's number (0: no deploy pending).
+	Number int
+	// At is when the step ends.
+	At time.Time
+	// Stale says that the draft changed (a PATCH) since the deploy was
+	// asked: the version deployed is not the latest code.
+	Stale bool
+}
+
+// deployStep is how long a deploy takes to show.
+func (s *Server) deployStep() time.Duration {
+	if s.opts.Assume.ActionDeploy == "separate" {
+		return max(s.opts.BuildDelay/2, time.Nanosecond)
+	}
+	return 0
+}
+
+// deploy makes a new version from the built draft at, with id when given
+// (a deploy asked before the build ended answered with it), and deploys it
+// at once or, with a step, when the step ends.
+func (a *action) deploy(at time.Time, step time.Duration, id string) *actionVersion {
+	if id == "" {
+		id = uuid4()
+	}
+	v := &actionVersion{
+		ID: id, Number: len(a.Versions) + 1, Code: a.Code, Dependencies: append([]dependency{}, a.Dependencies...),
+		Secrets: secretViews(a.Secrets), SecretValues: secretValues(a.Secrets), Runtime: a.Runtime, Triggers: append([]trigger{}, a.Triggers...),
+		BuiltAt: nanos(a.Build.BuiltAt), CreatedAt: nanos(at), UpdatedAt: nanos(at),
+	}
+	a.Versions = append(a.Versions, v)
+	a.Deploying = pendingDeploy{Number: v.Number, At: at.Add(step)}
+	a.finishDeploy(at)
+	return v
+}
+
+// finishDeploy deploys the pending version once its step has ended by now.
+func (a *action) finishDeploy(now time.Time) {
+	d := a.Deploying
+	if d.Number == 0 || now.Before(d.At) {
+		return
+	}
+	for _, v := range a.Versions {
+		v.Deployed = v.Number == d.Number
+	}
+	a.AllChangesDeployed = !d.Stale
+	a.Deploying = pendingDeploy{}
+}
+
+// deployWhenBuilt asks for a deploy of the draft whose build has not ended
+// (Assume.DeployUnbuilt "wait"): the answer is the version the build will
+// make, with its id and number; a build that fails makes none.
+func (a *action) deployWhenBuilt(now time.Time) *actionVersion {
+	if a.Build.DeployID == "" {
+		a.Build.DeployID = uuid4()
+	}
+	a.Build.Deploy = true
+	return &actionVersion{
+		ID: a.Build.DeployID, Number: len(a.Versions) + 1, Code: a.Code, Dependencies: append([]dependency{}, a.Dependencies...),
+		Secrets: secretViews(a.Secrets), Runtime: a.Runtime, Triggers: append([]trigger{}, a.Triggers...),
+		CreatedAt: nanos(now), UpdatedAt: nanos(now),
+	}
+}

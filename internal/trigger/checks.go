@@ -1,0 +1,190 @@
+package trigger
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/conns"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
+)
+
+// entityBoundNote says how an entity-bound trigger's actions are bound
+// ("" for other triggers).
+func entityBoundNote(trigger string) string {
+	if !mgmt.IsEntityBound(trigger) {
+		return ""
+	}
+	return fmt.Sprintf("A %s action is bound by its token exchange profile (tenant_token_exchange_profile.action_id), never by a trigger binding. ", trigger)
+}
+
+// ValidateConfig refuses, before any request, an entity-bound trigger and
+// an action listed twice.
+func (r *bindingsResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m bindingsModel
+	if resp.Diagnostics.Append(req.Config.Get(ctx, &m)...); resp.Diagnostics.HasError() {
+		return
+	}
+	if t := m.Trigger; !t.IsUnknown() && mgmt.IsEntityBound(t.ValueString()) {
+		resp.Diagnostics.AddAttributeError(path.Root("trigger"), "Invalid attribute value", fmt.Sprintf(
+			"Attribute trigger is %q, which has no trigger bindings. %sRemove this resource, or choose another trigger.",
+			t.ValueString(), entityBoundNote(t.ValueString())))
+	}
+	items, diags := m.items(ctx)
+	resp.Diagnostics.Append(diags...)
+	first := map[string]int{}
+	for i, a := range items {
+		if a.ID.IsNull() || a.ID.IsUnknown() {
+			continue
+		}
+		if j, seen := first[a.ID.ValueString()]; seen {
+			resp.Diagnostics.AddAttributeError(path.Root("actions").AtListIndex(i).AtName("id"), "Duplicate action", fmt.Sprintf(
+				"Attribute actions[%d].id is %q, which actions[%d] binds already; a trigger binds an action once. Remove one of them.",
+				i, a.ID.ValueString(), j))
+			continue
+		}
+		first[a.ID.ValueString()] = i
+	}
+}
+
+// ModifyPlan checks, at plan time, what the tenant would refuse at apply or
+// what the apply would do unasked, as far as the values are known:
+//
+//   - a listed action that does not exist, runs at another trigger, or is
+//     not deployed (unless this run deploys it), read once per action and
+//     run (only the actions new to the list: the others were bound);
+//   - a listed action that this plan destroys;
+//   - another tenant_trigger_actions of the configuration on the same
+//     trigger with another list (each apply would undo the other);
+//   - on create, the actions the trigger runs that the list leaves out,
+//     which the create unbinds (a warning naming them).
+//
+// It records what it binds to its trigger (an empty list when it is
+// destroyed, and for the old trigger of a replacement), for the plan of
+// the destroy of an action it unbinds: that destroy runs first and must
+// unbind the action itself. A check whose read the tenant refuses is
+// skipped with a warning.
+func (r *bindingsResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if !r.Tenant.Configured() {
+		return
+	}
+	var plan, state bindingsModel
+	creating := req.State.Raw.IsNull()
+	if !creating {
+		if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
+			return
+		}
+	}
+	if req.Plan.Raw.IsNull() {
+		r.Tenant.Bindings.Claim(state.Trigger.ValueString(), conns.PlannedBindings{Complete: true})
+		return
+	}
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || plan.Trigger.IsUnknown() {
+		return
+	}
+	trigger := plan.Trigger.ValueString()
+	if mgmt.IsEntityBound(trigger) {
+		return // refused by ValidateConfig
+	}
+	if !creating && state.Trigger.ValueString() != trigger {
+		r.Tenant.Bindings.Claim(state.Trigger.ValueString(), conns.PlannedBindings{Complete: true})
+	}
+	if plan.Actions.IsUnknown() {
+		return
+	}
+	planned, diags := plan.planned(ctx)
+	items, d := plan.items(ctx)
+	diags.Append(d...)
+	before, d := state.items(ctx)
+	diags.Append(d...)
+	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
+		return
+	}
+	claims, destroyed := r.Tenant.Bindings.Claim(trigger, planned)
+	if claims > 1 {
+		resp.Diagnostics.AddAttributeError(path.Root("trigger"), "Trigger actions managed twice", fmt.Sprintf(
+			"%d tenant_trigger_actions resources in this configuration bind different actions to the trigger %q; each apply "+
+				"would unbind the other's. Keep one resource per trigger.", claims, trigger))
+	}
+	bound := map[string]bool{}
+	for _, a := range before {
+		bound[a.ID.ValueString()] = true
+	}
+	for i, a := range items {
+		if a.ID.IsUnknown() || a.ID.IsNull() {
+			continue
+		}
+		id, at := a.ID.ValueString(), path.Root("actions").AtListIndex(i).AtName("id")
+		if slices.Contains(destroyed, id) {
+			resp.Diagnostics.AddAttributeError(at, "Unable to bind action", fmt.Sprintf(
+				"The action %s is destroyed by this plan, but actions[%d] still binds it, so the apply would fail. Remove it from actions.", id, i))
+			continue
+		}
+		if !bound[id] {
+			r.checkAction(ctx, trigger, id, at, &resp.Diagnostics)
+		}
+	}
+	if creating {
+		r.warnUnbound(ctx, trigger, planned, &resp.Diagnostics)
+	}
+}
+
+// checkAction refuses an action the trigger cannot bind: one that does not
+// exist, runs at another trigger, or is not deployed, unless this run
+// deploys it (an action this resource references plans first).
+func (r *bindingsResource) checkAction(ctx context.Context, trigger, id string, at path.Path, diags *diag.Diagnostics) {
+	a, err := r.Tenant.Actions.Read(ctx, id)
+	switch {
+	case mgmt.IsNotFound(err):
+		diags.AddAttributeError(at, "Unable to bind action", fmt.Sprintf(
+			"No action with id %q exists in the tenant, so the apply would fail to bind it. Reference the action of this "+
+				"configuration (id = tenant_action.<name>.id), or correct the id.", id))
+		return
+	case err != nil:
+		framework.CheckSkipped(diags, at, fmt.Sprintf("the action %q", id), err)
+		return
+	}
+	if !slices.ContainsFunc(a.SupportedTriggers, func(t mgmt.ActionTrigger) bool { return t.ID == trigger }) {
+		runs, note := "no trigger", ""
+		if len(a.SupportedTriggers) > 0 {
+			runs, note = fmt.Sprintf("the trigger %q", a.SupportedTriggers[0].ID), entityBoundNote(a.SupportedTriggers[0].ID)
+		}
+		diags.AddAttributeError(at, "Unable to bind action", fmt.Sprintf(
+			"The action %s (%q) runs at %s, not at %q, so the apply would fail to bind it. %sBind an action whose "+
+				"supported_triggers id is %q.", id, a.Name, runs, trigger, note, trigger))
+		return
+	}
+	if a.DeployedVersion == nil && !r.Tenant.Planned.Deploys(id) {
+		diags.AddAttributeError(at, "Unable to bind action", fmt.Sprintf(
+			"The action %s (%q) has no deployed version, and only a deployed action can be bound, so the apply would fail. "+
+				"Manage it with deploy = true and reference it (id = tenant_action.<name>.id), so that Terraform deploys it first.", id, a.Name))
+	}
+}
+
+// warnUnbound warns that a create unbinds the actions the trigger runs that
+// the list leaves out: the resource is authoritative.
+func (r *bindingsResource) warnUnbound(ctx context.Context, trigger string, planned conns.PlannedBindings, diags *diag.Diagnostics) {
+	current, err := r.Tenant.Bindings.Read(ctx, trigger)
+	if err != nil {
+		framework.CheckSkipped(diags, path.Root("actions"), fmt.Sprintf("which actions the trigger %q runs", trigger), err)
+		return
+	}
+	var gone []string
+	for _, b := range current {
+		if !planned.Binds(b.Action.ID) {
+			gone = append(gone, fmt.Sprintf("%s (%q)", b.Action.ID, b.DisplayName))
+		}
+	}
+	if len(gone) == 0 {
+		return
+	}
+	diags.AddAttributeWarning(path.Root("actions"), "Trigger actions will be unbound", fmt.Sprintf(
+		"The trigger %q runs %d action(s) that this resource does not list, and its create unbinds them: %s. Add them to actions to keep them.",
+		trigger, len(gone), strings.Join(gone, ", ")))
+}

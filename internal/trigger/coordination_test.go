@@ -1,0 +1,274 @@
+package trigger_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/acctest"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
+)
+
+// The tests of this file hold the applies that remove a bound action and
+// its binding together: Terraform destroys the action before it updates
+// the bindings that listed it when the bindings referenced it (their state
+// depends on it), and in no set order otherwise. Each runs the CLI, whose
+// output shows the order the apply took; each apply succeeds at once, the
+// tenant never answers 409, and the next plan is empty.
+
+func requireAcc(t *testing.T) {
+	t.Helper()
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("runs the terraform CLI; set TF_ACC=1")
+	}
+}
+
+// run runs the CLI and fails the test on an error.
+func run(t *testing.T, cli *acctest.CLI, args ...string) string {
+	t.Helper()
+	out, err := cli.Run(args...)
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
+// order returns the index in out of each line, failing when one is missing.
+func order(t *testing.T, out string, lines ...string) []int {
+	t.Helper()
+	var at []int
+	for _, l := range lines {
+		i := strings.Index(out, l)
+		if i < 0 {
+			t.Fatalf("the apply does not show %q:\n%s", l, out)
+		}
+		at = append(at, i)
+	}
+	return at
+}
+
+// actionHCL is a deployed post-login action.
+func actionHCL(name string) string {
+	return fmt.Sprintf(`
+resource "tenant_action" %[1]q {
+  name               = "%[1]s-${var.suffix}"
+  code               = "exports.onExecutePostLogin = async () => {};"
+  supported_triggers = { id = "post-login", version = "v3" }
+}
+`, name)
+}
+
+const suffixVar = `
+variable "suffix" {
+  type = string
+}
+`
+
+// unbindAndDelete checks, after the apply that removed the action deleted,
+// that the trigger runs exactly kept, the action is gone, the tenant never
+// answered 409 and the next plan is empty.
+func unbindAndDelete(t *testing.T, cli *acctest.CLI, emu *emulator.Server, target *acctest.Target, deleted string, kept ...bound) {
+	t.Helper()
+	if n := emu.Stats().ByStatus["409"]; n != 0 {
+		t.Fatalf("the tenant answered 409 %d time(s)", n)
+	}
+	if err := checkBound(target, "post-login", kept...)(nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := target.Client().GetAction(context.Background(), deleted); !mgmt.IsNotFound(err) {
+		t.Fatalf("the removed action %s: %v", deleted, err)
+	}
+	if out, err := cli.Run("plan", "-input=false", "-no-color", "-detailed-exitcode"); err != nil {
+		t.Fatalf("the plan after the apply is not empty: %v\n%s", err, out)
+	}
+}
+
+// TestAccTriggerActions_removeBoundAction_destroyFirst: the bindings
+// reference the actions, so Terraform destroys the removed action first
+// and updates the bindings after: the destroy unbinds the action itself,
+// as the plan found the bindings drop it.
+func TestAccTriggerActions_removeBoundAction_destroyFirst(t *testing.T) {
+	requireAcc(t)
+	target := acctest.NewTarget(t)
+	emu := target.RequireEmulator(t)
+	bindings := `
+resource "tenant_trigger_actions" "test" {
+  trigger = "post-login"
+  actions = [
+%s  ]
+}
+`
+	item := func(name string) string {
+		return fmt.Sprintf("    { id = tenant_action.%[1]s.id, display_name = tenant_action.%[1]s.name },\n", name)
+	}
+	cli := acctest.NewCLI(t, map[string]string{
+		"main.tf": target.ProviderBlock() + suffixVar + actionHCL("one") + actionHCL("two") + fmt.Sprintf(bindings, item("one")+item("two")),
+	})
+	cli.Env = append(cli.Env, "TF_VAR_suffix="+acctest.RandomName())
+	run(t, cli, "apply", "-auto-approve", "-input=false", "-no-color")
+	one := strings.TrimSpace(run(t, cli, "state", "show", "-no-color", "tenant_action.one"))
+	oneID := attrOf(one, "id")
+	two := attrOf(run(t, cli, "state", "show", "-no-color", "tenant_action.two"), "id")
+	twoName := attrOf(run(t, cli, "state", "show", "-no-color", "tenant_action.two"), "name")
+
+	cli.Write(t, "main.tf", target.ProviderBlock()+suffixVar+actionHCL("two")+fmt.Sprintf(bindings, item("two")))
+	emu.ResetStats()
+	out := run(t, cli, "apply", "-auto-approve", "-input=false", "-no-color")
+	at := order(t, out, "tenant_action.one: Destruction complete", "tenant_trigger_actions.test: Modifying...")
+	if at[0] > at[1] {
+		t.Fatalf("the bindings were updated before the action was destroyed; this test is for the other order:\n%s", out)
+	}
+	t.Logf("order: the action's destroy, then the bindings' update; requests %v", emu.Stats().ByRoute)
+	if n := emu.Stats().ByRoute["DELETE /api/v2/actions/actions/{id}"]; n != 1 {
+		t.Fatalf("%d deletes, want 1", n)
+	}
+	unbindAndDelete(t, cli, emu, target, oneID, bound{two, twoName})
+	run(t, cli, "destroy", "-auto-approve", "-input=false", "-no-color")
+	if err := checkUnbound(target, "post-login")(nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestAccTriggerActions_removeBoundAction_updateFirst: bindings that name
+// the actions by their literal ids (as generated configuration does) do not
+// depend on them, so Terraform may update them first; a gate that the
+// removed action's destroy waits for (Terraform destroys a resource only
+// after what depends on it) makes it do so every time.
+func TestAccTriggerActions_removeBoundAction_updateFirst(t *testing.T) {
+	requireAcc(t)
+	target := acctest.NewTarget(t)
+	emu := target.RequireEmulator(t)
+	gate := func(step int, dependsOn string) string {
+		deps := ""
+		if dependsOn != "" {
+			deps = "depends_on = [" + dependsOn + "]"
+		}
+		return fmt.Sprintf(`
+resource "terraform_data" "gate" {
+  triggers_replace = %[1]d
+  %[2]s
+  provisioner "local-exec" {
+    when    = destroy
+    command = "sleep 3"
+  }
+}
+`, step, deps)
+	}
+	literal := func(ids ...string) string {
+		var items []string
+		for _, id := range ids {
+			items = append(items, fmt.Sprintf("    { id = %q, display_name = \"bound %s\" },\n", id, id[:8]))
+		}
+		return fmt.Sprintf(`
+resource "tenant_trigger_actions" "test" {
+  trigger = "post-login"
+  actions = [
+%s  ]
+}
+`, strings.Join(items, ""))
+	}
+	head := target.ProviderBlock() + suffixVar
+	cli := acctest.NewCLI(t, map[string]string{"main.tf": head + actionHCL("one") + actionHCL("two") + gate(1, "tenant_action.one")})
+	cli.Env = append(cli.Env, "TF_VAR_suffix="+acctest.RandomName())
+	run(t, cli, "apply", "-auto-approve", "-input=false", "-no-color")
+	one := attrOf(run(t, cli, "state", "show", "-no-color", "tenant_action.one"), "id")
+	two := attrOf(run(t, cli, "state", "show", "-no-color", "tenant_action.two"), "id")
+	cli.Write(t, "main.tf", head+actionHCL("one")+actionHCL("two")+gate(1, "tenant_action.one")+literal(one, two))
+	run(t, cli, "apply", "-auto-approve", "-input=false", "-no-color")
+	if err := checkBound(target, "post-login", bound{one, "bound " + one[:8]}, bound{two, "bound " + two[:8]})(nil); err != nil {
+		t.Fatal(err)
+	}
+
+	cli.Write(t, "main.tf", head+actionHCL("two")+gate(2, "")+literal(two))
+	emu.ResetStats()
+	out := run(t, cli, "apply", "-auto-approve", "-input=false", "-no-color")
+	at := order(t, out, "tenant_trigger_actions.test: Modifications complete", "tenant_action.one: Destroying...")
+	if at[0] > at[1] {
+		t.Fatalf("the action was destroyed before the bindings were updated; this test is for the other order:\n%s", out)
+	}
+	t.Logf("order: the bindings' update, then the action's destroy; requests %v", emu.Stats().ByRoute)
+	unbindAndDelete(t, cli, emu, target, one, bound{two, "bound " + two[:8]})
+	run(t, cli, "destroy", "-auto-approve", "-input=false", "-no-color")
+}
+
+// TestAccTriggerActions_removeEverything: the action and its bindings
+// removed together: Terraform destroys the bindings first (they depend on
+// the action), which unbinds it, then the action.
+func TestAccTriggerActions_removeEverything(t *testing.T) {
+	requireAcc(t)
+	target := acctest.NewTarget(t)
+	emu := target.RequireEmulator(t)
+	cli := acctest.NewCLI(t, map[string]string{"main.tf": target.ProviderBlock() + suffixVar + actionHCL("one") + `
+resource "tenant_trigger_actions" "test" {
+  trigger = "post-login"
+  actions = [{ id = tenant_action.one.id, display_name = "one" }]
+}
+`})
+	cli.Env = append(cli.Env, "TF_VAR_suffix="+acctest.RandomName())
+	run(t, cli, "apply", "-auto-approve", "-input=false", "-no-color")
+	one := attrOf(run(t, cli, "state", "show", "-no-color", "tenant_action.one"), "id")
+	cli.Write(t, "main.tf", target.ProviderBlock()+suffixVar)
+	emu.ResetStats()
+	out := run(t, cli, "apply", "-auto-approve", "-input=false", "-no-color")
+	at := order(t, out, "tenant_trigger_actions.test: Destruction complete", "tenant_action.one: Destroying...")
+	if at[0] > at[1] {
+		t.Fatalf("the action was destroyed before its bindings:\n%s", out)
+	}
+	unbindAndDelete(t, cli, emu, target, one)
+}
+
+// TestAccTriggerActions_replaceBoundAction: a bound action that is
+// replaced (-replace here; a new trigger does the same) is destroyed
+// before its bindings take the new one, so the tenant refuses the destroy,
+// and the error says what to do: create_before_destroy, with which the
+// bindings take the new action first and the old one goes without a 409.
+func TestAccTriggerActions_replaceBoundAction(t *testing.T) {
+	requireAcc(t)
+	target := acctest.NewTarget(t)
+	emu := target.RequireEmulator(t)
+	bindings := `
+resource "tenant_trigger_actions" "test" {
+  trigger = "post-login"
+  actions = [{ id = tenant_action.one.id, display_name = "one" }]
+}
+`
+	cli := acctest.NewCLI(t, map[string]string{"main.tf": target.ProviderBlock() + suffixVar + actionHCL("one") + bindings})
+	cli.Env = append(cli.Env, "TF_VAR_suffix="+acctest.RandomName())
+	run(t, cli, "apply", "-auto-approve", "-input=false", "-no-color")
+	old := attrOf(run(t, cli, "state", "show", "-no-color", "tenant_action.one"), "id")
+
+	out, err := cli.Run("apply", "-auto-approve", "-input=false", "-no-color", "-replace=tenant_action.one")
+	flat := strings.Join(strings.Fields(out), " ")
+	if err == nil || !strings.Contains(flat, `is bound to the trigger "post-login"`) || !strings.Contains(flat, "create_before_destroy = true") {
+		t.Fatalf("the replacement of a bound action without create_before_destroy: %v\n%s", err, out)
+	}
+	if err := checkBound(target, "post-login", bound{old, "one"})(nil); err != nil {
+		t.Fatal(err)
+	}
+
+	cbd := strings.Replace(actionHCL("one"), "\n}\n", "\n  lifecycle {\n    create_before_destroy = true\n  }\n}\n", 1)
+	cli.Write(t, "main.tf", target.ProviderBlock()+suffixVar+cbd+bindings)
+	emu.ResetStats()
+	run(t, cli, "apply", "-auto-approve", "-input=false", "-no-color", "-replace=tenant_action.one")
+	replacement := attrOf(run(t, cli, "state", "show", "-no-color", "tenant_action.one"), "id")
+	if replacement == old {
+		t.Fatal("the action was not replaced")
+	}
+	unbindAndDelete(t, cli, emu, target, old, bound{replacement, "one"})
+	run(t, cli, "destroy", "-auto-approve", "-input=false", "-no-color")
+}
+
+// attrOf is the value of a top-level string attribute in `terraform state
+// show` output.
+func attrOf(show, name string) string {
+	for _, line := range strings.Split(show, "\n") {
+		k, v, ok := strings.Cut(strings.TrimSpace(line), "=")
+		if ok && strings.TrimSpace(k) == name {
+			return strings.Trim(strings.TrimSpace(v), `"`)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,124 @@
+package trigger
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
+)
+
+var (
+	_ resource.Resource                   = (*bindingsResource)(nil)
+	_ resource.ResourceWithConfigure      = (*bindingsResource)(nil)
+	_ resource.ResourceWithImportState    = (*bindingsResource)(nil)
+	_ resource.ResourceWithIdentity       = (*bindingsResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*bindingsResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*bindingsResource)(nil)
+)
+
+// NewResource returns the tenant_trigger_actions resource.
+func NewResource() resource.Resource { return &bindingsResource{} }
+
+type bindingsResource struct {
+	framework.WithTenant
+}
+
+func (r *bindingsResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = TypeName
+}
+
+func (r *bindingsResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = framework.IDIdentitySchema("The trigger's id, such as post-login.")
+}
+
+func (r *bindingsResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var m bindingsModel
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...); resp.Diagnostics.HasError() {
+		return
+	}
+	if r.write(ctx, &m, "create", &resp.Diagnostics) {
+		resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+		framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: m.ID}, &resp.Diagnostics)
+	}
+}
+
+func (r *bindingsResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var m bindingsModel
+	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
+		return
+	}
+	trigger := m.Trigger.ValueString()
+	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: types.StringValue(trigger)}, &resp.Diagnostics)
+	// A trigger always exists: a trigger without bindings is an empty list,
+	// never a 404, so the resource is never removed from the state here.
+	bindings, err := r.Tenant.Bindings.Read(ctx, trigger)
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to read trigger actions", framework.APIErrorDetail(fmt.Sprintf("Reading the bindings of the trigger %q", trigger), err))
+		return
+	}
+	resp.Diagnostics.Append(m.fromAPI(ctx, trigger, bindings)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+func (r *bindingsResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var m bindingsModel
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...); resp.Diagnostics.HasError() {
+		return
+	}
+	if r.write(ctx, &m, "update", &resp.Diagnostics) {
+		resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+		framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: m.ID}, &resp.Diagnostics)
+	}
+}
+
+// Delete unbinds every action of the trigger: a PATCH with an empty list.
+func (r *bindingsResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var m bindingsModel
+	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
+		return
+	}
+	trigger := m.Trigger.ValueString()
+	if _, err := r.Tenant.API.UpdateTriggerBindings(ctx, trigger, nil); err != nil {
+		resp.Diagnostics.AddError("Unable to delete trigger actions", framework.APIErrorDetail(fmt.Sprintf("Unbinding every action of the trigger %q", trigger), err))
+	}
+}
+
+// ImportState accepts the trigger's id (or an identity's id).
+func (r *bindingsResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	accepted := "the trigger's id: " + strings.Join(Triggers(), ", ")
+	id := framework.ImportID(ctx, req, &resp.Diagnostics)
+	if resp.Diagnostics.Append(framework.CheckImportID(TypeName, id, accepted)...); resp.Diagnostics.HasError() {
+		return
+	}
+	if !slices.Contains(Triggers(), id) {
+		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("The import ID %q for %s is not a trigger whose bindings it manages. %sUse %s.",
+			id, TypeName, entityBoundNote(id), accepted))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("trigger"), id)...)
+}
+
+// write sends the planned bindings (the whole list) and sets m from the
+// answer; it reports whether the trigger holds them.
+func (r *bindingsResource) write(ctx context.Context, m *bindingsModel, op string, diags *diag.Diagnostics) bool {
+	trigger := m.Trigger.ValueString()
+	body, d := m.toAPI(ctx)
+	if diags.Append(d...); diags.HasError() {
+		return false
+	}
+	bindings, err := r.Tenant.API.UpdateTriggerBindings(ctx, trigger, body)
+	if err != nil {
+		diags.AddError("Unable to "+op+" trigger actions", framework.APIErrorDetail(fmt.Sprintf("Binding %d action(s) to the trigger %q", len(body), trigger), err))
+		return false
+	}
+	diags.Append(m.fromAPI(ctx, trigger, bindings)...)
+	return !diags.HasError()
+}
