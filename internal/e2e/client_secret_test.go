@@ -51,11 +51,13 @@ provider "tenant" {
   client_secret = ephemeral.tenant_client_secret.worker.client_secret
 }
 
-# Read at apply, once the worker and its grant exist.
+# Read at apply, once the worker and its grant exist (and, on a run that
+# rotates the secret, once it is rotated: OpenTofu reads a data source at
+# plan unless something it depends on changes).
 data "tenant_role" "seen_by_worker" {
   provider   = tenant.worker
   name       = "demo-role"
-  depends_on = [tenant_client_grant.worker]
+  depends_on = [tenant_client.worker, tenant_client_grant.worker]
 }
 
 output "role_seen_by_worker" {
