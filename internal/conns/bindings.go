@@ -18,8 +18,9 @@ const DefaultBindingPlanWait = 20 * time.Second
 // TriggerBindings is everything about trigger bindings that spans resources,
 // for one run:
 //
-//   - Read shares one read of a trigger's bindings among the refreshes and
-//     plan-time checks that need it, until a write of actions or bindings;
+//   - Read shares one read of a trigger's bindings among the refreshes,
+//     plan-time checks and refused deletes that need it, until a write of
+//     actions or bindings that the tenant does not refuse;
 //   - Claim records what each tenant_trigger_actions of the configuration
 //     being planned binds to its trigger, Release that one gives its trigger
 //     up (its destroy, or the old trigger of a replacement), and Await lets
@@ -79,7 +80,8 @@ func newTriggerBindings(api *mgmt.Client) *TriggerBindings {
 }
 
 // Read returns the trigger's bindings, read once in this run and shared
-// until a write of actions or bindings; a failed read is not shared.
+// until a write of actions or bindings ends (see track); a failed read is
+// not shared.
 func (b *TriggerBindings) Read(ctx context.Context, trigger string) ([]mgmt.TriggerBinding, error) {
 	b.mu.Lock()
 	r, ok := b.reads[trigger]
@@ -111,11 +113,17 @@ func (b *TriggerBindings) Read(ctx context.Context, trigger string) ([]mgmt.Trig
 }
 
 // track is the tracker of the writes of actions and bindings (a binding
-// shows its action as it is): what was read is dropped before the write
-// and again when it has ended.
+// shows its action as it is): what was read is dropped when the write has
+// ended, unless the tenant refused it (the delete of a bound action: 409),
+// which changed nothing, so the errors of refused deletes share one read.
+// A read during the write may show the bindings before it or after: the
+// two are concurrent, and the read does not outlast the write's end.
 func (b *TriggerBindings) track(write) func(write) {
-	b.forget()
-	return func(write) { b.forget() }
+	return func(w write) {
+		if w.err == nil || !refused(w.err) {
+			b.forget()
+		}
+	}
 }
 
 // forget drops what was read.

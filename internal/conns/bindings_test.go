@@ -158,3 +158,47 @@ func TestTriggerBindings_released(t *testing.T) {
 		t.Fatalf("the release counted as a list: %d claims", n)
 	}
 }
+
+// TestTriggerBindings_refusedWriteKeepsTheRead: a write the tenant refuses
+// (the delete of a bound action: 409) changed nothing, so the bindings read
+// stays shared after it; a write that is not refused drops it.
+func TestTriggerBindings_refusedWriteKeepsTheRead(t *testing.T) {
+	tc, emu, _, _ := tenant(t)
+	ctx := context.Background()
+	a, err := tc.API.CreateAction(ctx, mgmt.ActionCreate{Name: "a", SupportedTriggers: []mgmt.ActionTrigger{{ID: "post-login", Version: "v3"}}, Code: "x", Deploy: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tc.API.WaitForAction(ctx, a.ID, mgmt.IsDeployed); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tc.API.UpdateTriggerBindings(ctx, "post-login", []mgmt.BindingUpdate{{Ref: mgmt.BindingRef{Type: mgmt.BindingByActionID, Value: a.ID}, DisplayName: "a"}}); err != nil {
+		t.Fatal(err)
+	}
+	emu.ResetStats()
+	const route = "GET /api/v2/actions/triggers/{trigger}/bindings"
+	read := func(want int) {
+		t.Helper()
+		got, err := tc.Bindings.Read(ctx, "post-login")
+		if err != nil || len(got) != want {
+			t.Fatalf("%v %v, want %d binding(s)", got, err, want)
+		}
+	}
+	read(1)
+	for range 3 {
+		if err := tc.API.DeleteAction(ctx, a.ID, false); !mgmt.IsConflict(err) {
+			t.Fatalf("the delete of a bound action: %v, want 409", err)
+		}
+		read(1)
+	}
+	if n := emu.Stats().ByRoute[route]; n != 1 {
+		t.Fatalf("%d reads around 3 refused deletes, want 1", n)
+	}
+	if err := tc.API.DeleteAction(ctx, a.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	read(0)
+	if n := emu.Stats().ByRoute[route]; n != 2 {
+		t.Fatalf("%d reads, want 2: the forced delete drops the read", n)
+	}
+}
