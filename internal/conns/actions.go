@@ -40,7 +40,9 @@ func (a *ActionReads) Read(ctx context.Context, id string) (*mgmt.Action, error)
 		r.action, r.err = a.api.GetAction(ctx, id)
 		if r.err != nil && !mgmt.IsNotFound(r.err) {
 			a.mu.Lock()
-			delete(a.reads, id)
+			if a.reads[id] == r { // a write may have dropped it, and a newer read taken its place
+				delete(a.reads, id)
+			}
 			a.mu.Unlock()
 		}
 		close(r.done)

@@ -11,9 +11,13 @@
 // This is the one list of those behaviours, with the requests each costs
 // in a run and the waits it can add. N is the number of objects of a type
 // the run reads or checks, T the number the tenant holds, P = ⌈T/100⌉ its
-// list pages. No part waits on a timer for other calls to arrive: what a
-// run costs follows from the configuration and the tenant, not from when
-// Terraform's calls come.
+// list pages. The shared reads and the action reads never wait on a timer
+// for other calls to arrive: what they cost follows from the configuration
+// and the tenant, not from when Terraform's calls come. Two parts wait on
+// a timer for another resource's call: Bindings.Await (20 s), the plan of a
+// bound action's destroy waiting for its trigger's bindings to plan, and
+// Scopes (60 s), a refused assignment of a permission waiting for its API's
+// write; each is described below with its effect.
 //
 // ResourceServers, Profiles, Roles (SharedReads; shared_reads.go):
 //   - Read (a refresh): the first two reads of the type are direct GETs;
@@ -61,17 +65,28 @@
 //
 // Bindings (TriggerBindings; bindings.go):
 //   - Read: one GET of a trigger's bindings per run, shared by the
-//     refresh, the checks and the data source of that trigger and by the
-//     plans of its actions' destroys; a write of an action or of bindings
-//     drops it. Wait: a reader waits for the read in flight.
-//   - Claim, Destroying, Await: the plan of a bound action's destroy learns
-//     whether this configuration's tenant_trigger_actions of its trigger
-//     drops the action (then the delete unbinds it, DELETE ?force=true),
-//     which the plans of the two alone can tell, planned in no set order.
-//     No request. Wait: when the bindings have not planned yet, the
-//     destroy's plan waits for them, up to PlanWait (20 s); a configuration
-//     without a tenant_trigger_actions of that trigger pays the whole wait,
-//     once per bound action destroyed, and gets a warning.
+//     refresh, the checks and the data source of that trigger, by the
+//     plans of its actions' destroys and by the errors of the deletes the
+//     tenant refuses because the action is bound (boundTo, after a 409); a
+//     write of an action or of bindings drops it when it ends, unless the
+//     tenant refused it (nothing changed). Wait: a reader waits for the
+//     read in flight.
+//   - Claim, Release, Destroying, Await: the plan of a bound action's
+//     destroy learns whether this configuration's tenant_trigger_actions of
+//     its trigger drops the action (then the delete unbinds it, DELETE
+//     ?force=true), which the plans of the two alone can tell, planned in
+//     no set order; a trigger released by one resource's destroy and
+//     claimed by another's plan fails the plan of the second (a rename
+//     without a moved block). No request. Wait: when the bindings have not
+//     planned yet, the destroy's plan waits for them, up to PlanWait (20 s).
+//     The waits of several destroys run at the same time, so a plan waits
+//     about 20 s in all, not once per action. A configuration without a
+//     tenant_trigger_actions of that trigger pays that wait and gets a
+//     warning. Each waiting plan holds one of Terraform's -parallelism
+//     slots, so an apply unbinds and deletes at most parallelism - 1 bound
+//     actions of one trigger at once: with more, the bindings cannot plan
+//     until the waits end, each destroy warns, and the deletes are refused
+//     (409) until the next apply, after the bindings' update.
 //
 // RolePermissions (role_permissions.go):
 //   - Read: one paged read of a role's permissions per run (⌈its

@@ -384,8 +384,20 @@ func TestFaults_failingPackages(t *testing.T) {
 	r := h.call("", "PUT", "/__emulator/faults", `{"failing_packages":["auth0@2.42.0"]}`)
 	h.expect(r, 200, `"failing_packages":["auth0@2.42.0"]`)
 	h.expect(h.call(tok, "PATCH", actionsPath+"/"+id, deps), 200)
-	if seen := h.poll(tok, id, statusIs(t, "failed")); !contains(seen, "retrying") {
-		t.Fatalf("statuses %v", seen)
+	// The build failed, through the observed phases. A poller sees each
+	// phase only when scheduling lets it, so the phases are read from the
+	// build, and what the poller saw must be among them.
+	seen := h.poll(tok, id, statusIs(t, "failed"))
+	h.s.mu.Lock()
+	b := h.s.st.Actions[id].Build
+	h.s.mu.Unlock()
+	if phases := strings.Join(b.phases(), ","); !b.Fails || phases != "pending,building,retrying,building,retrying,building" {
+		t.Fatalf("the build failed as a build that fails %v, through %s", b.Fails, phases)
+	}
+	for _, st := range seen {
+		if !contains(append(b.phases(), "failed"), st) {
+			t.Fatalf("the poller saw %q, not a phase of a failing build: %v", st, seen)
+		}
 	}
 	// Another version of the package is not named by the fault.
 	h.expect(h.call(tok, "PATCH", actionsPath+"/"+id, `{"dependencies":[{"name":"auth0","version":"2.41.0"}]}`), 200)

@@ -82,13 +82,18 @@ func buildFailedDetail(a *mgmt.Action, next string) string {
 }
 
 // boundWarning says, at plan, that the tenant will refuse to delete the
-// action: it is bound to trigger, and no bindings of this configuration
-// planned to unbind it within wait.
+// action: it is bound to trigger, and no bindings of that trigger planned
+// within wait, either because the configuration has none or because the
+// plans of as many bound actions' destroys as Terraform's -parallelism hold
+// every slot while they wait, so the bindings cannot plan.
 func boundWarning(id, name, trigger string, wait time.Duration) string {
-	return fmt.Sprintf("The action %s (%q) is bound to the trigger %q, and no tenant_trigger_actions of this configuration "+
-		"planned to unbind it within %s of this plan, so the tenant will refuse to delete it (409). Unbind it first (remove it "+
-		"from the trigger's actions and apply; with -parallelism=1 the bindings plan too late for this plan to see them), "+
-		"or set force_destroy = true on the action and apply, then destroy it.", id, name, trigger, wait)
+	return fmt.Sprintf("The action %s (%q) is bound to the trigger %q, and no tenant_trigger_actions of that trigger planned "+
+		"within %s of this plan, so this destroy does not unbind it, and the tenant will refuse to delete it (409) while it "+
+		"is bound. That happens when the configuration has none for this trigger, or when this plan destroys at least as "+
+		"many bound actions as Terraform's -parallelism (10 by default), whose waiting plans leave the bindings no slot. "+
+		"With bindings of that trigger in this configuration, apply again (the bindings are updated by then), or apply with "+
+		"a -parallelism greater than the number of actions removed; without them, unbind the action first, or set "+
+		"force_destroy = true on the action and apply, then destroy it.", id, name, trigger, wait)
 }
 
 // boundRefused explains the tenant's refusal (409) to delete an action

@@ -263,13 +263,15 @@ func (r *actionResource) Delete(ctx context.Context, req resource.DeleteRequest,
 }
 
 // boundTo is the trigger the tenant holds the action bound to ("" when
-// not, or when the bindings cannot be read).
+// not, or when the bindings cannot be read). The read is the run's shared
+// one: the refused delete changed nothing, so the refusals of many bound
+// actions read their trigger's bindings once.
 func (r *actionResource) boundTo(ctx context.Context, m actionModel) string {
 	trigger, id := m.trigger(), m.ID.ValueString()
 	if trigger == "" || mgmt.IsEntityBound(trigger) {
 		return ""
 	}
-	bindings, err := r.Tenant.API.TriggerBindings(ctx, trigger)
+	bindings, err := r.Tenant.Bindings.Read(ctx, trigger)
 	if err != nil || !slices.ContainsFunc(bindings, func(b mgmt.TriggerBinding) bool { return b.Action.ID == id }) {
 		return ""
 	}

@@ -65,11 +65,13 @@ func (r *bindingsResource) ValidateConfig(ctx context.Context, req resource.Vali
 //   - on create, the actions the trigger runs that the list leaves out,
 //     which the create unbinds (a warning naming them).
 //
-// It records what it binds to its trigger (an empty list when it is
-// destroyed, and for the old trigger of a replacement), for the plan of
-// the destroy of an action it unbinds: that destroy runs first and must
-// unbind the action itself. A check whose read the tenant refuses is
-// skipped with a warning.
+// It records what it binds to its trigger, and that it gives a trigger up
+// (when it is destroyed, and the old trigger of a replacement), for the
+// plan of the destroy of an action it unbinds: that destroy runs first and
+// must unbind the action itself. A trigger given up by one resource and
+// bound by another in one plan (a rename without a moved block) fails the
+// plan of whichever of the two plans second. A check whose read the tenant
+// refuses is skipped with a warning.
 func (r *bindingsResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if !r.Tenant.Configured() {
 		return
@@ -82,7 +84,9 @@ func (r *bindingsResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		}
 	}
 	if req.Plan.Raw.IsNull() {
-		r.Tenant.Bindings.Claim(state.Trigger.ValueString(), conns.PlannedBindings{Complete: true})
+		if trigger := state.Trigger.ValueString(); r.Tenant.Bindings.Release(trigger) {
+			resp.Diagnostics.AddError("Unable to unbind trigger actions", handedOverDetail(trigger))
+		}
 		return
 	}
 	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || plan.Trigger.IsUnknown() {
@@ -92,8 +96,8 @@ func (r *bindingsResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if mgmt.IsEntityBound(trigger) {
 		return // refused by ValidateConfig
 	}
-	if !creating && state.Trigger.ValueString() != trigger {
-		r.Tenant.Bindings.Claim(state.Trigger.ValueString(), conns.PlannedBindings{Complete: true})
+	if old := state.Trigger.ValueString(); !creating && old != trigger && r.Tenant.Bindings.Release(old) {
+		resp.Diagnostics.AddAttributeError(path.Root("trigger"), "Unable to unbind trigger actions", handedOverDetail(old))
 	}
 	if plan.Actions.IsUnknown() {
 		return
@@ -106,7 +110,10 @@ func (r *bindingsResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
 		return
 	}
-	claims, destroyed := r.Tenant.Bindings.Claim(trigger, planned)
+	claims, destroyed, released := r.Tenant.Bindings.Claim(trigger, planned)
+	if released {
+		resp.Diagnostics.AddAttributeError(path.Root("trigger"), "Unable to bind trigger actions", handedOverDetail(trigger))
+	}
 	if claims > 1 {
 		resp.Diagnostics.AddAttributeError(path.Root("trigger"), "Trigger actions managed twice", fmt.Sprintf(
 			"%d tenant_trigger_actions resources in this configuration bind different actions to the trigger %q; each apply "+
@@ -133,6 +140,15 @@ func (r *bindingsResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if creating {
 		r.warnUnbound(ctx, trigger, planned, &resp.Diagnostics)
 	}
+}
+
+// handedOverDetail explains why one plan cannot destroy a
+// tenant_trigger_actions of trigger while another binds that trigger.
+func handedOverDetail(trigger string) string {
+	return fmt.Sprintf("This plan destroys a tenant_trigger_actions of the trigger %q, which unbinds every action of the "+
+		"trigger, while another tenant_trigger_actions of this configuration binds that trigger; Terraform runs the two in "+
+		"no set order, so the trigger could end with no action bound. If the resource was renamed, add a moved block from "+
+		"its old address to the new one; otherwise apply the removal on its own first.", trigger)
 }
 
 // checkAction refuses an action the trigger cannot bind: one that does not

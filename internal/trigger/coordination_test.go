@@ -272,3 +272,57 @@ func attrOf(show, name string) string {
 	}
 	return ""
 }
+
+// TestAccTriggerActions_rename: a tenant_trigger_actions renamed without a
+// moved block is a destroy of the old address (which unbinds every action
+// of the trigger) and a create of the new one for the same trigger, in no
+// set order, so the tenant could end with nothing bound. Every plan fails,
+// whichever of the two plans first, saying to add the moved block; with
+// it, the apply only moves the address and the next plan is empty.
+func TestAccTriggerActions_rename(t *testing.T) {
+	requireAcc(t)
+	target := acctest.NewTarget(t)
+	bindings := func(name string) string {
+		return fmt.Sprintf(`
+resource "tenant_trigger_actions" %q {
+  trigger = "post-login"
+  actions = [{ id = tenant_action.one.id, display_name = "one" }]
+}
+`, name)
+	}
+	head := target.ProviderBlock() + suffixVar + actionHCL("one")
+	cli := acctest.NewCLI(t, map[string]string{"main.tf": head + bindings("old")})
+	cli.Env = append(cli.Env, "TF_VAR_suffix="+acctest.RandomName())
+	run(t, cli, "apply", "-auto-approve", "-input=false", "-no-color")
+	one := attrOf(run(t, cli, "state", "show", "-no-color", "tenant_action.one"), "id")
+
+	cli.Write(t, "main.tf", head+bindings("new"))
+	for i := range 4 {
+		out, err := cli.Run("plan", "-input=false", "-no-color")
+		flat := strings.Join(strings.Fields(out), " ")
+		if err == nil || !strings.Contains(flat, `the trigger "post-login"`) || !strings.Contains(flat, "moved block") {
+			t.Fatalf("plan %d of the rename without a moved block: %v\n%s", i+1, err, out)
+		}
+		if strings.Contains(flat, "bind different actions") {
+			t.Fatalf("plan %d took the rename for two resources of one trigger:\n%s", i+1, out)
+		}
+	}
+	if err := checkBound(target, "post-login", bound{one, "one"})(nil); err != nil {
+		t.Fatal(err)
+	}
+
+	cli.Write(t, "main.tf", head+bindings("new")+`
+moved {
+  from = tenant_trigger_actions.old
+  to   = tenant_trigger_actions.new
+}
+`)
+	run(t, cli, "apply", "-auto-approve", "-input=false", "-no-color")
+	if out, err := cli.Run("plan", "-input=false", "-no-color", "-detailed-exitcode"); err != nil {
+		t.Fatalf("the plan after the move is not empty: %v\n%s", err, out)
+	}
+	if err := checkBound(target, "post-login", bound{one, "one"})(nil); err != nil {
+		t.Fatal(err)
+	}
+	run(t, cli, "destroy", "-auto-approve", "-input=false", "-no-color")
+}

@@ -42,7 +42,11 @@ func (r *bindingsResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 			"unbinds it. A change of order or of a display name is one in-place update (the API replaces the whole list). " +
 			"Only deployed actions of the trigger can be bound. Destroying this resource unbinds every action of the trigger. " +
 			"An action removed from `actions` and from the configuration in one apply is unbound and deleted in that apply " +
-			"(Terraform destroys the action first; its destroy unbinds it).\n\n" +
+			"(Terraform destroys the action first; its destroy unbinds it), for at most `-parallelism` − 1 actions of one " +
+			"trigger at once (9 by default): beyond that the plan waits 20 seconds and warns, and the deletes fail with " +
+			"`409`; apply again (the bindings are updated by then), or apply with a `-parallelism` greater than the number " +
+			"of actions removed. Renaming this resource needs a `moved` block: without it the plan fails, as the old " +
+			"address's destroy would unbind what the new one binds.\n\n" +
 			"A `custom-token-exchange` action is bound by its token exchange profile (`tenant_token_exchange_profile.action_id`), " +
 			"never by a trigger binding, so that trigger is refused here.",
 		Attributes: map[string]schema.Attribute{
