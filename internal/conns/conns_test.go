@@ -483,11 +483,16 @@ func TestRolePermissions_assignmentWaitsForTheScopeWrite(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	for _, planned := range []bool{false, true} {
-		t.Run(fmt.Sprintf("the run writes the scope (planned in this process: %v)", planned), func(t *testing.T) {
+	for _, planned := range []string{"with the scope", "with scopes unknown until apply", "an identifier unknown until apply"} {
+		t.Run("the run writes the scope (its resource planned "+planned+")", func(t *testing.T) {
 			tc, _, roleID, ident := tenant(t)
-			if planned {
+			switch planned {
+			case "with the scope":
 				tc.Planned.DefineScopes(ident, []string{"a", "b", "c", "new"})
+			case "with scopes unknown until apply":
+				tc.Planned.ScopesUnknown(ident)
+			default:
+				tc.Planned.IdentifierUnknown()
 			}
 			go writeScopes(tc, ident, 300*time.Millisecond)
 			start := time.Now()
@@ -537,7 +542,8 @@ func TestRolePermissions_assignmentWaitsForTheScopeWrite(t *testing.T) {
 		})
 	}
 	t.Run("nothing writes it", func(t *testing.T) {
-		tc, _, roleID, _ := tenant(t)
+		tc, _, roleID, ident := tenant(t)
+		tc.Planned.DefineScopes(ident, []string{"a", "b", "c", "undefined"})
 		tc.Scopes.Wait = 200 * time.Millisecond
 		start := time.Now()
 		_, err := tc.RolePermissions.Change(ctx, roleID, []mgmt.Permission{pair("undefined")}, nil)
@@ -546,6 +552,23 @@ func TestRolePermissions_assignmentWaitsForTheScopeWrite(t *testing.T) {
 		}
 		if d := time.Since(start); d < tc.Scopes.Wait {
 			t.Fatalf("failed after %s, want after the wait (%s)", d, tc.Scopes.Wait)
+		}
+	})
+	// An API made outside the configuration: no write of the run can add
+	// the scope, so the refusal is reported at once, not after the wait
+	// (here an hour, beyond the context's end).
+	t.Run("no resource of the run plans the API", func(t *testing.T) {
+		tc, _, roleID, _ := tenant(t)
+		tc.Planned.DefineScopes("https://another", []string{"undefined"})
+		tc.Scopes.Wait = time.Hour
+		ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		defer cancel()
+		_, err := tc.RolePermissions.Change(ctx, roleID, []mgmt.Permission{pair("undefined")}, nil)
+		if !mgmt.IsBadRequest(err) {
+			t.Fatalf("err = %v, want the tenant's refusal", err)
+		}
+		if ctx.Err() != nil {
+			t.Fatal("the assignment waited for a write no resource of the run makes")
 		}
 	})
 	t.Run("the API's resource planned without it", func(t *testing.T) {

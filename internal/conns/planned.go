@@ -18,6 +18,7 @@ type Planned struct {
 	scopes  map[string]map[string]bool            // API identifier -> the scopes it will define
 	deploys map[string]bool                       // action id -> deployed by this run
 	needs   map[string]map[string]map[string]bool // API identifier -> scope -> roles that need it
+	anyAPI  bool                                  // an API's identifier is unknown until apply
 }
 
 func newPlanned() *Planned {
@@ -51,6 +52,29 @@ func (p *Planned) ScopesUnknown(identifier string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.scopes[identifier] = nil
+}
+
+// IdentifierUnknown records that an API's resource has planned an
+// identifier unknown until apply: that API may be any.
+func (p *Planned) IdentifierUnknown() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.anyAPI = true
+}
+
+// MayDefine reports whether a write of this run may make the API identifier
+// define scope: its resource planned the scope or scopes unknown until
+// apply, or a resource planned an identifier unknown until apply. An API no
+// resource of the run plans (made outside the configuration) gets no scope
+// from the run.
+func (p *Planned) MayDefine(identifier, scope string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	s, ok := p.scopes[identifier]
+	if !ok {
+		return p.anyAPI
+	}
+	return s == nil || s[scope]
 }
 
 // Scopes returns the scopes an API of this run will define, and whether

@@ -42,3 +42,24 @@ func TestPlanned(t *testing.T) {
 		t.Fatal("Deploy not recorded")
 	}
 }
+
+// TestPlanned_mayDefine: a scope may come from the run only from an API
+// whose resource plans it, plans scopes unknown until apply, or from any API
+// once a resource plans an identifier unknown until apply.
+func TestPlanned_mayDefine(t *testing.T) {
+	p := newPlanned()
+	p.DefineScopes("https://a", []string{"read"})
+	p.ScopesUnknown("https://b")
+	for _, tc := range []struct {
+		ident, scope string
+		want         bool
+	}{{"https://a", "read", true}, {"https://a", "write", false}, {"https://b", "any", true}, {"https://outside", "read", false}} {
+		if got := p.MayDefine(tc.ident, tc.scope); got != tc.want {
+			t.Errorf("MayDefine(%s, %s) = %v, want %v", tc.ident, tc.scope, got, tc.want)
+		}
+	}
+	p.IdentifierUnknown()
+	if !p.MayDefine("https://outside", "read") || p.MayDefine("https://a", "write") {
+		t.Error("an identifier unknown until apply: any API not planned may be it; a planned one keeps its scopes")
+	}
+}

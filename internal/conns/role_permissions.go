@@ -428,7 +428,8 @@ func (r *roleState) mixed() bool {
 // assign adds pairs to the role after the API writes in flight (a scope
 // the pairs name may be on its way). When the tenant refuses and an API of
 // the pairs does not define its scope yet, it waits for the run's next API
-// write (see ScopeWrites) and tries again. When the scopes exist by the time
+// write (see ScopeWrites) and tries again, if a write of the run may add
+// that scope (Planned.MayDefine). When the scopes exist by the time
 // it looks (a write committed after the refusal), it tries once more: a
 // refusal then is final.
 func (p *RolePermissions) assign(ctx context.Context, roleID string, add []mgmt.Permission) error {
@@ -459,9 +460,10 @@ func (p *RolePermissions) assign(ctx context.Context, roleID string, add []mgmt.
 }
 
 // scopeMissing reports whether an API the pairs name is missing, or does
-// not define the pair's scope, as the tenant shows it now; and whether the
-// API's resource of this run has planned without such a scope, so that no
-// write of the run will add it.
+// not define the pair's scope, as the tenant shows it now; and whether no
+// write of the run will add such a scope: the API's resource of this run
+// has planned without it, or no resource of the run plans the API (made
+// outside the configuration).
 func (p *RolePermissions) scopeMissing(ctx context.Context, pairs []mgmt.Permission) (missing, excluded bool) {
 	for identifier, names := range mgmt.NamesByAPI(pairs) {
 		s, err := p.api.FindResourceServer(ctx, identifier)
@@ -469,11 +471,10 @@ func (p *RolePermissions) scopeMissing(ctx context.Context, pairs []mgmt.Permiss
 			return false, false
 		}
 		defined := s.ScopeValues()
-		coming, planned := p.planned.Scopes(identifier)
 		for _, name := range names {
 			if !defined[name] {
 				missing = true
-				excluded = excluded || (planned && coming != nil && !coming[name])
+				excluded = excluded || !p.planned.MayDefine(identifier, name)
 			}
 		}
 	}

@@ -38,7 +38,11 @@ func (r *serverResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		return
 	}
 	var plan resourceModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || plan.Identifier.IsUnknown() {
+	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() {
+		return
+	}
+	if plan.Identifier.IsUnknown() {
+		r.Tenant.Planned.IdentifierUnknown()
 		return
 	}
 	ident := plan.Identifier.ValueString()

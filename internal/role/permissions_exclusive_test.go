@@ -357,11 +357,11 @@ func TestAccRolePermissions_validation(t *testing.T) {
 	target.ExpectPlanErrors(t, cases)
 }
 
-// TestAccRolePermissions_unknownPair: a scope the API does not define is
-// refused by the tenant after the wait for the apply's API writes (a
-// resource of the run may add it), or assigned, as the tenant may (the
-// reference does not say); an API the tenant does not hold takes the same
-// path (TestAccRolePermission_apiErrors).
+// TestAccRolePermissions_unknownPair: a scope an API made outside the
+// configuration does not define is refused by the tenant, reported at once
+// (no write of the run can add it; TestRolePermissions_assignmentWaitsForTheScopeWrite),
+// or assigned, as the tenant may (the reference does not say); an API the
+// tenant does not hold takes the same path (TestAccRolePermission_apiErrors).
 func TestAccRolePermissions_unknownPair(t *testing.T) {
 	for _, answer := range []string{"refuse", "accept"} {
 		t.Run(answer, func(t *testing.T) {
