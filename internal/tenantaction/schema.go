@@ -209,7 +209,8 @@ func (r *actionResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 					"plan warns and the destroy says why, naming the trigger. Not needed when a `tenant_trigger_actions` of the " +
 					"same configuration unbinds the action in the same apply: the destroy then unbinds it itself. It does not " +
 					"skip the provider's own check that no token exchange profile uses a `custom-token-exchange` action: that is " +
-					"`skip_profile_check`; deleting an action a profile uses needs both. Removing it returns to `false`. Sends no " +
+					"`skip_profile_check`; deleting an action a profile uses needs that, and this too when the tenant refuses to " +
+					"delete an action in use. Removing it returns to `false`. Sends no " +
 					"request by itself.",
 				Optional: true,
 				Computed: true,
@@ -219,7 +220,9 @@ func (r *actionResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 				MarkdownDescription: "Whether destroying a `custom-token-exchange` action skips the provider's own check that no " +
 					"token exchange profile uses it (a list of the tenant's profiles: it needs `read:token_exchange_profiles`). " +
 					"Defaults to `false`: the destroy is refused, naming the profiles, when one does, and when the profiles " +
-					"cannot be listed for want of that scope. Set it for credentials without the scope. Actions for other " +
+					"cannot be listed for want of that scope. Set it for credentials without the scope. A profile that uses an " +
+					"action deleted this way is left naming the deleted action, and token exchange through it fails until its " +
+					"`action_id` changes. Actions for other " +
 					"triggers are never checked. Sends no request by itself.",
 				Optional: true,
 				Computed: true,
