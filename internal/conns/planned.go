@@ -17,11 +17,12 @@ type Planned struct {
 	mu      sync.Mutex
 	scopes  map[string]map[string]bool            // API identifier -> the scopes it will define
 	deploys map[string]bool                       // action id -> deployed by this run
+	managed map[string]bool                       // action id -> an action of the configuration
 	needs   map[string]map[string]map[string]bool // API identifier -> scope -> roles that need it
 }
 
 func newPlanned() *Planned {
-	return &Planned{scopes: map[string]map[string]bool{}, deploys: map[string]bool{}, needs: map[string]map[string]map[string]bool{}}
+	return &Planned{scopes: map[string]map[string]bool{}, deploys: map[string]bool{}, managed: map[string]bool{}, needs: map[string]map[string]map[string]bool{}}
 }
 
 // DefineScopes records that the API identifier will define exactly scopes
@@ -75,6 +76,22 @@ func (p *Planned) NeedScope(identifier, scope, roleID string) {
 		p.needs[identifier][scope] = map[string]bool{}
 	}
 	p.needs[identifier][scope][roleID] = true
+}
+
+// Manage records that an action of the configuration has planned with
+// the id, whether or not the run deploys it.
+func (p *Planned) Manage(id string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.managed[id] = true
+}
+
+// Manages reports whether an action of the configuration has planned with
+// the id (as far as the run has planned yet).
+func (p *Planned) Manages(id string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.managed[id]
 }
 
 // Deploy records that this run deploys the action id.

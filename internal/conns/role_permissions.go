@@ -461,7 +461,10 @@ func (p *RolePermissions) assign(ctx context.Context, roleID string, add []mgmt.
 // scopeMissing reports whether an API the pairs name is missing, or does
 // not define the pair's scope, as the tenant shows it now; and whether the
 // API's resource of this run has planned without such a scope, so that no
-// write of the run will add it.
+// write of the run will add it. An API no resource of this process has
+// planned may still be one of the configuration's, named by a literal
+// identifier, whose plan comes later: the apply plans each resource again
+// just before it writes it, in no order between the two.
 func (p *RolePermissions) scopeMissing(ctx context.Context, pairs []mgmt.Permission) (missing, excluded bool) {
 	for identifier, names := range mgmt.NamesByAPI(pairs) {
 		s, err := p.api.FindResourceServer(ctx, identifier)

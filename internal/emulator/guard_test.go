@@ -81,7 +81,7 @@ func TestRouting_authenticateFirstNeverRedirect(t *testing.T) {
 	h.expect(h.raw("PUT", "/api/v2/roles", nil), 401)
 	h.expect(h.raw("PUT", "/api/v2/roles", bearer), 404, notFound)
 	// The list route is not reached through a dot segment.
-	h.expect(h.raw("GET", "/api/v2/resource-servers", bearer), 200, "Management API")
+	h.expect(h.raw("GET", "/api/v2/resource-servers", bearer), 200, "Auth0 Management API")
 	// Outside the API: 404 in the same shape, never a redirect.
 	for _, target := range []string{"/nope", "//oauth/token", "/.well-known/../.well-known/jwks.json", "/.well-known//jwks.json", "/__emulator//state", "/__emulator/./state", "/__emulator/nope"} {
 		if r := h.raw("GET", target, nil); r.status != 404 || r.body != notFound {

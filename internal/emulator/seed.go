@@ -8,7 +8,7 @@ import (
 // seedSystem creates the tenant's system Management API, whose scopes are the
 // catalogue.
 func (s *Server) seedSystem() {
-	name := "Management API"
+	name := "Auth0 Management API"
 	var scopes []rsScope
 	for _, sc := range AllScopes() {
 		d := sc

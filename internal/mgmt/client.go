@@ -243,6 +243,9 @@ func (c *Client) do(ctx context.Context, r request, out any) (status int, err er
 		switch {
 		case errors.As(err, new(*RedirectError)):
 			return 0, err
+		case err != nil && certificateRefused(err):
+			// Not transient: every attempt would meet the same certificate.
+			return 0, &CertificateError{Err: err}
 		case err != nil:
 			var te *TokenError
 			if errors.As(err, &te) && te.StatusCode != 0 && te.StatusCode < 500 && te.StatusCode != http.StatusTooManyRequests {

@@ -1,6 +1,8 @@
 package mgmt
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -119,4 +121,39 @@ func nonEmpty(s ...string) []string {
 		}
 	}
 	return out
+}
+
+// CertificateError is a request the client did not send because it does
+// not trust the tenant's TLS certificate. It is never retried.
+type CertificateError struct {
+	Err error
+}
+
+func (e *CertificateError) Error() string {
+	var (
+		host    x509.HostnameError
+		invalid x509.CertificateInvalidError
+	)
+	switch {
+	case errors.As(e.Err, &host):
+		return e.Err.Error() + ". Check domain (TENANT_DOMAIN): the tenant's certificate does not name it"
+	case errors.As(e.Err, &invalid):
+		return e.Err.Error() + ". The tenant's certificate must be renewed or replaced; no provider setting accepts it"
+	}
+	return e.Err.Error() + ". Set ca_file (TENANT_CA_FILE) to the PEM of the CA that signed the tenant's certificate"
+}
+
+func (e *CertificateError) Unwrap() error { return e.Err }
+
+// certificateRefused reports whether err is the client's refusal of the
+// server's certificate (an unknown authority, another host's name, an
+// expired certificate).
+func certificateRefused(err error) bool {
+	var (
+		verify  *tls.CertificateVerificationError
+		unknown x509.UnknownAuthorityError
+		host    x509.HostnameError
+		invalid x509.CertificateInvalidError
+	)
+	return errors.As(err, &verify) || errors.As(err, &unknown) || errors.As(err, &host) || errors.As(err, &invalid)
 }

@@ -150,11 +150,15 @@ func (p *tenantProvider) Configure(ctx context.Context, req provider.ConfigureRe
 			return
 		}
 		p.unknown.Store(true)
+		verb := "comes"
+		if len(unknown) > 1 {
+			verb = "come"
+		}
 		resp.Diagnostics.AddWarning("Provider configuration not known until apply", fmt.Sprintf(
-			"The provider's %s come from values known only at apply (another resource, or a module output), so this plan "+
+			"The provider's %s %s from values known only at apply (another resource, or a module output), so this plan "+
 				"does not read the tenant: the objects in the state are planned as the state holds them, without changes "+
 				"made outside Terraform, and the plan-time checks are skipped. Data sources of this provider cannot be read.",
-			strings.Join(unknown, ", ")))
+			strings.Join(unknown, ", "), verb))
 		return
 	}
 	env := environment()

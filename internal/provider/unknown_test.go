@@ -76,14 +76,25 @@ provider "tenant" {
 // and every read deferred.
 func TestProvider_configureUnknown(t *testing.T) {
 	clearEnv(t)
-	for _, deferral := range []bool{false, true} {
+	for _, tc := range []struct {
+		deferral bool
+		unknown  []string
+		want     string
+	}{
+		{false, []string{"domain", "client_secret"}, "The provider's domain, client_secret come from values known only at apply"},
+		{false, []string{"domain"}, "The provider's domain comes from values known only at apply"},
+		{true, []string{"domain", "client_secret"}, ""},
+	} {
+		deferral, unknown := tc.deferral, tc.unknown
 		srv := provider.NewServer("test")()
 		vals := map[string]tftypes.Value{}
 		for name, typ := range configType.AttributeTypes {
 			vals[name] = tftypes.NewValue(typ, nil)
 		}
-		vals["domain"] = tftypes.NewValue(tftypes.String, tftypes.UnknownValue)
-		vals["client_secret"] = tftypes.NewValue(tftypes.String, tftypes.UnknownValue)
+		vals["client_secret"] = tftypes.NewValue(tftypes.String, "secret")
+		for _, name := range unknown {
+			vals[name] = tftypes.NewValue(tftypes.String, tftypes.UnknownValue)
+		}
 		vals["client_id"] = tftypes.NewValue(tftypes.String, "id")
 		dv, err := tfprotov6.NewDynamicValue(configType, tftypes.NewValue(configType, vals))
 		if err != nil {
@@ -102,7 +113,7 @@ func TestProvider_configureUnknown(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !deferral && (len(resp.Diagnostics) != 1 || resp.Diagnostics[0].Severity != tfprotov6.DiagnosticSeverityWarning ||
-			!strings.Contains(resp.Diagnostics[0].Detail, "The provider's domain, client_secret come from values known only at apply")) {
+			!strings.Contains(resp.Diagnostics[0].Detail, tc.want)) {
 			t.Fatalf("no deferral: diagnostics %v, want one warning", resp.Diagnostics)
 		}
 		if deferral && len(resp.Diagnostics) > 0 {

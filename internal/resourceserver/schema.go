@@ -119,7 +119,8 @@ func (r *serverResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			},
 			"signing_secret": schema.StringAttribute{
 				MarkdownDescription: "The secret that signs HS256 tokens, at least 16 characters; only with `signing_alg = \"HS256\"`. " +
-					"When not set, the tenant generates one for HS256; removing it keeps the current secret. Not used with other algorithms.",
+					"When not set, the tenant generates one for HS256, which the state then holds (sensitive); removing it keeps the " +
+					"current secret. Not used with other algorithms.",
 				Optional:      true,
 				Computed:      true,
 				Sensitive:     true,
@@ -131,7 +132,9 @@ func (r *serverResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 					"plan nor the state, and `signing_secret` stays null. It is sent on create and whenever " +
 					"`signing_secret_wo_version` changes; to rotate the secret, change both. Requires `signing_secret_wo_version`; " +
 					"conflicts with `signing_secret`; at least 16 characters, only with `signing_alg = \"HS256\"`. A secret changed " +
-					"outside Terraform is not seen.",
+					"outside Terraform is not seen. Removing both it and `signing_secret_wo_version` keeps the secret in the tenant " +
+					"but brings it into the state (`signing_secret`), as for a secret the tenant generated: keep " +
+					"`signing_secret_wo_version` in the configuration to keep it out.",
 				Optional:   true,
 				WriteOnly:  true,
 				Sensitive:  true,

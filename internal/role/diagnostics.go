@@ -9,8 +9,8 @@ import (
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
-// writeErrorDetail explains a refused assignment; check says which
-// arguments name the pair in the resource at hand.
+// writeErrorDetail explains a refused assignment; check says what to do
+// with the arguments that name the pair in the resource at hand.
 func writeErrorDetail(roleID, check string, err error) string {
 	detail := framework.APIErrorDetail(fmt.Sprintf("Assigning permissions to role %q", roleID), err)
 	switch e, _ := mgmt.AsAPIError(err); {
@@ -18,8 +18,12 @@ func writeErrorDetail(roleID, check string, err error) string {
 	case e.StatusCode == 404 && e.ErrorCode != "inexistent_resource_server" && !strings.Contains(e.Message, "resource server"):
 		detail = fmt.Sprintf("The role %q does not exist. Check role_id.\n\n%s", roleID, detail)
 	case e.StatusCode == 404 || e.StatusCode == 400:
-		detail = "A permission names an API that does not exist or a scope that API does not define (the API's message names the pair). " +
-			check + "\n\n" + detail
+		words := fmt.Sprintf("%d %s: %s", e.StatusCode, e.Err, e.Message)
+		if e.ErrorCode != "" {
+			words += " (" + e.ErrorCode + ")"
+		}
+		detail = fmt.Sprintf("Assigning permissions to role %q failed: a permission names a scope its API does not define, "+
+			"or an API the tenant does not hold.\n\nThe API answered %s\n\n%s", roleID, words, check)
 	}
 	return detail
 }

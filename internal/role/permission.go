@@ -171,7 +171,7 @@ func (r *permissionResource) Create(ctx context.Context, req resource.CreateRequ
 	roleID, pair := m.RoleID.ValueString(), m.pair()
 	if _, err := r.Tenant.RolePermissions.Change(ctx, roleID, []mgmt.Permission{pair}, nil); err != nil {
 		resp.Diagnostics.AddError("Unable to assign role permission", writeErrorDetail(roleID,
-			"Check resource_server_identifier (the API's identifier, not its id) and permission_name against the API's scopes.", err))
+			"Add the scope to the API's scopes, or correct resource_server_identifier (the API's identifier, not its id) or permission_name.", err))
 		return
 	}
 	m.fromAPI(roleID, pair)

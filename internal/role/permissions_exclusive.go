@@ -236,7 +236,7 @@ func (r *permissionsExclusiveResource) checkWrite(ctx context.Context, roleID st
 		return false
 	case err != nil:
 		diags.AddError("Unable to assign role permissions", writeErrorDetail(roleID,
-			"Check each key of permissions (an API's identifier, not its id) and the names under it against that API's scopes.", err))
+			"Add the scope to the API's scopes, or correct the permission (each key of permissions is an API's identifier, not its id).", err))
 		return false
 	}
 	if gone := len(removed) - len(kept); gone > 0 {

@@ -498,3 +498,37 @@ func TestAccRolePermissions_identity(t *testing.T) {
 		}),
 	})
 }
+
+// TestAccRoleDataSource_nameFilter: the look-up by name finds the role of
+// exactly that name, among roles whose names hold it at their start or
+// inside, whether the tenant's name_filter matches a part of the name, its
+// start or the whole name (the reference does not say); a name that only
+// longer names hold is no match.
+func TestAccRoleDataSource_nameFilter(t *testing.T) {
+	for _, answer := range []string{"substring", "prefix", "exact"} {
+		t.Run(answer, func(t *testing.T) {
+			target := acctest.NewTargetWith(t, emulator.Options{Assume: emulator.Assumptions{RoleNameFilter: answer}})
+			name := acctest.RandomName()
+			var exact string
+			for _, n := range []string{name + "-longer", "x-" + name, name, name + "-z"} {
+				r, err := target.Client().CreateRole(context.Background(), mgmt.Role{Name: n})
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { _ = target.Client().DeleteRole(context.Background(), r.ID) })
+				if n == name {
+					exact = r.ID
+				}
+			}
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: acctest.ProviderFactories,
+				Steps: []resource.TestStep{
+					{PlanOnly: true, Config: target.Config(fmt.Sprintf("\ndata \"tenant_role\" \"x\" {\n  name = %q\n}\n", name[:len(name)-1])),
+						ExpectError: acctest.ExpectError(`No role is named exactly`)},
+					{Config: target.Config(fmt.Sprintf("\ndata \"tenant_role\" \"x\" {\n  name = %q\n}\n", name)),
+						ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue("data.tenant_role.x", tfjsonpath.New("id"), knownvalue.StringExact(exact))}},
+				},
+			})
+		})
+	}
+}

@@ -51,8 +51,11 @@ func (r *actionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		return
 	}
 	planComputed(&plan, state)
-	if plan.Deploy.ValueBool() && r.Tenant.Configured() {
-		r.Tenant.Planned.Deploy(state.ID.ValueString())
+	if r.Tenant.Configured() {
+		r.Tenant.Planned.Manage(state.ID.ValueString())
+		if plan.Deploy.ValueBool() {
+			r.Tenant.Planned.Deploy(state.ID.ValueString())
+		}
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }

@@ -938,51 +938,70 @@ func TestAccAction_deleteInUse(t *testing.T) {
 	})
 }
 
+// TestAccAction_forceDestroy runs under each answer of the tenant to the
+// delete of an action a profile uses (action_in_use): the provider's own
+// check refuses first either way; with it skipped, a tenant that refuses
+// needs force_destroy, and one that allows deletes the action and leaves the
+// profile naming it.
 func TestAccAction_forceDestroy(t *testing.T) {
-	target, name := acctest.NewTarget(t), acctest.RandomName()
-	count := &requests{emu: target.RequireEmulator(t)}
-	stt := "urn:acme:" + name
-	var profile string
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             target.CheckGone(tenantaction.TypeName, getAction),
-		Steps: []resource.TestStep{
-			{
-				Config: target.Config(testAccActionConfig_basic(name, codeV1)),
-				Check:  profileOutside(t, target, stt, &profile),
-			},
-			{
-				// The provider's check skipped, the tenant itself refuses: the
-				// action is in use, and force_destroy is not set.
-				Config: target.Config(testAccActionConfig(name, codeV1, "  skip_profile_check = true\n")),
-			},
-			{
-				Config:      target.Config(""),
-				ExpectError: acctest.ExpectError(`Unable to delete action.*The tenant refused to delete the action.*in use.*force_destroy = true`),
-			},
-			{
-				// force_destroy alone sends nothing.
-				PreConfig:        count.start,
-				Config:           target.Config(testAccActionConfig(name, codeV1, "  skip_profile_check = true\n  force_destroy = true\n")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)}},
-				Check:            count.expect(t, "force_destroy = true", map[string]int64{routePatch: 0, routeDeploy: 0, routeGet: 1}),
-			},
-			{
-				// Deleted although the profile still names it.
-				Config: target.Config(""),
-				Check: func(*terraform.State) error {
-					p, err := target.Client().GetTokenExchangeProfile(context.Background(), profile)
-					if err != nil {
-						return fmt.Errorf("the profile should be left as it was: %w", err)
-					}
-					if err := getAction(context.Background(), target.Client(), p.ActionID); !mgmt.IsNotFound(err) {
-						return fmt.Errorf("the action should be gone: %v", err)
-					}
-					return nil
+	for _, answer := range []string{"refuse", "allow"} {
+		t.Run(answer, func(t *testing.T) {
+			target, name := acctest.NewTargetWith(t, emulator.Options{Assume: emulator.Assumptions{ActionInUse: answer}}), acctest.RandomName()
+			count := &requests{emu: target.RequireEmulator(t)}
+			stt := "urn:acme:" + name
+			var profile string
+			// Deleted although the profile still names it.
+			leftNaming := func(*terraform.State) error {
+				p, err := target.Client().GetTokenExchangeProfile(context.Background(), profile)
+				if err != nil {
+					return fmt.Errorf("the profile should be left as it was: %w", err)
+				}
+				if err := getAction(context.Background(), target.Client(), p.ActionID); !mgmt.IsNotFound(err) {
+					return fmt.Errorf("the action should be gone: %v", err)
+				}
+				return nil
+			}
+			steps := []resource.TestStep{
+				{
+					Config: target.Config(testAccActionConfig_basic(name, codeV1)),
+					Check:  profileOutside(t, target, stt, &profile),
 				},
-			},
-		},
-	})
+				{
+					// The provider's own check refuses, whatever the tenant would do.
+					Config:      target.Config(""),
+					ExpectError: acctest.ExpectError(`Unable to delete action.*is used by token exchange profiles`),
+				},
+				{
+					Config: target.Config(testAccActionConfig(name, codeV1, "  skip_profile_check = true\n")),
+				},
+			}
+			if answer == "allow" {
+				// The check skipped, the tenant deletes the action in use.
+				steps = append(steps, resource.TestStep{Config: target.Config(""), Check: leftNaming})
+			} else {
+				steps = append(steps,
+					resource.TestStep{
+						// The check skipped, the tenant itself refuses: the action
+						// is in use, and force_destroy is not set.
+						Config:      target.Config(""),
+						ExpectError: acctest.ExpectError(`Unable to delete action.*The tenant refused to delete the action.*in use.*force_destroy = true`),
+					},
+					resource.TestStep{
+						// force_destroy alone sends nothing.
+						PreConfig:        count.start,
+						Config:           target.Config(testAccActionConfig(name, codeV1, "  skip_profile_check = true\n  force_destroy = true\n")),
+						ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)}},
+						Check:            count.expect(t, "force_destroy = true", map[string]int64{routePatch: 0, routeDeploy: 0, routeGet: 1}),
+					},
+					resource.TestStep{Config: target.Config(""), Check: leftNaming})
+			}
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: acctest.ProviderFactories,
+				CheckDestroy:             target.CheckGone(tenantaction.TypeName, getAction),
+				Steps:                    steps,
+			})
+		})
+	}
 }
 
 // TestAccAction_deleteWhenProfilesCannotBeListed: the reference does not say

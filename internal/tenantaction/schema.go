@@ -210,7 +210,8 @@ func (r *actionResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 					"same configuration unbinds the action in the same apply: the destroy then unbinds it itself (for at most " +
 					"`-parallelism` − 1 actions of one trigger at once; see `tenant_trigger_actions`). It does not " +
 					"skip the provider's own check that no token exchange profile uses a `custom-token-exchange` action: that is " +
-					"`skip_profile_check`; deleting an action a profile uses needs both. Removing it returns to `false`. Sends no " +
+					"`skip_profile_check`; deleting an action a profile uses needs that, and this too when the tenant refuses to " +
+					"delete an action in use. Removing it returns to `false`. Sends no " +
 					"request by itself.",
 				Optional: true,
 				Computed: true,
@@ -220,7 +221,9 @@ func (r *actionResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 				MarkdownDescription: "Whether destroying a `custom-token-exchange` action skips the provider's own check that no " +
 					"token exchange profile uses it (a list of the tenant's profiles: it needs `read:token_exchange_profiles`). " +
 					"Defaults to `false`: the destroy is refused, naming the profiles, when one does, and when the profiles " +
-					"cannot be listed for want of that scope. Set it for credentials without the scope. Actions for other " +
+					"cannot be listed for want of that scope. Set it for credentials without the scope. A profile that uses an " +
+					"action deleted this way is left naming the deleted action, and token exchange through it fails until its " +
+					"`action_id` changes. Actions for other " +
 					"triggers are never checked. Sends no request by itself.",
 				Optional: true,
 				Computed: true,

@@ -91,4 +91,13 @@ func TestCheckAction_warnsOnly(t *testing.T) {
 			t.Errorf("%s: %v, want one warning saying %q", id, diags, want)
 		}
 	}
+	// An action of the configuration that plans with deploy = false: the
+	// profile already references it, so the warning says only to deploy it.
+	id := create(mgmt.TriggerCustomTokenExchange, false)
+	tenant.Planned.Manage(id)
+	var diags diag.Diagnostics
+	r.checkAction(ctx, id, &diags)
+	if len(diags) != 1 || !strings.Contains(diags[0].Detail(), "Set deploy = true on the tenant_action") || strings.Contains(diags[0].Detail(), "reference it") {
+		t.Errorf("an action of the configuration with deploy = false: %v", diags)
+	}
 }

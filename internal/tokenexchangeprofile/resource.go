@@ -199,10 +199,14 @@ func (r *profileResource) checkAction(ctx context.Context, id string, diags *dia
 	if a.DeployedVersion == nil && !r.Tenant.Planned.Deploys(id) {
 		// An action of this configuration that the profile references has
 		// planned first and said whether the apply deploys it.
+		todo := "Manage the action with deploy = true and reference it (action_id = tenant_action.<name>.id), so that " +
+			"Terraform deploys it first."
+		if r.Tenant.Planned.Manages(id) {
+			todo = "Set deploy = true on the tenant_action this configuration manages with that id."
+		}
 		diags.AddAttributeWarning(path.Root("action_id"), "Action not deployed", fmt.Sprintf(
 			"The action %s (%q) has no deployed version, and a profile runs the deployed code, so the tenant may refuse the "+
-				"profile, or token exchange through it fails until the action is deployed.\n\nManage the action with "+
-				"deploy = true and reference it (action_id = tenant_action.<name>.id), so that Terraform deploys it first.", id, a.Name))
+				"profile, or token exchange through it fails until the action is deployed.\n\n%s", id, a.Name, todo))
 	}
 }
 
