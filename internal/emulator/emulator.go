@@ -411,6 +411,7 @@ func (s *Server) Reset() {
 	s.mu.Lock()
 	s.st = s.start.clone()
 	s.actionCache, s.attempts = nil, nil
+	s.retireWorkers()
 	s.mu.Unlock()
 	s.ResetStats()
 }

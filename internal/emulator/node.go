@@ -368,6 +368,40 @@ func (rt *nodeRuntime) copyLog(prefix string, r io.Reader) {
 	_, _ = io.Copy(io.Discard, r)
 }
 
+// retire stops the workers whose version stale says must not run any more,
+// without waiting for them to end: an execution under way finishes first.
+func (rt *nodeRuntime) retire(stale func(v versionCode) bool) {
+	rt.mu.Lock()
+	var stop []*worker
+	for k, w := range rt.workers {
+		if stale(w.code) {
+			stop = append(stop, w)
+			delete(rt.workers, k)
+		}
+	}
+	rt.mu.Unlock()
+	for _, w := range stop {
+		go w.stop()
+	}
+}
+
+// retireWorkers stops the workers of actions that are gone and of versions
+// no longer deployed (a deploy or a rollback made another the deployed
+// one), so that no worker outlives what it runs. Under the lock; called
+// after every API request and reset.
+func (s *Server) retireWorkers() {
+	now := time.Now()
+	s.runtime.retire(func(v versionCode) bool {
+		a, ok := s.st.Actions[v.ActionID]
+		if !ok {
+			return true
+		}
+		a.settle(now)
+		d := a.deployed()
+		return d == nil || d.ID != v.VersionID
+	})
+}
+
 // close stops every worker and removes the runtime's folder.
 func (rt *nodeRuntime) close() error {
 	rt.mu.Lock()
