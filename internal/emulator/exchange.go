@@ -30,9 +30,10 @@ const customTokenExchangeTrigger = "custom-token-exchange"
 // oidcScopes are granted when asked for, whatever the API (§2: openid asks
 // for an ID token).
 //
-// Assumption (§4 says refresh_token comes with offline_access when the API
-// allows it): the emulator issues no refresh token, so offline_access is
-// never granted and never in the answer's scope.
+// A known difference from the tenant (§4: refresh_token comes with
+// offline_access when the API allows it): the emulator issues no refresh
+// token and serves no refresh_token grant, so offline_access is never
+// granted and never in the answer's scope. The emulator's guide says so.
 var oidcScopes = []string{"openid", "profile", "email"}
 
 // exchangeFailure is an OAuth error answer of the exchange.
