@@ -411,6 +411,7 @@ func (s *Server) Reset() {
 	s.mu.Lock()
 	s.st = s.start.clone()
 	s.actionCache, s.attempts = nil, nil
+	s.retireWorkers()
 	s.mu.Unlock()
 	s.ResetStats()
 }
@@ -580,7 +581,9 @@ func (s *Server) adminRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /__emulator/stats/reset", func(w http.ResponseWriter, r *http.Request) { s.ResetStats(); noContent(w) })
 	mux.HandleFunc("POST /__emulator/reset", func(w http.ResponseWriter, r *http.Request) { s.Reset(); noContent(w) })
 	mux.HandleFunc("GET /__emulator/outbox", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, s.Outbox()) })
-	mux.HandleFunc("GET /__emulator/state", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, s.State()) })
+	// Over HTTP the state shows no secret: anything on the machine can ask,
+	// an action's code included.
+	mux.HandleFunc("GET /__emulator/state", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, s.state(false)) })
 	mux.HandleFunc("PUT /__emulator/faults", func(w http.ResponseWriter, r *http.Request) {
 		var f Faults
 		if err := json.NewDecoder(r.Body).Decode(&f); err != nil {
@@ -607,13 +610,17 @@ type State struct {
 	// TriggerBindings holds each trigger that has bindings: its bindings in
 	// execution order.
 	TriggerBindings map[string][]json.RawMessage `json:"trigger_bindings"`
-	// Clients show their secrets.
+	// Clients show their secrets in State, not at GET /__emulator/state.
 	Clients      []json.RawMessage `json:"clients"`
 	ClientGrants []json.RawMessage `json:"client_grants"`
 }
 
-// State returns a snapshot of the store.
-func (s *Server) State() State {
+// State returns a snapshot of the store, secrets included: the client
+// secrets and the HS256 APIs' signing secrets.
+func (s *Server) State() State { return s.state(true) }
+
+// state is a snapshot of the store, with or without the secrets.
+func (s *Server) state(secrets bool) State {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	// An empty collection is [], never null.
@@ -626,6 +633,11 @@ func (s *Server) State() State {
 		out.TokenExchangeProfiles = append(out.TokenExchangeProfiles, mustJSON(p))
 	}
 	for _, rs := range sortedBySeq(s.st.ResourceServers, func(r *resourceServer) int64 { return r.Seq }) {
+		if !secrets && rs.SigningSecret != nil {
+			c := *rs
+			c.SigningSecret = nil
+			rs = &c
+		}
 		out.ResourceServers = append(out.ResourceServers, mustJSON(rs))
 	}
 	for _, ro := range sortedBySeq(s.st.Roles, func(r *role) int64 { return r.Seq }) {
@@ -647,7 +659,7 @@ func (s *Server) State() State {
 		}
 	}
 	for _, c := range sortedBySeq(s.st.Clients, func(c *clientRec) int64 { return c.Seq }) {
-		out.Clients = append(out.Clients, mustJSON(c.view(true)))
+		out.Clients = append(out.Clients, mustJSON(c.view(secrets)))
 	}
 	for _, g := range sortedBySeq(s.st.Grants, func(g *grant) int64 { return g.Seq }) {
 		out.ClientGrants = append(out.ClientGrants, mustJSON(g))

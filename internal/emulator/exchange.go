@@ -30,9 +30,10 @@ const customTokenExchangeTrigger = "custom-token-exchange"
 // oidcScopes are granted when asked for, whatever the API (§2: openid asks
 // for an ID token).
 //
-// Assumption (§4 says refresh_token comes with offline_access when the API
-// allows it): the emulator issues no refresh token, so offline_access is
-// never granted and never in the answer's scope.
+// A known difference from the tenant (§4: refresh_token comes with
+// offline_access when the API allows it): the emulator issues no refresh
+// token and serves no refresh_token grant, so offline_access is never
+// granted and never in the answer's scope. The emulator's guide says so.
 var oidcScopes = []string{"openid", "profile", "email"}
 
 // exchangeFailure is an OAuth error answer of the exchange.
@@ -288,19 +289,44 @@ func (s *Server) runExchange(ctx context.Context, w http.ResponseWriter, req *ex
 	}
 
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	now := time.Now()
 	// The cache writes stand whatever the outcome (the action made them).
 	s.applyCacheWrites(customTokenExchangeTrigger, x.Cache, now)
 	if x.Error != nil {
+		s.mu.Unlock()
 		s.logLine("action %q (%s) version %d threw %s: %s", req.action.Name, req.action.ID, v.Number, x.Error.Name, x.Error.Message)
 		return refuse(500, "server_error", "%s", errActionFailed)
 	}
 	out, f := s.decide(req, x.Calls, now)
+	var steps []postLoginStep
+	if f == nil {
+		steps = s.postLoginSteps(req, out, now)
+	}
+	s.mu.Unlock()
 	if f != nil {
 		return f
 	}
-	tokens, f := s.issueUserTokens(req, out.user, now)
+	post := &postLoginOutcome{}
+	if len(steps) > 0 {
+		if post, f = s.runPostLogin(ctx, steps); f != nil {
+			return f
+		}
+	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now = time.Now()
+	if len(steps) > 0 {
+		// The tenant may have changed while the post-login actions ran
+		// (the user made by another exchange, or blocked): the action's
+		// calls are applied to it as it is now.
+		if out, f = s.decide(req, x.Calls, now); f != nil {
+			return f
+		}
+		out.appMeta = append(out.appMeta, post.appMeta...)
+		out.userMeta = append(out.userMeta, post.userMeta...)
+	}
+	tokens, f := s.issueUserTokens(req, out.user, post, now)
 	if f != nil {
 		return f
 	}
@@ -459,7 +485,9 @@ func argString(c apiCall, i int) string {
 // client's jwt_configuration.lifetime_in_seconds (36000 by default) and is
 // signed as the client's jwt_configuration.alg says (RS256 with the
 // tenant's key, HS256 with the client secret).
-func (s *Server) issueUserTokens(req *exchangeRequest, u *user, now time.Time) (ordered, *exchangeFailure) {
+//
+// The post-login actions' custom claims are added to the tokens.
+func (s *Server) issueUserTokens(req *exchangeRequest, u *user, post *postLoginOutcome, now time.Time) (ordered, *exchangeFailure) {
 	rs, c := req.rs, req.client
 	rbac := rs.EnforcePolicies != nil && *rs.EnforcePolicies
 	allowed := map[string]bool{}
@@ -503,13 +531,16 @@ func (s *Server) issueUserTokens(req *exchangeRequest, u *user, now time.Time) (
 	if strings.HasSuffix(dialect, "_authz") {
 		claims["permissions"] = nonNil(s.userPermissions(u.UserID, rs.Identifier))
 	}
+	for k, v := range post.accessClaims {
+		claims[k] = v
+	}
 	access, err := s.signAccessToken(rs, claims, strings.HasPrefix(dialect, "rfc9068_profile"))
 	if err != nil {
 		return nil, refuse(500, "server_error", "The access token could not be signed: %v", err)
 	}
 	answer := ordered{{"access_token", access}}
 	if openid {
-		id, err := s.idToken(c, u, granted, iss, now)
+		id, err := s.idToken(c, u, granted, iss, post.idClaims, now)
 		if err != nil {
 			return nil, refuse(500, "server_error", "The ID token could not be signed: %v", err)
 		}
@@ -544,8 +575,9 @@ func (s *Server) signAccessToken(rs *resourceServer, claims jwt.MapClaims, rfc90
 }
 
 // idToken is the user's ID token for the client: its profile claims with
-// the profile scope, its email with the email scope.
-func (s *Server) idToken(c *exchangeClient, u *user, granted []string, iss string, now time.Time) (string, error) {
+// the profile scope, its email with the email scope, and the custom claims
+// given.
+func (s *Server) idToken(c *exchangeClient, u *user, granted []string, iss string, custom map[string]json.RawMessage, now time.Time) (string, error) {
 	claims := jwt.MapClaims{"iss": iss, "sub": u.UserID, "aud": c.id, "iat": now.Unix(), "exp": now.Add(c.idTokenLifetime).Unix()}
 	if slices.Contains(granted, "profile") {
 		for k, v := range map[string]string{"name": u.Name, "nickname": u.Nickname, "picture": u.Picture, "given_name": u.GivenName, "family_name": u.FamilyName} {
@@ -557,6 +589,9 @@ func (s *Server) idToken(c *exchangeClient, u *user, granted []string, iss strin
 	}
 	if slices.Contains(granted, "email") && u.Email != "" {
 		claims["email"], claims["email_verified"] = u.Email, u.EmailVerified
+	}
+	for k, v := range custom {
+		claims[k] = v
 	}
 	if c.idTokenAlg == "HS256" {
 		return jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString([]byte(c.secret))

@@ -586,3 +586,35 @@ func TestExchange_resetClearsThrottle(t *testing.T) {
 		t.Fatalf("after a reset: %d %v", status, out)
 	}
 }
+
+// An action's code can reach the emulator over HTTP like any local program,
+// but the state it can read there holds no secret: not the default
+// client's secret, not another client's, not an HS256 API's signing secret.
+func TestExchange_actionReadsNoSecretFromTheState(t *testing.T) {
+	x := newExchangeTenant(t, Options{}, `
+  const res = await fetch("http://" + event.request.hostname + "/__emulator/state");
+  const state = await res.text();
+  const secrets = event.request.body.probe.split(" ");
+  api.user.setAppMetadata("probe", { status: res.status, clients: JSON.parse(state).clients.length, seen: secrets.filter((s) => state.includes(s)) });
+  `+createLegacy, "", "")
+	x.expect(x.call(x.tok, "POST", "/api/v2/resource-servers", `{"identifier":"https://hs.example.com/","signing_alg":"HS256","signing_secret":"hs256-signing-secret-of-the-api"}`), 201)
+	if st := x.s.State(); !strings.Contains(string(st.Clients[0]), x.s.ClientSecret()) {
+		t.Fatal("the Go State does not show the default client's secret")
+	}
+	probe := strings.Join([]string{x.s.ClientSecret(), x.secret, "hs256-signing-secret-of-the-api"}, " ")
+	if status, out := x.exchange("probe-1", "probe", probe); status != 200 {
+		t.Fatalf("%d %v", status, out)
+	}
+	var meta struct {
+		Probe struct {
+			Status, Clients int
+			Seen            []string
+		}
+	}
+	if err := json.Unmarshal(x.user("auth0|probe-1").AppMetadata, &meta); err != nil {
+		t.Fatal(err)
+	}
+	if meta.Probe.Status != 200 || meta.Probe.Clients < 2 || len(meta.Probe.Seen) != 0 {
+		t.Fatalf("the action's view of /__emulator/state: %+v", meta.Probe)
+	}
+}

@@ -96,16 +96,34 @@ type cacheRecord struct {
 	ExpiresAt int64  `json:"expires_at"` // milliseconds since the epoch
 }
 
-// versionCode is what a worker runs: a deployed version's code and the
-// folder of its installed packages ("" without dependencies).
+// The handlers a worker calls: the one its trigger names.
+const (
+	customTokenExchangeHandler = "onExecuteCustomTokenExchange"
+	postLoginHandler           = "onExecutePostLogin"
+)
+
+// versionCode is what a worker runs: a deployed version's code, the
+// handler it exports (customTokenExchangeHandler when ""), and the folder
+// of its installed packages ("" without dependencies).
 type versionCode struct {
 	ActionID   string
 	ActionName string
 	VersionID  string
 	Number     int
 	Code       string
+	Handler    string
 	Packages   string
 }
+
+func (v versionCode) handler() string {
+	if v.Handler == "" {
+		return customTokenExchangeHandler
+	}
+	return v.Handler
+}
+
+// key is the worker's key: one worker per action and handler.
+func (v versionCode) key() string { return v.ActionID + " " + v.handler() }
 
 // nodeRuntime runs actions' code for one emulator.
 type nodeRuntime struct {
@@ -120,7 +138,7 @@ type nodeRuntime struct {
 	dir      string // this emulator's folder of runner and versions
 
 	mu      sync.Mutex
-	workers map[string]*worker // by action id
+	workers map[string]*worker // by versionCode.key
 	closed  bool
 	used    int64
 }
@@ -198,7 +216,8 @@ func (rt *nodeRuntime) worker(v versionCode) (*worker, error) {
 		return nil, &runError{kind: "unavailable", message: "the emulator is stopping"}
 	}
 	rt.used++
-	w := rt.workers[v.ActionID]
+	key := v.key()
+	w := rt.workers[key]
 	if w != nil && w.code.VersionID == v.VersionID && w.alive() {
 		w.lastUsed = rt.used
 		rt.mu.Unlock()
@@ -207,7 +226,7 @@ func (rt *nodeRuntime) worker(v versionCode) (*worker, error) {
 	var stop []*worker
 	if w != nil {
 		stop = append(stop, w)
-		delete(rt.workers, v.ActionID)
+		delete(rt.workers, key)
 	}
 	for len(rt.workers) >= maxWorkers {
 		var oldest string
@@ -234,7 +253,7 @@ func (rt *nodeRuntime) worker(v versionCode) (*worker, error) {
 		w.stop()
 		return nil, &runError{kind: "unavailable", message: "the emulator is stopping"}
 	}
-	if other := rt.workers[v.ActionID]; other != nil {
+	if other := rt.workers[key]; other != nil {
 		// Another exchange started the same worker meanwhile: keep one.
 		if other.code.VersionID == v.VersionID && other.alive() {
 			w.stop()
@@ -243,7 +262,7 @@ func (rt *nodeRuntime) worker(v versionCode) (*worker, error) {
 		other.stop()
 	}
 	w.lastUsed = rt.used
-	rt.workers[v.ActionID] = w
+	rt.workers[key] = w
 	return w, nil
 }
 
@@ -273,7 +292,7 @@ func (rt *nodeRuntime) start(v versionCode) (*worker, error) {
 		}
 		args = append(args, "--allow-fs-read="+v.Packages)
 	}
-	args = append(args, filepath.Join(rt.dir, "runner.js"), code)
+	args = append(args, filepath.Join(rt.dir, "runner.js"), code, v.handler())
 	cmd := exec.Command(rt.node, args...)
 	// Nothing of the emulator's environment: not its credentials, not a
 	// CI job's.
@@ -347,6 +366,40 @@ func (rt *nodeRuntime) copyLog(prefix string, r io.Reader) {
 		rt.logf("%s%s", prefix, sc.Text())
 	}
 	_, _ = io.Copy(io.Discard, r)
+}
+
+// retire stops the workers whose version stale says must not run any more,
+// without waiting for them to end: an execution under way finishes first.
+func (rt *nodeRuntime) retire(stale func(v versionCode) bool) {
+	rt.mu.Lock()
+	var stop []*worker
+	for k, w := range rt.workers {
+		if stale(w.code) {
+			stop = append(stop, w)
+			delete(rt.workers, k)
+		}
+	}
+	rt.mu.Unlock()
+	for _, w := range stop {
+		go w.stop()
+	}
+}
+
+// retireWorkers stops the workers of actions that are gone and of versions
+// no longer deployed (a deploy or a rollback made another the deployed
+// one), so that no worker outlives what it runs. Under the lock; called
+// after every API request and reset.
+func (s *Server) retireWorkers() {
+	now := time.Now()
+	s.runtime.retire(func(v versionCode) bool {
+		a, ok := s.st.Actions[v.ActionID]
+		if !ok {
+			return true
+		}
+		a.settle(now)
+		d := a.deployed()
+		return d == nil || d.ID != v.VersionID
+	})
 }
 
 // close stops every worker and removes the runtime's folder.

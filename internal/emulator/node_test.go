@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -231,4 +232,66 @@ func waitFor(t *testing.T, cond func() bool, what string) {
 		}
 	}
 	t.Fatalf("gave up waiting for %s", what)
+}
+
+// workerOf is the process of the action's warm worker, nil when none runs.
+func workerOf(s *Server, actionID string) *worker {
+	s.runtime.mu.Lock()
+	defer s.runtime.mu.Unlock()
+	for _, w := range s.runtime.workers {
+		if w.code.ActionID == actionID {
+			return w
+		}
+	}
+	return nil
+}
+
+// processGone waits until the worker's process has ended and been reaped,
+// then checks that no process has its PID any more.
+func processGone(t *testing.T, w *worker) {
+	t.Helper()
+	select {
+	case <-w.exited:
+	case <-time.After(10 * time.Second): // only so that a failing test ends
+		t.Fatalf("the worker's process %d has not ended", w.cmd.Process.Pid)
+	}
+	if err := syscall.Kill(w.cmd.Process.Pid, 0); !errors.Is(err, syscall.ESRCH) {
+		t.Fatalf("the worker's process %d is still there: %v", w.cmd.Process.Pid, err)
+	}
+}
+
+// A worker does not outlive what it runs: deleting the action stops it, and
+// so does a deploy that makes another version the deployed one, before
+// any exchange runs the new one.
+func TestNodeRuntime_workersStopWithTheirVersion(t *testing.T) {
+	x := newExchangeTenant(t, Options{}, createLegacy, "", "")
+	if status, out := x.exchange("w1"); status != 200 {
+		t.Fatalf("%d %v", status, out)
+	}
+	first := workerOf(x.s, x.actionID)
+	if first == nil || syscall.Kill(first.cmd.Process.Pid, 0) != nil {
+		t.Fatal("no worker runs after an exchange")
+	}
+	x.expect(x.call(x.tok, "POST", actionsPath+"/"+x.actionID+"/deploy", nil), 200)
+	x.pollFor(x.tok, x.actionID, time.Minute, func(r reply) bool {
+		d, _ := r.json(t)["deployed_version"].(map[string]any)
+		return d["number"] == 2.0
+	})
+	processGone(t, first)
+	if w := workerOf(x.s, x.actionID); w != nil {
+		t.Fatalf("a worker of version %d runs before any exchange asked for it", w.code.Number)
+	}
+
+	if status, out := x.exchange("w2"); status != 200 {
+		t.Fatalf("%d %v", status, out)
+	}
+	second := workerOf(x.s, x.actionID)
+	if second == nil || second.code.Number != 2 {
+		t.Fatalf("the exchange after the deploy ran in %+v", second)
+	}
+	x.expect(x.call(x.tok, "DELETE", actionsPath+"/"+x.actionID+"?force=true", nil), 204)
+	processGone(t, second)
+	if w := workerOf(x.s, x.actionID); w != nil {
+		t.Fatal("the deleted action's worker is still listed")
+	}
 }

@@ -24,6 +24,7 @@ func (s *Server) handle(mux *http.ServeMux, pattern, scope string, h handlerFunc
 				s.mu.Lock()
 				defer s.mu.Unlock()
 				e = h(w, r, c)
+				s.retireWorkers()
 			}()
 		}
 		if e != nil {

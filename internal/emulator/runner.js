@@ -1,6 +1,8 @@
 'use strict';
 // The emulator's runner of one action version's code. It loads the code
-// (argv[2]) once, then executes it for each request: one JSON line on
+// (argv[2]) once, with the name of the handler it exports (argv[3]:
+// onExecuteCustomTokenExchange or onExecutePostLogin), then executes it for
+// each request: one JSON line on
 // standard input, one JSON answer line on file descriptor 3. What the code
 // prints (console.log, standard output and error) goes to the emulator's
 // log, never into the answers.
@@ -25,13 +27,16 @@ function describe(err) {
   return { name: typeof err, message: String(err) };
 }
 
+const HANDLER = process.argv[3] || 'onExecuteCustomTokenExchange';
+const POST_LOGIN = HANDLER === 'onExecutePostLogin';
+
 let handler;
 let loadError;
 try {
   const mod = require(process.argv[2]);
-  handler = mod && mod.onExecuteCustomTokenExchange;
+  handler = mod && mod[HANDLER];
   if (typeof handler !== 'function') {
-    loadError = { name: 'TypeError', message: 'The action does not export onExecuteCustomTokenExchange as a function.' };
+    loadError = { name: 'TypeError', message: `The action does not export ${HANDLER} as a function.` };
   }
 } catch (err) {
   loadError = describe(err);
@@ -105,7 +110,49 @@ function makeCache(records, writes) {
   };
 }
 
+// The post-login api object: what of it the emulator models (the
+// emulator's guide lists it). Another member is missing, so that code
+// calling it fails as an action that throws.
+function makePostLoginApi(calls, cache) {
+  const api = {};
+  const record = (name, args) => {
+    calls.push({ call: name, args });
+    return api;
+  };
+  const claims = (which) => ({
+    setCustomClaim(name, value) {
+      requireString('name', name);
+      return record(which + '.setCustomClaim', [name, value === undefined ? null : value]);
+    },
+  });
+  api.access = {
+    deny(reason) {
+      requireString('reason', reason);
+      return record('access.deny', [reason]);
+    },
+  };
+  api.accessToken = claims('accessToken');
+  api.idToken = claims('idToken');
+  api.user = userApi(record);
+  api.cache = cache;
+  return api;
+}
+
+function userApi(record) {
+  return {
+    setAppMetadata(name, value) {
+      requireString('name', name);
+      return record('user.setAppMetadata', [name, value === undefined ? null : value]);
+    },
+    setUserMetadata(name, value) {
+      requireString('name', name);
+      return record('user.setUserMetadata', [name, value === undefined ? null : value]);
+    },
+  };
+}
+
 function makeApi(calls, cache) {
+  if (POST_LOGIN) return makePostLoginApi(calls, cache);
   const api = {};
   const record = (name, args) => {
     calls.push({ call: name, args });
@@ -142,16 +189,7 @@ function makeApi(calls, cache) {
       return record('authentication.setOrganization', [organization]);
     },
   };
-  api.user = {
-    setAppMetadata(name, value) {
-      requireString('name', name);
-      return record('user.setAppMetadata', [name, value === undefined ? null : value]);
-    },
-    setUserMetadata(name, value) {
-      requireString('name', name);
-      return record('user.setUserMetadata', [name, value === undefined ? null : value]);
-    },
-  };
+  api.user = userApi(record);
   api.cache = cache;
   return api;
 }
