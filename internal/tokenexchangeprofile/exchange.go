@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -219,7 +220,16 @@ func (e *exchangeResource) Open(ctx context.Context, req ephemeral.OpenRequest, 
 
 // exchangeRefusedDetail says what the tenant answered and what to do.
 func exchangeRefusedDetail(x mgmt.TokenExchangeRequest, e *mgmt.OAuthError) string {
-	return fmt.Sprintf("The tenant refused the exchange of a %q subject token for client %s: %d %s: %s.\n\n"+
+	return fmt.Sprintf("The tenant refused the exchange of a %q subject token for client %s: %s.\n\n"+
 		"If a refusal is what this configuration checks, set accept_refusal = true and check error and "+
-		"error_description in a postcondition.", x.SubjectTokenType, x.ClientID, e.StatusCode, e.Code, e.Description)
+		"error_description in a postcondition.", x.SubjectTokenType, x.ClientID, refusalWords(e))
+}
+
+// refusalWords is the tenant's answer as one sentence without its final
+// period: the tenant's descriptions end with one, or do not.
+func refusalWords(e *mgmt.OAuthError) string {
+	if d := strings.TrimSuffix(strings.TrimSpace(e.Description), "."); d != "" {
+		return fmt.Sprintf("%d %s: %s", e.StatusCode, e.Code, d)
+	}
+	return fmt.Sprintf("%d %s", e.StatusCode, e.Code)
 }

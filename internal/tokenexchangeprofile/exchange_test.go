@@ -180,7 +180,7 @@ func TestAccTokenExchange_refusalIsAnError(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config: target.Config(testAccExchangeConfig(x, "forged", `["read:orders"]`, false)),
 			ExpectError: acctest.ExpectError(`Unable to exchange token .*refused the exchange of a "` + x.subjectTokenType +
-				`" subject token for client ` + x.clientID + `: 400 invalid_request: The subject token is not a good one\..*accept_refusal = true`),
+				`" subject token for client ` + x.clientID + `: 400 invalid_request: The subject token is not a good one\. If a refusal .*accept_refusal = true`),
 		}},
 	})
 }
