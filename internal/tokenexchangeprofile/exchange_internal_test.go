@@ -25,3 +25,23 @@ func TestExchangeRefusedDetail_onePeriod(t *testing.T) {
 	}
 }
 
+// A throttled address gets what to do about the throttle, not the advice
+// for a refusal a configuration checks.
+func TestExchangeRefusedDetail_throttled(t *testing.T) {
+	x := mgmt.TokenExchangeRequest{ClientID: "app", SubjectTokenType: "urn:acme:legacy"}
+	got := exchangeRefusedDetail(x, &mgmt.OAuthError{StatusCode: 429, Code: "too_many_attempts",
+		Description: "We have detected suspicious login behavior and further attempts will be blocked. Please contact the administrator."})
+	for _, want := range []string{
+		"client app: 429 too_many_attempts: We have detected suspicious login behavior and further attempts will be blocked. " +
+			"Please contact the administrator. This address is throttled after repeated rejected subject tokens.\n\n",
+		"pre-custom-token-exchange",
+		"--no-exchange-throttle",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("detail\n%q\ndoes not hold\n%q", got, want)
+		}
+	}
+	if strings.Contains(got, "accept_refusal") {
+		t.Errorf("detail\n%q\nadvises accept_refusal for a throttled address", got)
+	}
+}
