@@ -3,6 +3,7 @@ package e2e_test
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -21,7 +22,9 @@ var testingScopes = []string{
 // `terraform test` against the emulator with the guide's least-privilege
 // client, beside a deployed copy of the same configuration (another
 // prefix), then the exchange's tests with the global client. The tests
-// pass, leave nothing behind, and the deployed copy is untouched.
+// pass, leave nothing behind, and the deployed copy is untouched. Then the
+// same exchange tests run against an action that takes any subject token,
+// and the forged token's run fails: the helper's postconditions check.
 func TestTestingGuideExample(t *testing.T) {
 	requireAcc(t)
 	if !acctest.OpenTofu() { // tofu test has it too
@@ -44,7 +47,7 @@ func TestTestingGuideExample(t *testing.T) {
 		files[name] = string(b)
 	}
 	env := []string{"TENANT_DOMAIN=" + emu.Domain(), "TENANT_CLIENT_ID=tf-test", "TENANT_CLIENT_SECRET=tf-test-secret-0123", "TENANT_API_TOKEN="}
-	checkout := func() *acctest.CLI {
+	checkout := func(files map[string]string) *acctest.CLI {
 		t.Helper()
 		root := t.TempDir()
 		cli, err := acctest.PrepareCLI(root, copyFiles(files))
@@ -60,13 +63,13 @@ func TestTestingGuideExample(t *testing.T) {
 	}
 
 	// The deployed copy: no prefix.
-	deployed := checkout()
+	deployed := checkout(files)
 	if out, err := deployed.Run("apply", "-auto-approve", "-input=false", "-no-color"); err != nil {
 		t.Fatalf("apply of the deployed copy: %v\n%s", err, out)
 	}
 	before := emu.State()
 
-	tests := checkout()
+	tests := checkout(files)
 	out, err := tests.Run("test", "-no-color", "-filter=tests/tenant.tftest.hcl")
 	if err != nil || !strings.Contains(out, "2 passed, 0 failed") {
 		t.Fatalf("terraform test: %v\n%s", err, out)
@@ -77,6 +80,24 @@ func TestTestingGuideExample(t *testing.T) {
 	out, err = tests.Run("test", "-no-color", "-filter=tests/exchange.tftest.hcl")
 	if err != nil || !strings.Contains(out, "3 passed, 0 failed") {
 		t.Fatalf("terraform test of the exchange: %v\n%s", err, out)
+	}
+
+	// An action that no longer rejects a forged subject token: it reads
+	// the token's claims without checking the signature.
+	broken := copyFiles(files)
+	broken["token-exchange/main.tf"] = acceptAnyToken.ReplaceAllLiteralString(files["token-exchange/main.tf"],
+		`payload = require("jose").decodeJwt(event.transaction.subject_token);`)
+	if strings.Contains(broken["token-exchange/main.tf"], "rejectInvalidSubjectToken") {
+		t.Fatal("examples/token-exchange's action still rejects subject tokens after the rewrite; update acceptAnyToken")
+	}
+	lax := checkout(broken)
+	lax.Env = append(lax.Env, "TENANT_CLIENT_ID="+emu.ClientID(), "TENANT_CLIENT_SECRET="+emu.ClientSecret())
+	out, err = lax.Run("test", "-no-color", "-filter=tests/exchange.tftest.hcl")
+	words := strings.Join(strings.Fields(out), " ") // diagnostics wrap where they like
+	if err == nil || !strings.Contains(words, "2 passed, 1 failed") ||
+		!strings.Contains(words, `run "a_forged_token_is_refused"... fail`) ||
+		!strings.Contains(words, "The exchange was not refused with expected_error.") {
+		t.Fatalf("terraform test of an exchange that takes a forged token did not fail its forged token's run: %v\n%s", err, out)
 	}
 	after := emu.State()
 	if len(after.ResourceServers) != len(before.ResourceServers) || len(after.Roles) != len(before.Roles) ||
@@ -90,3 +111,7 @@ func TestTestingGuideExample(t *testing.T) {
 		t.Fatalf("the tests changed the deployed copy: %v\n%s", err, out)
 	}
 }
+
+// acceptAnyToken is examples/token-exchange's refusal of a subject token
+// whose signature does not verify.
+var acceptAnyToken = regexp.MustCompile(`api\.access\.rejectInvalidSubjectToken\([^)]*\);\s*return;`)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -217,9 +219,26 @@ func (e *exchangeResource) Open(ctx context.Context, req ephemeral.OpenRequest, 
 	resp.Diagnostics.Append(resp.Result.Set(ctx, &m)...)
 }
 
-// exchangeRefusedDetail says what the tenant answered and what to do.
+// exchangeRefusedDetail says what the tenant answered and what to do. A
+// 429 too_many_attempts is the Suspicious IP Throttling of the caller's
+// address (token-exchange-flow.md §4), which no configuration checks for.
 func exchangeRefusedDetail(x mgmt.TokenExchangeRequest, e *mgmt.OAuthError) string {
-	return fmt.Sprintf("The tenant refused the exchange of a %q subject token for client %s: %d %s: %s.\n\n"+
-		"If a refusal is what this configuration checks, set accept_refusal = true and check error and "+
-		"error_description in a postcondition.", x.SubjectTokenType, x.ClientID, e.StatusCode, e.Code, e.Description)
+	what := fmt.Sprintf("The tenant refused the exchange of a %q subject token for client %s: %s.",
+		x.SubjectTokenType, x.ClientID, refusalWords(e))
+	if e.StatusCode == http.StatusTooManyRequests && e.Code == "too_many_attempts" {
+		return what + " This address is throttled after repeated rejected subject tokens.\n\n" +
+			"Wait (attempts come back over time), raise the threshold of the tenant's Suspicious IP Throttling " +
+			"stage pre-custom-token-exchange, or, against the emulator, start it with --no-exchange-throttle."
+	}
+	return what + "\n\nIf a refusal is what this configuration checks, set accept_refusal = true and check error and " +
+		"error_description in a postcondition."
+}
+
+// refusalWords is the tenant's answer as one sentence without its final
+// period: the tenant's descriptions end with one, or do not.
+func refusalWords(e *mgmt.OAuthError) string {
+	if d := strings.TrimSuffix(strings.TrimSpace(e.Description), "."); d != "" {
+		return fmt.Sprintf("%d %s: %s", e.StatusCode, e.Code, d)
+	}
+	return fmt.Sprintf("%d %s", e.StatusCode, e.Code)
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/acctest"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/tokenexchangeprofile"
 )
@@ -180,8 +181,27 @@ func TestAccTokenExchange_refusalIsAnError(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config: target.Config(testAccExchangeConfig(x, "forged", `["read:orders"]`, false)),
 			ExpectError: acctest.ExpectError(`Unable to exchange token .*refused the exchange of a "` + x.subjectTokenType +
-				`" subject token for client ` + x.clientID + `: 400 invalid_request: The subject token is not a good one\..*accept_refusal = true`),
+				`" subject token for client ` + x.clientID + `: 400 invalid_request: The subject token is not a good one\. If a refusal .*accept_refusal = true`),
 		}},
+	})
+}
+
+// An address that sent too many rejected subject tokens is throttled: the
+// error says so and what to do, not how to check a refusal. The emulator
+// throttles after one rejected token here.
+func TestAccTokenExchange_throttled(t *testing.T) {
+	target := acctest.NewTargetWith(t, emulator.Options{ExchangeThrottle: emulator.ExchangeThrottle{MaxAttempts: 1}})
+	x := newExchangeSetup(t, target)
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_10_0)},
+		ProtoV6ProviderFactories: exchangeFactories,
+		Steps: []resource.TestStep{
+			{Config: target.Config(testAccExchangeConfig(x, "forged", `["read:orders"]`, false)), PlanOnly: true,
+				ExpectError: acctest.ExpectError(`400 invalid_request: The subject token is not a good one\. If a refusal`)},
+			{Config: target.Config(testAccExchangeConfig(x, "good-ada", `["read:orders"]`, false)), PlanOnly: true,
+				ExpectError: acctest.ExpectError(`Unable to exchange token .*client ` + x.clientID + `: 429 too_many_attempts: ` +
+					`.*administrator\. This address is throttled after repeated rejected subject tokens\. .*--no-exchange-throttle`)},
+		},
 	})
 }
 
