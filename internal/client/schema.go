@@ -142,12 +142,17 @@ func enumList(desc string, enum []string) schema.ListAttribute {
 }
 
 // keepNested is the plan modifier of a value inside an object: the
-// tenant's current value when the configuration leaves it out.
+// tenant's current value when the configuration leaves it out. Only a
+// value the state holds is kept: when the object was null in the state
+// (added now), its settings left out are the tenant's, unknown until the
+// apply. keepObject is for a top-level object, whose null is kept;
+// keepNestedObject for an object inside another.
 var (
-	keepNestedString = []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
-	keepNestedBool   = []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()}
-	keepNestedInt    = []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}
-	keepNestedList   = []planmodifier.List{listplanmodifier.UseStateForUnknown()}
+	keepNestedString = []planmodifier.String{stringplanmodifier.UseNonNullStateForUnknown()}
+	keepNestedBool   = []planmodifier.Bool{boolplanmodifier.UseNonNullStateForUnknown()}
+	keepNestedInt    = []planmodifier.Int64{int64planmodifier.UseNonNullStateForUnknown()}
+	keepNestedList   = []planmodifier.List{listplanmodifier.UseNonNullStateForUnknown()}
+	keepNestedObject = []planmodifier.Object{objectplanmodifier.UseNonNullStateForUnknown()}
 	keepObject       = []planmodifier.Object{objectplanmodifier.UseStateForUnknown()}
 )
 
@@ -413,7 +418,7 @@ func clientSchema() schema.Schema {
 						MarkdownDescription: "Which events start a back-channel logout.",
 						Optional:            true,
 						Computed:            true,
-						PlanModifiers:       keepObject,
+						PlanModifiers:       keepNestedObject,
 						Attributes: map[string]schema.Attribute{
 							"mode": schema.StringAttribute{
 								MarkdownDescription: "`custom` (the events in `selected_initiators`) or `all`.",
@@ -434,7 +439,7 @@ func clientSchema() schema.Schema {
 						MarkdownDescription: "Whether logout tokens carry the session's metadata.",
 						Optional:            true,
 						Computed:            true,
-						PlanModifiers:       keepObject,
+						PlanModifiers:       keepNestedObject,
 						Attributes: map[string]schema.Attribute{
 							"include": schema.BoolAttribute{
 								MarkdownDescription: "Whether the session's metadata is included.",
@@ -549,7 +554,7 @@ func clientSchema() schema.Schema {
 						MarkdownDescription: "Delegated (impersonation) access with session transfer tokens.",
 						Optional:            true,
 						Computed:            true,
-						PlanModifiers:       keepObject,
+						PlanModifiers:       keepNestedObject,
 						Attributes: map[string]schema.Attribute{
 							"allow_delegated_access": nestedKeepBool("Whether delegated access is allowed."),
 							"enforce_device_binding": schema.StringAttribute{
