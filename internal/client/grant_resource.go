@@ -54,7 +54,8 @@ func (r *grantResource) Create(ctx context.Context, req resource.CreateRequest, 
 	g, outcome, err := mgmt.SafeCreate(ctx, 3,
 		func() (*mgmt.ClientGrant, error) { return r.Tenant.API.CreateClientGrant(ctx, body) },
 		func() (*mgmt.ClientGrant, error) {
-			return r.Tenant.API.FindClientGrant(ctx, body.ClientID, body.Audience)
+			found, err := r.Tenant.API.FindClientGrants(ctx, body.ClientID, body.Audience)
+			return mgmt.GrantOfSubject(found, m.SubjectType.ValueString()), err
 		},
 		func(found *mgmt.ClientGrant) bool { return sameGrant(body, found) })
 	var found *framework.Found
@@ -138,10 +139,19 @@ func (r *grantResource) ImportState(ctx context.Context, req resource.ImportStat
 			resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("The client_id %q of the import ID %q %s. Use %s.", parts[0], id, msg, accepted))
 			return
 		}
-		g, err = r.Tenant.API.FindClientGrant(ctx, parts[0], parts[1])
-		if err == nil && g == nil {
+		var found []mgmt.ClientGrant
+		found, err = r.Tenant.API.FindClientGrants(ctx, parts[0], parts[1])
+		switch {
+		case err == nil && len(found) == 0:
 			resp.Diagnostics.AddError("Unable to import client grant", fmt.Sprintf("The client %q has no grant for the API %q in the tenant. Use %s.", parts[0], parts[1], accepted))
 			return
+		case err == nil && len(found) > 1:
+			resp.Diagnostics.AddError("Unable to import client grant", fmt.Sprintf(
+				"The client %q has %d grants for the API %q, one per subject type: %s. Import the one to manage by its id.",
+				parts[0], len(found), parts[1], mgmt.GrantIDs(found)))
+			return
+		case err == nil:
+			g = &found[0]
 		}
 	} else {
 		if resp.Diagnostics.Append(framework.CheckImportID(GrantTypeName, id, accepted)...); resp.Diagnostics.HasError() {

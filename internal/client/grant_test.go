@@ -407,3 +407,63 @@ data "tenant_client" "by_name" {
 		},
 	})
 }
+
+// TestAccClientGrant_subjectTypes: a user grant beside a client grant of
+// the same client and API plans (with a warning) under both readings of
+// the tenant; with one grant per pair the apply meets the 409, with one
+// per pair and subject type both are created and the import by
+// client_id::audience names both ids.
+func TestAccClientGrant_subjectTypes(t *testing.T) {
+	for mode, fail := range map[string]bool{"shared": true, "separate": false} {
+		t.Run(mode, func(t *testing.T) {
+			target := acctest.NewTargetWith(t, emulator.Options{Assume: emulator.Assumptions{GrantSubjectType: mode}})
+			name := acctest.RandomName()
+			config := func(user bool) string {
+				c := fmt.Sprintf(`
+resource "tenant_resource_server" "test" {
+  identifier = "https://api.example.com/%[1]s"
+}
+
+resource "tenant_client" "test" {
+  name = %[1]q
+}
+
+resource "tenant_client_grant" "test" {
+  client_id = tenant_client.test.client_id
+  audience  = tenant_resource_server.test.identifier
+}
+`, name)
+				if user {
+					c += `
+resource "tenant_client_grant" "user" {
+  client_id    = tenant_client.test.client_id
+  audience     = tenant_resource_server.test.identifier
+  subject_type = "user"
+}
+`
+				}
+				return target.Config(c)
+			}
+			second := resource.TestStep{Config: config(true)}
+			steps := []resource.TestStep{{Config: config(false)}}
+			if fail {
+				second.ExpectError = acctest.ExpectError(`Unable to create client grant`)
+				steps = append(steps, second)
+			} else {
+				second.ConfigPlanChecks = resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+				steps = append(steps, second, resource.TestStep{
+					Config: config(true), ResourceName: grantAddr, ImportState: true,
+					ImportStateIdFunc: func(s *terraform.State) (string, error) {
+						rs := s.RootModule().Resources[grantAddr]
+						return rs.Primary.Attributes["client_id"] + "::" + rs.Primary.Attributes["audience"], nil
+					},
+					ExpectError: acctest.ExpectError(`has 2 grants for the API.*one per subject type.*Import the one to manage by its id`),
+				})
+			}
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: acctest.ProviderFactories,
+				Steps:                    steps,
+			})
+		})
+	}
+}

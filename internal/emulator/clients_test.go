@@ -381,3 +381,24 @@ func TestClients_stateFile(t *testing.T) {
 	h.expect(h.call(own, "GET", "/api/v2/roles", nil), 200)
 	h.expect(h.call(h.admin(), "GET", "/api/v2/clients/"+id, nil), 200, `"name":"kept"`)
 }
+
+// TestClientGrants_subjectType: a user grant beside a client grant of the
+// same client and API is a conflict with grant_subject_type=shared and
+// created with separate; the same subject type is a conflict under both.
+func TestClientGrants_subjectType(t *testing.T) {
+	for mode, userStatus := range map[string]int{"shared": 409, "separate": 201} {
+		t.Run(mode, func(t *testing.T) {
+			h := start(t, Options{Assume: Assumptions{GrantSubjectType: mode}})
+			tok := h.admin()
+			h.expect(h.call(tok, "POST", "/api/v2/resource-servers", `{"identifier":"https://api.example.com/"}`), 201)
+			id := h.client(tok, `{"name":"m2m"}`)["client_id"].(string)
+			grant := func(subject string) string {
+				return `{"client_id":"` + id + `","audience":"https://api.example.com/","scope":[],"subject_type":"` + subject + `"}`
+			}
+			h.expect(h.call(tok, "POST", "/api/v2/client-grants", grant("client")), 201)
+			h.expect(h.call(tok, "POST", "/api/v2/client-grants", grant("user")), userStatus)
+			h.expect(h.call(tok, "POST", "/api/v2/client-grants", grant("client")), 409)
+			h.expect(h.call(tok, "POST", "/api/v2/client-grants", grant("user")), 409)
+		})
+	}
+}
