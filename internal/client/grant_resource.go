@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -134,7 +135,13 @@ func (r *grantResource) ImportState(ctx context.Context, req resource.ImportStat
 		g   *mgmt.ClientGrant
 		err error
 	)
-	if parts, problem := framework.ImportIDParts(id, 1, "client_id", "audience"); problem == "" {
+	parts, problem := framework.ImportIDParts(id, 1, "client_id", "audience")
+	if problem != "" && strings.Contains(id, framework.ImportSep) {
+		// Not a grant's id either: a grant's id never holds the separator.
+		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("The import ID %q %s. Use %s.", id, problem, accepted))
+		return
+	}
+	if problem == "" {
 		if msg := validate.IDProblem(parts[0]); msg != "" {
 			resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("The client_id %q of the import ID %q %s. Use %s.", parts[0], id, msg, accepted))
 			return
