@@ -83,7 +83,7 @@ func (r *grantResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 		case err != nil:
 			framework.CheckSkipped(&resp.Diagnostics, path.Root("audience"), fmt.Sprintf("whether the client %q has a grant for %q", clientID, audience), err)
 		case found != nil && found.ID != own && (grantSubject(found) == subject || plan.SubjectType.IsUnknown()):
-			grantCreation(audience).Taken(framework.Found{ID: found.ID, Description: fmt.Sprintf("client %q", clientID)}, &resp.Diagnostics)
+			grantExists(&resp.Diagnostics, clientID, audience, found.ID)
 			return
 		case found != nil && found.ID != own:
 			grantSharedWarning(&resp.Diagnostics, clientID, audience, subject, fmt.Sprintf("the grant %s", found.ID))
@@ -96,6 +96,15 @@ func (r *grantResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 		}
 	}
 	r.checkAPI(ctx, plan, req.State.Raw.IsNull(), resp)
+}
+
+// grantExists reports that the client already has a grant for the API
+// (id): what exists, the import command, what to do.
+func grantExists(diags *diag.Diagnostics, clientID, audience, id string) {
+	diags.AddAttributeError(path.Root("audience"), "Client grant already exists", fmt.Sprintf(
+		"The client %q already has a grant for the API %q (id %s). To manage it here, import it: terraform import %s.<name> %s. "+
+			"If another %s of this configuration manages it, remove this one and put its scopes there.",
+		clientID, audience, id, GrantTypeName, id, GrantTypeName))
 }
 
 // grantSubject is the grant's subject type ("client" when the API leaves

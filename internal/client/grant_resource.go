@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -36,8 +37,8 @@ func (r *grantResource) IdentitySchema(_ context.Context, _ resource.IdentitySch
 	resp.IdentitySchema = framework.IDIdentitySchema("The grant's ID (cgr_...).")
 }
 
-// grantCreation names a grant by its API in create and plan diagnostics:
-// a client has one grant per API (409 [R]).
+// grantCreation names a grant by its API in the diagnostics of a create
+// (but the 409 with the grant found: grantExists).
 func grantCreation(audience string) framework.Creation {
 	return framework.Creation{TypeName: GrantTypeName, Summary: "client grant", Noun: "grant for this client", Key: "audience", Value: audience}
 }
@@ -62,6 +63,10 @@ func (r *grantResource) Create(ctx context.Context, req resource.CreateRequest, 
 	var found *framework.Found
 	if g != nil {
 		found = &framework.Found{ID: g.ID, Description: fmt.Sprintf("client %q", g.ClientID)}
+	}
+	if errors.Is(err, mgmt.ErrExists) && g != nil {
+		grantExists(&resp.Diagnostics, body.ClientID, body.Audience, g.ID)
+		return
 	}
 	if !grantCreation(body.Audience).Result(found, outcome, err, func(err error) string {
 		return framework.APIErrorDetail(fmt.Sprintf("Creating the grant of the client %q for the API %q", body.ClientID, body.Audience), err)

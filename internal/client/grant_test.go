@@ -263,7 +263,7 @@ resource "tenant_client_grant" "test" {
 }
 `, emu.ClientID())),
 				PlanOnly:    true,
-				ExpectError: acctest.ExpectError(`already exists in the tenant.*terraform import tenant_client_grant.<name> cgr_`),
+				ExpectError: acctest.ExpectError(`Client grant already exists.*already has a grant for the API.*terraform import tenant_client_grant.<name> cgr_`),
 			},
 			{
 				Config: target.Config(fmt.Sprintf(`
@@ -465,5 +465,44 @@ resource "tenant_client_grant" "user" {
 				Steps:                    steps,
 			})
 		})
+	}
+}
+
+// TestAccClientGrant_secondOfManaged: a grant added beside the managed
+// grant of the same client and API is the one refused, whichever plans
+// first; the managed one plans without error.
+func TestAccClientGrant_secondOfManaged(t *testing.T) {
+	target := acctest.NewTarget(t)
+	emu := target.RequireEmulator(t)
+	name := acctest.RandomName()
+	one := fmt.Sprintf(`
+resource "tenant_resource_server" "test" {
+  identifier = "https://api.example.com/%[1]s"
+}
+
+resource "tenant_client_grant" "one" {
+  client_id = %[2]q
+  audience  = tenant_resource_server.test.identifier
+}
+`, name, emu.ClientID())
+	two := one + fmt.Sprintf(`
+resource "tenant_client_grant" "two" {
+  client_id = %q
+  audience  = tenant_resource_server.test.identifier
+}
+`, emu.ClientID())
+	provider := acctest.ProviderHCL(emu.Domain(), emu.ClientID(), emu.ClientSecret())
+	cli := acctest.NewCLI(t, map[string]string{"main.tf": provider + one})
+	if out, err := cli.Run("apply", "-input=false", "-no-color", "-auto-approve"); err != nil {
+		t.Fatalf("apply: %v\n%s", err, out)
+	}
+	t.Cleanup(func() { _, _ = cli.Run("destroy", "-input=false", "-no-color", "-auto-approve") })
+	cli.Write(t, "main.tf", provider+two)
+	for range 4 {
+		out, err := cli.Run("plan", "-input=false", "-no-color")
+		if err == nil || !regexp.MustCompile(`(?s)of\s+this\s+configuration.*with\s+tenant_client_grant\.two`).MatchString(out) ||
+			strings.Contains(out, "with tenant_client_grant.one") {
+			t.Fatalf("plan (error %v):\n%s", err, out)
+		}
 	}
 }

@@ -82,8 +82,9 @@ type PlannedGrants struct {
 
 // Claim records that a resource managing the grant own ("" when it
 // creates one) plans the grant key for subject, and reports whether
-// another resource of this run planned it first for the same subject, and
-// a subject type another resource planned it for (or "").
+// another resource of this run planned it for the same subject before
+// (a resource that manages the grant is never the one told), and a
+// subject type another resource planned it for (or "").
 func (p *PlannedGrants) Claim(key, subject, own string) (taken bool, other string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -98,7 +99,9 @@ func (p *PlannedGrants) Claim(key, subject, own string) (taken bool, other strin
 		}
 	}
 	prior, ok := subjects[subject]
-	if !ok {
+	if !ok || prior == "" && own != "" {
+		// The resource that manages the grant keeps it; a new one that
+		// planned first is told by the check of the tenant's grants.
 		subjects[subject] = own
 		return false, other
 	}
