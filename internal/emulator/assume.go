@@ -69,6 +69,12 @@ type Assumptions struct {
 	// grant of the pair may coexist): "shared" (409: one grant per pair) or
 	// "separate" (created: one grant per pair and subject type).
 	GrantSubjectType string
+	// UngrantedScope is how the token endpoint answers a client
+	// credentials request whose scope parameter names a scope the client's
+	// grant does not give (the reference does not cover it): "narrow" (the
+	// token carries the granted ones asked for) or "refuse" (403
+	// access_denied).
+	UngrantedScope string
 }
 
 // Assumption describes one setting of Assumptions.
@@ -93,6 +99,7 @@ var AllAssumptions = []Assumption{
 	{"client_patch", []string{"replace", "merge"}, func(a *Assumptions) *string { return &a.ClientPatch }},
 	{"unfit_token_exchange", []string{"accept", "refuse"}, func(a *Assumptions) *string { return &a.UnfitTokenExchange }},
 	{"grant_subject_type", []string{"shared", "separate"}, func(a *Assumptions) *string { return &a.GrantSubjectType }},
+	{"ungranted_scope", []string{"narrow", "refuse"}, func(a *Assumptions) *string { return &a.UngrantedScope }},
 }
 
 // Set sets the assumption name to value ("name=value" of --assume).
