@@ -64,8 +64,12 @@ func (r *grantResource) Create(ctx context.Context, req resource.CreateRequest, 
 	if g != nil {
 		found = &framework.Found{ID: g.ID, Description: fmt.Sprintf("client %q", g.ClientID)}
 	}
-	if errors.Is(err, mgmt.ErrExists) && g != nil {
-		grantExists(&resp.Diagnostics, body.ClientID, body.Audience, g.ID)
+	if errors.Is(err, mgmt.ErrExists) {
+		id := "<the grant's id>" // the list does not show it yet
+		if g != nil {
+			id = g.ID
+		}
+		grantExists(&resp.Diagnostics, body.ClientID, body.Audience, id)
 		return
 	}
 	if !grantCreation(body.Audience).Result(found, outcome, err, func(err error) string {
