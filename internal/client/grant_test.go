@@ -447,7 +447,7 @@ resource "tenant_client_grant" "user" {
 			second := resource.TestStep{Config: config(true)}
 			steps := []resource.TestStep{{Config: config(false)}}
 			if fail {
-				second.ExpectError = acctest.ExpectError(`Unable to create client grant`)
+				second.ExpectError = acctest.ExpectError(`Client grant already exists.*already has a grant for the API`)
 				steps = append(steps, second)
 			} else {
 				second.ConfigPlanChecks = resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
@@ -500,7 +500,7 @@ resource "tenant_client_grant" "two" {
 	cli.Write(t, "main.tf", provider+two)
 	for range 4 {
 		out, err := cli.Run("plan", "-input=false", "-no-color")
-		if err == nil || !regexp.MustCompile(`(?s)of\s+this\s+configuration.*with\s+tenant_client_grant\.two`).MatchString(out) ||
+		if err == nil || !regexp.MustCompile(`(?s)with\s+tenant_client_grant\.two.*of\s+this\s+configuration`).MatchString(out) ||
 			strings.Contains(out, "with tenant_client_grant.one") {
 			t.Fatalf("plan (error %v):\n%s", err, out)
 		}
