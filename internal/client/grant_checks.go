@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -38,10 +39,12 @@ func (r *grantResource) ValidateConfig(ctx context.Context, req resource.Validat
 // would not work, as far as the values are known:
 //
 //   - another tenant_client_grant of this configuration grants the same
-//     client the same API (an error);
+//     client the same API for the same subject type (an error), or for the
+//     other one (a warning: whether the tenant keeps one grant per pair or
+//     one per pair and subject type is not known);
 //   - on create, the tenant already holds a grant of the client for the
-//     API (an error with the import command: a client has one grant per
-//     API, 409 [R]);
+//     API with the same subject type (an error with the import command,
+//     409 [R]), or with the other one (a warning);
 //   - the API is neither in the tenant nor planned by this configuration,
 //     or does not define some of the scopes (warnings: the reference does
 //     not record what the tenant answers).
@@ -63,20 +66,27 @@ func (r *grantResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	}
 	clientID, audience := plan.ClientID.ValueString(), plan.Audience.ValueString()
 	key := mgmt.GrantKey(clientID, audience)
-	if r.Tenant.PlannedGrants.Claim(key, own) {
+	subject := plan.SubjectType.ValueString()
+	taken, other := r.Tenant.PlannedGrants.Claim(key, subject, own)
+	if taken {
 		resp.Diagnostics.AddAttributeError(path.Root("audience"), "Duplicate client grant", fmt.Sprintf(
-			"Another %s of this configuration grants the client %q access to the API %q. A client has one grant per API: "+
-				"keep one resource and put every scope in it.", GrantTypeName, clientID, audience))
+			"Another %s of this configuration grants the client %q access to the API %q for the subject type %q. "+
+				"Keep one resource and put every scope in it.", GrantTypeName, clientID, audience, subject))
 		return
+	}
+	if other != "" && !plan.SubjectType.IsUnknown() {
+		grantSharedWarning(&resp.Diagnostics, clientID, audience, subject, "another "+GrantTypeName+" of this configuration")
 	}
 	if req.State.Raw.IsNull() {
 		found, err := r.Tenant.GrantsAtStart.Find(ctx, key)
 		switch {
 		case err != nil:
 			framework.CheckSkipped(&resp.Diagnostics, path.Root("audience"), fmt.Sprintf("whether the client %q has a grant for %q", clientID, audience), err)
-		case found != nil && found.ID != own:
-			grantCreation(audience).Taken(framework.Found{ID: found.ID, Description: fmt.Sprintf("client %q", clientID)}, &resp.Diagnostics)
+		case found != nil && found.ID != own && (grantSubject(found) == subject || plan.SubjectType.IsUnknown()):
+			grantExists(&resp.Diagnostics, clientID, audience, found.ID)
 			return
+		case found != nil && found.ID != own:
+			grantSharedWarning(&resp.Diagnostics, clientID, audience, subject, fmt.Sprintf("the grant %s", found.ID))
 		}
 	}
 	if !req.State.Raw.IsNull() {
@@ -86,6 +96,34 @@ func (r *grantResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 		}
 	}
 	r.checkAPI(ctx, plan, req.State.Raw.IsNull(), resp)
+}
+
+// grantExists reports that the client already has a grant for the API
+// (id): what exists, the import command, what to do.
+func grantExists(diags *diag.Diagnostics, clientID, audience, id string) {
+	diags.AddAttributeError(path.Root("audience"), "Client grant already exists", fmt.Sprintf(
+		"The client %q already has a grant for the API %q (id %s). To manage it here, import it: terraform import %s.<name> %s. "+
+			"If another %s of this configuration manages it, remove this one and put its scopes there.",
+		clientID, audience, id, GrantTypeName, id, GrantTypeName))
+}
+
+// grantSubject is the grant's subject type ("client" when the API leaves
+// it out).
+func grantSubject(g *mgmt.ClientGrant) string {
+	if g.SubjectType == nil {
+		return "client"
+	}
+	return *g.SubjectType
+}
+
+// grantSharedWarning warns of a grant for the same client and API with the
+// other subject type (holder): whether the tenant keeps one grant per
+// pair or one per pair and subject type is not known.
+func grantSharedWarning(diags *diag.Diagnostics, clientID, audience, subject, holder string) {
+	diags.AddAttributeWarning(path.Root("subject_type"), "Client grant may be refused", fmt.Sprintf(
+		"The client %q has a grant for the API %q with another subject type (%s). The tenant may keep one grant per "+
+			"client and API, and then refuses this %q grant: if the apply fails, keep one grant for the pair.",
+		clientID, audience, holder, subject))
 }
 
 // checkAPI warns when the grant's API is not in the tenant nor planned, or

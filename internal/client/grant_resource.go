@@ -2,7 +2,9 @@ package client
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -35,8 +37,8 @@ func (r *grantResource) IdentitySchema(_ context.Context, _ resource.IdentitySch
 	resp.IdentitySchema = framework.IDIdentitySchema("The grant's ID (cgr_...).")
 }
 
-// grantCreation names a grant by its API in create and plan diagnostics:
-// a client has one grant per API (409 [R]).
+// grantCreation names a grant by its API in the diagnostics of a create
+// (but the 409 with the grant found: grantExists).
 func grantCreation(audience string) framework.Creation {
 	return framework.Creation{TypeName: GrantTypeName, Summary: "client grant", Noun: "grant for this client", Key: "audience", Value: audience}
 }
@@ -54,12 +56,21 @@ func (r *grantResource) Create(ctx context.Context, req resource.CreateRequest, 
 	g, outcome, err := mgmt.SafeCreate(ctx, 3,
 		func() (*mgmt.ClientGrant, error) { return r.Tenant.API.CreateClientGrant(ctx, body) },
 		func() (*mgmt.ClientGrant, error) {
-			return r.Tenant.API.FindClientGrant(ctx, body.ClientID, body.Audience)
+			found, err := r.Tenant.API.FindClientGrants(ctx, body.ClientID, body.Audience)
+			return mgmt.GrantOfSubject(found, m.SubjectType.ValueString()), err
 		},
 		func(found *mgmt.ClientGrant) bool { return sameGrant(body, found) })
 	var found *framework.Found
 	if g != nil {
 		found = &framework.Found{ID: g.ID, Description: fmt.Sprintf("client %q", g.ClientID)}
+	}
+	if errors.Is(err, mgmt.ErrExists) {
+		id := "<the grant's id>" // the list does not show it yet
+		if g != nil {
+			id = g.ID
+		}
+		grantExists(&resp.Diagnostics, body.ClientID, body.Audience, id)
+		return
 	}
 	if !grantCreation(body.Audience).Result(found, outcome, err, func(err error) string {
 		return framework.APIErrorDetail(fmt.Sprintf("Creating the grant of the client %q for the API %q", body.ClientID, body.Audience), err)
@@ -133,15 +144,30 @@ func (r *grantResource) ImportState(ctx context.Context, req resource.ImportStat
 		g   *mgmt.ClientGrant
 		err error
 	)
-	if parts, problem := framework.ImportIDParts(id, 1, "client_id", "audience"); problem == "" {
+	parts, problem := framework.ImportIDParts(id, 1, "client_id", "audience")
+	if problem != "" && strings.Contains(id, framework.ImportSep) {
+		// Not a grant's id either: a grant's id never holds the separator.
+		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("The import ID %q %s. Use %s.", id, problem, accepted))
+		return
+	}
+	if problem == "" {
 		if msg := validate.IDProblem(parts[0]); msg != "" {
 			resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("The client_id %q of the import ID %q %s. Use %s.", parts[0], id, msg, accepted))
 			return
 		}
-		g, err = r.Tenant.API.FindClientGrant(ctx, parts[0], parts[1])
-		if err == nil && g == nil {
+		var found []mgmt.ClientGrant
+		found, err = r.Tenant.API.FindClientGrants(ctx, parts[0], parts[1])
+		switch {
+		case err == nil && len(found) == 0:
 			resp.Diagnostics.AddError("Unable to import client grant", fmt.Sprintf("The client %q has no grant for the API %q in the tenant. Use %s.", parts[0], parts[1], accepted))
 			return
+		case err == nil && len(found) > 1:
+			resp.Diagnostics.AddError("Unable to import client grant", fmt.Sprintf(
+				"The client %q has %d grants for the API %q, one per subject type: %s. Import the one to manage by its id.",
+				parts[0], len(found), parts[1], mgmt.GrantIDs(found)))
+			return
+		case err == nil:
+			g = &found[0]
 		}
 	} else {
 		if resp.Diagnostics.Append(framework.CheckImportID(GrantTypeName, id, accepted)...); resp.Diagnostics.HasError() {

@@ -263,7 +263,7 @@ resource "tenant_client_grant" "test" {
 }
 `, emu.ClientID())),
 				PlanOnly:    true,
-				ExpectError: acctest.ExpectError(`already exists in the tenant.*terraform import tenant_client_grant.<name> cgr_`),
+				ExpectError: acctest.ExpectError(`Client grant already exists.*already has a grant for the API.*terraform import tenant_client_grant.<name> cgr_`),
 			},
 			{
 				Config: target.Config(fmt.Sprintf(`
@@ -406,4 +406,103 @@ data "tenant_client" "by_name" {
 			},
 		},
 	})
+}
+
+// TestAccClientGrant_subjectTypes: a user grant beside a client grant of
+// the same client and API plans (with a warning) under both readings of
+// the tenant; with one grant per pair the apply meets the 409, with one
+// per pair and subject type both are created and the import by
+// client_id::audience names both ids.
+func TestAccClientGrant_subjectTypes(t *testing.T) {
+	for mode, fail := range map[string]bool{"shared": true, "separate": false} {
+		t.Run(mode, func(t *testing.T) {
+			target := acctest.NewTargetWith(t, emulator.Options{Assume: emulator.Assumptions{GrantSubjectType: mode}})
+			name := acctest.RandomName()
+			config := func(user bool) string {
+				c := fmt.Sprintf(`
+resource "tenant_resource_server" "test" {
+  identifier = "https://api.example.com/%[1]s"
+}
+
+resource "tenant_client" "test" {
+  name = %[1]q
+}
+
+resource "tenant_client_grant" "test" {
+  client_id = tenant_client.test.client_id
+  audience  = tenant_resource_server.test.identifier
+}
+`, name)
+				if user {
+					c += `
+resource "tenant_client_grant" "user" {
+  client_id    = tenant_client.test.client_id
+  audience     = tenant_resource_server.test.identifier
+  subject_type = "user"
+}
+`
+				}
+				return target.Config(c)
+			}
+			second := resource.TestStep{Config: config(true)}
+			steps := []resource.TestStep{{Config: config(false)}}
+			if fail {
+				second.ExpectError = acctest.ExpectError(`Client grant already exists.*already has a grant for the API`)
+				steps = append(steps, second)
+			} else {
+				second.ConfigPlanChecks = resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+				steps = append(steps, second, resource.TestStep{
+					Config: config(true), ResourceName: grantAddr, ImportState: true,
+					ImportStateIdFunc: func(s *terraform.State) (string, error) {
+						rs := s.RootModule().Resources[grantAddr]
+						return rs.Primary.Attributes["client_id"] + "::" + rs.Primary.Attributes["audience"], nil
+					},
+					ExpectError: acctest.ExpectError(`has 2 grants for the API.*one per subject type.*Import the one to manage by its id`),
+				})
+			}
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: acctest.ProviderFactories,
+				Steps:                    steps,
+			})
+		})
+	}
+}
+
+// TestAccClientGrant_secondOfManaged: a grant added beside the managed
+// grant of the same client and API is the one refused, whichever plans
+// first; the managed one plans without error.
+func TestAccClientGrant_secondOfManaged(t *testing.T) {
+	target := acctest.NewTarget(t)
+	emu := target.RequireEmulator(t)
+	name := acctest.RandomName()
+	one := fmt.Sprintf(`
+resource "tenant_resource_server" "test" {
+  identifier = "https://api.example.com/%[1]s"
+}
+
+resource "tenant_client_grant" "one" {
+  client_id = %[2]q
+  audience  = tenant_resource_server.test.identifier
+}
+`, name, emu.ClientID())
+	two := one + fmt.Sprintf(`
+resource "tenant_client_grant" "two" {
+  client_id = %q
+  audience  = tenant_resource_server.test.identifier
+}
+`, emu.ClientID())
+	provider := acctest.ProviderHCL(emu.Domain(), emu.ClientID(), emu.ClientSecret())
+	cli := acctest.NewCLI(t, map[string]string{"main.tf": provider + one})
+	if out, err := cli.Run("apply", "-input=false", "-no-color", "-auto-approve"); err != nil {
+		t.Fatalf("apply: %v\n%s", err, out)
+	}
+	t.Cleanup(func() { _, _ = cli.Run("destroy", "-input=false", "-no-color", "-auto-approve") })
+	cli.Write(t, "main.tf", provider+two)
+	for range 4 {
+		out, err := cli.Run("plan", "-input=false", "-no-color")
+		if err == nil || !regexp.MustCompile(`(?s)with\s+tenant_client_grant\.two.*of\s+this\s+configuration`).MatchString(out) ||
+			strings.Contains(out, "with tenant_client_grant.one") {
+			t.Fatalf("plan (error %v):\n%s", err, out)
+		}
+	}
 }

@@ -528,3 +528,41 @@ resource "tenant_client" "test" {
 }
 `, name, exchange)
 }
+
+// TestAccClient_partialObjects: an object the client did not have, added
+// with only some of its settings, takes the tenant's values for the
+// others and plans empty.
+func TestAccClient_partialObjects(t *testing.T) {
+	target := acctest.NewTarget(t)
+	name := acctest.RandomName()
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             target.CheckGone(client.TypeName, getClient),
+		Steps: []resource.TestStep{
+			{Config: target.Config(testAccClientConfig_name(name))},
+			{
+				Config: target.Config(fmt.Sprintf(`
+resource "tenant_client" "test" {
+  name             = %[1]q
+  session_transfer = { can_create_session_transfer_token = true }
+  oidc_logout      = { backchannel_logout_urls = ["https://app.example.com/logout"] }
+}
+`, name)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("session_transfer").AtMapKey("can_create_session_transfer_token"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("session_transfer").AtMapKey("allow_refresh_token"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("session_transfer").AtMapKey("enforce_device_binding"), knownvalue.StringExact("ip")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("oidc_logout").AtMapKey("backchannel_logout_initiators").AtMapKey("mode"),
+						knownvalue.StringExact("custom")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("oidc_logout").AtMapKey("backchannel_logout_session_metadata"),
+						knownvalue.ObjectExact(map[string]knownvalue.Check{"include": knownvalue.Bool(false)})),
+				},
+			},
+			{ResourceName: addr, ImportState: true, ImportStateVerify: true},
+		},
+	})
+}

@@ -142,13 +142,19 @@ func enumList(desc string, enum []string) schema.ListAttribute {
 }
 
 // keepNested is the plan modifier of a value inside an object: the
-// tenant's current value when the configuration leaves it out.
+// tenant's current value when the configuration leaves it out. Only a
+// value the state holds is kept: when the object was null in the state
+// (added now), its settings left out are the tenant's, unknown until the
+// apply. keepObject is for a top-level object, whose null is kept;
+// keepNestedObject for an object inside another.
 var (
-	keepNestedString = []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
-	keepNestedBool   = []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()}
-	keepNestedInt    = []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}
-	keepNestedList   = []planmodifier.List{listplanmodifier.UseStateForUnknown()}
-	keepObject       = []planmodifier.Object{objectplanmodifier.UseStateForUnknown()}
+	keepNestedString   = []planmodifier.String{stringplanmodifier.UseNonNullStateForUnknown()}
+	keepNestedBool     = []planmodifier.Bool{boolplanmodifier.UseNonNullStateForUnknown()}
+	keepNestedInt      = []planmodifier.Int64{int64planmodifier.UseNonNullStateForUnknown()}
+	keepNestedList     = []planmodifier.List{listplanmodifier.UseNonNullStateForUnknown()}
+	keepNestedObject   = []planmodifier.Object{objectplanmodifier.UseNonNullStateForUnknown()}
+	keepOptionalObject = []planmodifier.Object{keepInParent{}}
+	keepObject         = []planmodifier.Object{objectplanmodifier.UseStateForUnknown()}
 )
 
 func clientSchema() schema.Schema {
@@ -413,7 +419,7 @@ func clientSchema() schema.Schema {
 						MarkdownDescription: "Which events start a back-channel logout.",
 						Optional:            true,
 						Computed:            true,
-						PlanModifiers:       keepObject,
+						PlanModifiers:       keepNestedObject,
 						Attributes: map[string]schema.Attribute{
 							"mode": schema.StringAttribute{
 								MarkdownDescription: "`custom` (the events in `selected_initiators`) or `all`.",
@@ -434,7 +440,7 @@ func clientSchema() schema.Schema {
 						MarkdownDescription: "Whether logout tokens carry the session's metadata.",
 						Optional:            true,
 						Computed:            true,
-						PlanModifiers:       keepObject,
+						PlanModifiers:       keepNestedObject,
 						Attributes: map[string]schema.Attribute{
 							"include": schema.BoolAttribute{
 								MarkdownDescription: "Whether the session's metadata is included.",
@@ -549,7 +555,7 @@ func clientSchema() schema.Schema {
 						MarkdownDescription: "Delegated (impersonation) access with session transfer tokens.",
 						Optional:            true,
 						Computed:            true,
-						PlanModifiers:       keepObject,
+						PlanModifiers:       keepOptionalObject,
 						Attributes: map[string]schema.Attribute{
 							"allow_delegated_access": nestedKeepBool("Whether delegated access is allowed."),
 							"enforce_device_binding": schema.StringAttribute{
@@ -677,6 +683,30 @@ func credentialIDs(desc string) schema.SingleNestedAttribute {
 			},
 		},
 	}
+}
+
+// keepInParent keeps the state's value of an object inside another, null
+// included, when the outer object is in the state: for an object the
+// tenant answers only when set (session_transfer.delegation). When the
+// outer object is added, the value is the tenant's, unknown until the
+// apply.
+type keepInParent struct{}
+
+func (keepInParent) Description(context.Context) string {
+	return "Keeps the state's value while the enclosing object is in the state."
+}
+
+func (m keepInParent) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
+
+func (keepInParent) PlanModifyObject(ctx context.Context, req planmodifier.ObjectRequest, resp *planmodifier.ObjectResponse) {
+	if req.State.Raw.IsNull() || !req.PlanValue.IsUnknown() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	var parent types.Object
+	if resp.Diagnostics.Append(req.State.GetAttribute(ctx, req.Path.ParentPath(), &parent)...); resp.Diagnostics.HasError() || parent.IsNull() {
+		return
+	}
+	resp.PlanValue = req.StateValue
 }
 
 func nestedKeepBool(desc string) schema.BoolAttribute {

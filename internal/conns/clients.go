@@ -31,7 +31,7 @@ func (t *TenantClient) initClients(api *mgmt.Client) {
 			items, more, total, err := api.ClientGrantsPage(ctx, page, mgmt.GrantFilter{})
 			return listPage[mgmt.ClientGrant]{items: items, next: strconv.Itoa(page + 1), done: !more, total: total}, err
 		}, api.GetClientGrant).withNatural(func(g *mgmt.ClientGrant) string { return g.Key() }, api.FindClientGrantByKey)
-	t.PlannedGrants = &PlannedGrants{owners: map[string]string{}}
+	t.PlannedGrants = &PlannedGrants{owners: map[string]map[string]string{}}
 }
 
 // grantsOfClient is the tracker of a client's delete, which takes the
@@ -72,23 +72,38 @@ func (t *TenantClient) grantsTaken(w write, taken func(segment string) func(*mgm
 }
 
 // PlannedGrants records the grants the configuration's resources plan, by
-// natural key, so that two resources of one configuration that grant the
-// same client the same API are told apart at plan.
+// natural key and subject type, so that two resources of one
+// configuration that grant the same client the same API are told apart at
+// plan.
 type PlannedGrants struct {
 	mu     sync.Mutex
-	owners map[string]string // grant key -> the id of the grant its resource manages ("" for a new one)
+	owners map[string]map[string]string // grant key -> subject type -> the id of the grant its resource manages ("" for a new one)
 }
 
 // Claim records that a resource managing the grant own ("" when it
-// creates one) plans the grant key, and reports whether another resource
-// of this run planned it first.
-func (p *PlannedGrants) Claim(key, own string) (taken bool) {
+// creates one) plans the grant key for subject, and reports whether
+// another resource of this run planned it for the same subject before
+// (a resource that manages the grant is never the one told), and a
+// subject type another resource planned it for (or "").
+func (p *PlannedGrants) Claim(key, subject, own string) (taken bool, other string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	prior, ok := p.owners[key]
-	if !ok {
-		p.owners[key] = own
-		return false
+	subjects := p.owners[key]
+	if subjects == nil {
+		subjects = map[string]string{}
+		p.owners[key] = subjects
 	}
-	return prior != own || own == ""
+	for s := range subjects {
+		if s != subject {
+			other = s
+		}
+	}
+	prior, ok := subjects[subject]
+	if !ok || prior == "" && own != "" {
+		// The resource that manages the grant keeps it; a new one that
+		// planned first is told by the check of the tenant's grants.
+		subjects[subject] = own
+		return false, other
+	}
+	return prior != own || own == "", other
 }

@@ -63,6 +63,18 @@ type Assumptions struct {
 	// the tenant enforces it): "accept" (stored; such a client's exchanges
 	// fail) or "refuse" (400).
 	UnfitTokenExchange string
+	// GrantSubjectType is what a second grant of one client for one API
+	// answers when its subject_type differs (the reference gives 409 for a
+	// second grant of the pair [R], not whether a user grant and a client
+	// grant of the pair may coexist): "shared" (409: one grant per pair) or
+	// "separate" (created: one grant per pair and subject type).
+	GrantSubjectType string
+	// UngrantedScope is how the token endpoint answers a client
+	// credentials request whose scope parameter names a scope the client's
+	// grant does not give (the reference does not cover it): "narrow" (the
+	// token carries the granted ones asked for) or "refuse" (403
+	// access_denied).
+	UngrantedScope string
 }
 
 // Assumption describes one setting of Assumptions.
@@ -86,6 +98,8 @@ var AllAssumptions = []Assumption{
 	{"role_name_filter", []string{"substring", "prefix", "exact"}, func(a *Assumptions) *string { return &a.RoleNameFilter }},
 	{"client_patch", []string{"replace", "merge"}, func(a *Assumptions) *string { return &a.ClientPatch }},
 	{"unfit_token_exchange", []string{"accept", "refuse"}, func(a *Assumptions) *string { return &a.UnfitTokenExchange }},
+	{"grant_subject_type", []string{"shared", "separate"}, func(a *Assumptions) *string { return &a.GrantSubjectType }},
+	{"ungranted_scope", []string{"narrow", "refuse"}, func(a *Assumptions) *string { return &a.UngrantedScope }},
 }
 
 // Set sets the assumption name to value ("name=value" of --assume).

@@ -121,7 +121,9 @@ type issued struct {
 // have the client_credentials grant type (assumption: the reference does
 // not record the refusal) and a client grant for the API, whose scopes the
 // token carries (reference §6: 403 access_denied without one); a scope
-// parameter narrows them. The token lives the API's token_lifetime
+// parameter narrows them, and one the grant does not give is left out, or
+// refused with --assume ungranted_scope=refuse (the reference does not
+// say). The token lives the API's token_lifetime
 // (reference §6), the Management API's as Options.TokenLifetime sets it,
 // or as long as the client's TokenLifetime when that is set. An HS256 API's
 // tokens are signed with its signing secret. s.mu is held.
@@ -148,11 +150,16 @@ func (s *Server) issue(fields map[string]string) (tok issued, status int, code, 
 	}
 	scopes := g.scopes(rs)
 	if req := strings.Fields(fields["scope"]); len(req) > 0 {
-		var narrowed []string
+		var narrowed, ungranted []string
 		for _, sc := range req {
 			if slices.Contains(scopes, sc) {
 				narrowed = append(narrowed, sc)
+			} else {
+				ungranted = append(ungranted, sc)
 			}
+		}
+		if len(ungranted) > 0 && s.opts.Assume.UngrantedScope == "refuse" {
+			return tok, 403, "access_denied", "Client has not been granted scopes: " + strings.Join(ungranted, ", ")
 		}
 		scopes = narrowed
 	}

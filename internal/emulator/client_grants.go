@@ -142,7 +142,8 @@ func applyGrant(g *grant, b body) *apiErr {
 }
 
 // createGrant answers 201 with the grant [O]. The client and the API must
-// exist, and a client has at most one grant per API (409 [R]).
+// exist, and a client has at most one grant per API (409 [R]); per API and
+// subject type with --assume grant_subject_type=separate.
 // Assumptions (not recorded): the 404 texts for an unknown client or
 // audience, and the 409's text.
 func (s *Server) createGrant(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
@@ -192,7 +193,8 @@ func (s *Server) createGrant(w http.ResponseWriter, r *http.Request, _ *caller) 
 		return newErr(404, "No resource server found for audience "+aud, "inexistent_resource_server")
 	}
 	for _, other := range s.st.Grants {
-		if other.ClientID == g.ClientID && other.Audience == aud && other.DefaultFor == g.DefaultFor {
+		if other.ClientID == g.ClientID && other.Audience == aud && other.DefaultFor == g.DefaultFor &&
+			(s.opts.Assume.GrantSubjectType == "shared" || other.SubjectType == g.SubjectType) {
 			return newErr(409, "A client grant for this client and audience already exists.", "")
 		}
 	}

@@ -381,3 +381,81 @@ func TestClients_stateFile(t *testing.T) {
 	h.expect(h.call(own, "GET", "/api/v2/roles", nil), 200)
 	h.expect(h.call(h.admin(), "GET", "/api/v2/clients/"+id, nil), 200, `"name":"kept"`)
 }
+
+// TestClientGrants_subjectType: a user grant beside a client grant of the
+// same client and API is a conflict with grant_subject_type=shared and
+// created with separate; the same subject type is a conflict under both.
+func TestClientGrants_subjectType(t *testing.T) {
+	for mode, userStatus := range map[string]int{"shared": 409, "separate": 201} {
+		t.Run(mode, func(t *testing.T) {
+			h := start(t, Options{Assume: Assumptions{GrantSubjectType: mode}})
+			tok := h.admin()
+			h.expect(h.call(tok, "POST", "/api/v2/resource-servers", `{"identifier":"https://api.example.com/"}`), 201)
+			id := h.client(tok, `{"name":"m2m"}`)["client_id"].(string)
+			grant := func(subject string) string {
+				return `{"client_id":"` + id + `","audience":"https://api.example.com/","scope":[],"subject_type":"` + subject + `"}`
+			}
+			h.expect(h.call(tok, "POST", "/api/v2/client-grants", grant("client")), 201)
+			h.expect(h.call(tok, "POST", "/api/v2/client-grants", grant("user")), userStatus)
+			h.expect(h.call(tok, "POST", "/api/v2/client-grants", grant("client")), 409)
+			h.expect(h.call(tok, "POST", "/api/v2/client-grants", grant("user")), 409)
+		})
+	}
+}
+
+// TestClients_rotateReplyKeys: the rotate-secret reply of the recording
+// [O] is the client with its new secret, with the description and
+// organization_usage its create set (the recorded create sent both).
+func TestClients_rotateReplyKeys(t *testing.T) {
+	h := start(t, Options{})
+	tok := h.admin()
+	id := h.client(tok, `{"name":"rotated","description":"This is just a simple test client.","organization_usage":"allow"}`)["client_id"].(string)
+	r := h.call(tok, "POST", "/api/v2/clients/"+id+"/rotate-secret", nil)
+	h.expect(r, 200)
+	got := r.json(t)
+	for _, k := range []string{"client_id", "client_secret", "custom_login_page_on", "description", "grant_types", "is_first_party",
+		"is_token_endpoint_ip_header_trusted", "jwt_configuration", "name", "oidc_conformant", "organization_usage", "refresh_token",
+		"signing_keys", "sso_disabled"} {
+		if _, ok := got[k]; !ok {
+			t.Errorf("the rotate reply lacks %s: %v", k, got)
+		}
+	}
+	if got["description"] != "This is just a simple test client." || got["organization_usage"] != "allow" {
+		t.Errorf("the rotate reply's description and organization_usage: %v, %v", got["description"], got["organization_usage"])
+	}
+}
+
+// TestToken_ungrantedScope: a scope parameter naming a scope the grant
+// does not give is left out of the token (narrow) or refused (refuse).
+func TestToken_ungrantedScope(t *testing.T) {
+	for _, mode := range []string{"narrow", "refuse"} {
+		t.Run(mode, func(t *testing.T) {
+			h := start(t, Options{Assume: Assumptions{UngrantedScope: mode}})
+			tok := h.admin()
+			h.expect(h.call(tok, "POST", "/api/v2/resource-servers", `{"identifier":"https://api.example.com/","scopes":[{"value":"read:x"},{"value":"write:x"}]}`), 201)
+			c := h.client(tok, `{"name":"m2m","grant_types":["client_credentials"]}`)
+			id, secret := c["client_id"].(string), c["client_secret"].(string)
+			h.expect(h.call(tok, "POST", "/api/v2/client-grants", `{"client_id":"`+id+`","audience":"https://api.example.com/","scope":["read:x"]}`), 201)
+			form := func(scope string) url.Values {
+				v := url.Values{"client_id": {id}, "client_secret": {secret}, "audience": {"https://api.example.com/"}}
+				if scope != "" {
+					v.Set("scope", scope)
+				}
+				return v
+			}
+			if st, out := h.tokenReply(form("")); st != 200 || out["scope"] != "read:x" {
+				t.Fatalf("no scope parameter: %d %v", st, out)
+			}
+			if st, out := h.tokenReply(form("read:x")); st != 200 || out["scope"] != "read:x" {
+				t.Fatalf("a granted scope: %d %v", st, out)
+			}
+			st, out := h.tokenReply(form("read:x write:x"))
+			switch {
+			case mode == "narrow" && (st != 200 || out["scope"] != "read:x"):
+				t.Fatalf("narrow: %d %v", st, out)
+			case mode == "refuse" && (st != 403 || out["error"] != "access_denied" || out["error_description"] != "Client has not been granted scopes: write:x"):
+				t.Fatalf("refuse: %d %v", st, out)
+			}
+		})
+	}
+}

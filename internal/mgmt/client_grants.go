@@ -6,6 +6,7 @@ import (
 	"iter"
 	"net/http"
 	"net/url"
+	"strings"
 )
 
 // ClientGrant gives a client access to an API (its audience) with scopes
@@ -139,12 +140,13 @@ func (c *Client) EachClientGrant(ctx context.Context, f GrantFilter) iter.Seq2[*
 	}
 }
 
-// FindClientGrant returns the grant of clientID for audience, or nil when
-// the tenant holds none: one list request filtered by both [O query]. An
-// answer that holds another client's or API's grant is not a match (the
-// list filters are the API's, and a tenant that ignored one would answer
-// every grant).
-func (c *Client) FindClientGrant(ctx context.Context, clientID, audience string) (*ClientGrant, error) {
+// FindClientGrants returns the grants of clientID for audience: one list
+// request filtered by both [O query]. An answer that holds another
+// client's or API's grant is not a match (the list filters are the API's,
+// and a tenant that ignored one would answer every grant). Whether a user
+// grant and a client grant of one pair may both exist is not known, so
+// there may be two.
+func (c *Client) FindClientGrants(ctx context.Context, clientID, audience string) ([]ClientGrant, error) {
 	var found []ClientGrant
 	for g, err := range c.EachClientGrant(ctx, GrantFilter{ClientID: clientID, Audience: audience}) {
 		if err != nil {
@@ -154,17 +156,53 @@ func (c *Client) FindClientGrant(ctx context.Context, clientID, audience string)
 			found = append(found, *g)
 		}
 	}
+	return found, nil
+}
+
+// FindClientGrant returns the grant of clientID for audience, or nil when
+// the tenant holds none; an error when it holds more than one (one per
+// subject type).
+func (c *Client) FindClientGrant(ctx context.Context, clientID, audience string) (*ClientGrant, error) {
+	found, err := c.FindClientGrants(ctx, clientID, audience)
+	if err != nil {
+		return nil, err
+	}
 	switch len(found) {
 	case 0:
 		return nil, nil
 	case 1:
 		return &found[0], nil
 	}
-	ids := make([]string, len(found))
-	for i, g := range found {
-		ids[i] = g.ID
+	return nil, fmt.Errorf("%d grants of client %q for %q (%s)", len(found), clientID, audience, GrantIDs(found))
+}
+
+// GrantIDs lists the grants' ids and subject types, for a diagnostic.
+func GrantIDs(grants []ClientGrant) string {
+	ids := make([]string, len(grants))
+	for i, g := range grants {
+		subject := "client"
+		if g.SubjectType != nil {
+			subject = *g.SubjectType
+		}
+		ids[i] = g.ID + " (" + subject + ")"
 	}
-	return nil, fmt.Errorf("%d grants of client %q for %q (%v)", len(found), clientID, audience, ids)
+	return strings.Join(ids, ", ")
+}
+
+// GrantOfSubject returns the grant of grants whose subject type is
+// subject (a grant without one is a client grant), else the only grant
+// when there is one (the grant in the way of a create when the tenant
+// keeps one grant per pair), else nil.
+func GrantOfSubject(grants []ClientGrant, subject string) *ClientGrant {
+	for i, g := range grants {
+		if g.SubjectType == nil && subject == "client" || g.SubjectType != nil && *g.SubjectType == subject {
+			return &grants[i]
+		}
+	}
+	if len(grants) == 1 {
+		return &grants[0]
+	}
+	return nil
 }
 
 // FindClientGrantByKey is FindClientGrant for a GrantKey.

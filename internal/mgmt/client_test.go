@@ -114,6 +114,11 @@ func TestClient_oneTokenForConcurrentCallers(t *testing.T) {
 	if got := form["client_secret"]; len(got) != 1 || got[0] != "csecret-value" {
 		t.Fatalf("client_secret not sent in the form: %v", got)
 	}
+	// No scope parameter: the token carries the grant's scopes, and a
+	// tenant may refuse a scope the grant does not give.
+	if got, ok := form["scope"]; ok {
+		t.Fatalf("the token request sent scope %v", got)
+	}
 }
 
 func TestClient_staticToken(t *testing.T) {

@@ -349,16 +349,30 @@ func (c *Client) EachClient(ctx context.Context, filter url.Values) iter.Seq2[*A
 }
 
 // FindClientsByName returns the clients named name exactly. Names are not
-// unique, and the list has no filter by name, so it walks the list.
+// unique, and the list has no filter by name, so it walks the list asking
+// only for each client's id and name ([O query]: fields, include_fields),
+// and reads each match by id. A tenant that answers whole clients all the
+// same gives the same result.
 func (c *Client) FindClientsByName(ctx context.Context, name string) ([]AppClient, error) {
-	var out []AppClient
-	for cl, err := range c.EachClient(ctx, nil) {
+	var ids []string
+	for cl, err := range c.EachClient(ctx, url.Values{"fields": {"client_id,name"}, "include_fields": {"true"}}) {
 		if err != nil {
 			return nil, err
 		}
 		if cl.Name != nil && *cl.Name == name {
-			out = append(out, *cl)
+			ids = append(ids, cl.ClientID)
 		}
+	}
+	out := make([]AppClient, 0, len(ids))
+	for _, id := range ids {
+		cl, err := c.GetClient(ctx, id)
+		if IsNotFound(err) {
+			continue // deleted since the list
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *cl)
 	}
 	return out, nil
 }

@@ -91,7 +91,8 @@ func TestClients_requests(t *testing.T) {
 		`PATCH /api/v2/clients/cid {"description":null,"callbacks":[],"jwt_configuration":{"alg":"RS256","scopes":{}},"client_metadata":{"gone":null,"kept":"Test Client"},"token_exchange":null}`,
 		`POST /api/v2/clients/cid/rotate-secret `,
 		`DELETE /api/v2/clients/cid `,
-		`GET /api/v2/clients?include_totals=true&page=0&per_page=100 `,
+		`GET /api/v2/clients?fields=client_id%2Cname&include_fields=true&include_totals=true&page=0&per_page=100 `,
+		`GET /api/v2/clients/yCaTa3Jtg6Rni9tHKgSWQPGM2Fdhmo6W `,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("requests:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

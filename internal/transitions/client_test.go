@@ -43,6 +43,11 @@ type clientConfig struct {
 	kept           map[string]any
 	defaultClient  string
 	secretRotation *int
+	// session transfer: nil unsets it; otherwise the one setting given,
+	// the others left to the tenant.
+	transferToken *bool
+	// oidc_logout: the URL; the tenant keeps it once set (kept["logout"]).
+	logoutURL *string
 }
 
 func (w *clientWalker) First(r *rand.Rand) config {
@@ -68,7 +73,7 @@ func (w *clientWalker) mutate(r *rand.Rand, c *clientConfig) {
 	b := func(v bool) *bool { return &v }
 	num := func(n int) *int { return &n }
 	for range 1 + r.IntN(3) {
-		switch r.IntN(12) {
+		switch r.IntN(13) {
 		case 0:
 			c.name = pick(r, w.name, w.name+"-2", "c", w.name+strings.Repeat("ß", 20))
 		case 1:
@@ -95,6 +100,10 @@ func (w *clientWalker) mutate(r *rand.Rand, c *clientConfig) {
 			c.quotaPerDay = pick(r, nil, num(10), num(1000))
 		case 11:
 			c.secretRotation = pick(r, nil, num(1), num(2))
+		case 12:
+			// Partly filled objects, added to a client without them.
+			c.transferToken = pick(r, nil, b(true), b(false))
+			c.logoutURL = pick(r, nil, str("https://a.example.com/logout"), str("https://b.example.com/logout"))
 		}
 	}
 	if c.appType != nil {
@@ -105,6 +114,9 @@ func (w *clientWalker) mutate(r *rand.Rand, c *clientConfig) {
 	}
 	if c.alg != nil {
 		c.kept["alg"] = *c.alg
+	}
+	if c.logoutURL != nil {
+		c.kept["logout"] = *c.logoutURL
 	}
 }
 
@@ -169,6 +181,12 @@ func (c *clientConfig) HCL() string {
 	if c.secretRotation != nil {
 		fmt.Fprintf(&b, "  client_secret_rotation = %d\n", *c.secretRotation)
 	}
+	if c.transferToken != nil {
+		fmt.Fprintf(&b, "  session_transfer = { can_create_session_transfer_token = %t }\n", *c.transferToken)
+	}
+	if c.logoutURL != nil {
+		fmt.Fprintf(&b, "  oidc_logout = { backchannel_logout_urls = [%q] }\n", *c.logoutURL)
+	}
 	b.WriteString("}\n")
 	return b.String()
 }
@@ -232,6 +250,7 @@ func (c *clientConfig) Check(st emulator.State) error {
 		"token_exchange":       nil,
 		"compliance_level":     nil,
 		"token_quota":          nil,
+		"session_transfer":     nil,
 		"refresh_token": map[string]any{"rotation_type": rotation, "expiration_type": expiration, "leeway": 0, "token_lifetime": 2592000,
 			"infinite_token_lifetime": infinite, "infinite_idle_token_lifetime": infinite, "idle_token_lifetime": 1296000},
 	}
@@ -253,6 +272,12 @@ func (c *clientConfig) Check(st emulator.State) error {
 	if c.quotaPerDay != nil {
 		want["token_quota"] = map[string]any{"client_credentials": map[string]any{"enforce": true, "per_day": *c.quotaPerDay, "per_hour": 5}}
 	}
+	if c.transferToken != nil {
+		// The tenant's values for the settings left out [O: all six in the answer].
+		want["session_transfer"] = map[string]any{"can_create_session_transfer_token": *c.transferToken,
+			"allowed_authentication_methods": []string{"cookie"}, "enforce_device_binding": "ip", "allow_refresh_token": false,
+			"enforce_online_refresh_tokens": false, "enforce_cascade_revocation": false}
+	}
 	cmp := map[string]any{}
 	for k := range want {
 		var absent any
@@ -269,6 +294,12 @@ func (c *clientConfig) Check(st emulator.State) error {
 		jwt, _ := got["jwt_configuration"].(map[string]any)
 		if jwt["alg"] != alg {
 			return fmt.Errorf("the client's jwt_configuration.alg is %v, want %v", jwt["alg"], alg)
+		}
+	}
+	if url, ok := c.kept["logout"]; ok {
+		logout, _ := got["oidc_logout"].(map[string]any)
+		if urls, _ := logout["backchannel_logout_urls"].([]any); len(urls) != 1 || urls[0] != url {
+			return fmt.Errorf("the client's oidc_logout is %v, want the URL %v", logout, url)
 		}
 	}
 	if types, ok := c.kept["grant_types"]; ok {

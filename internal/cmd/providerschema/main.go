@@ -57,6 +57,29 @@ func run(address string) error {
 		actions[name] = map[string]any{"block": block(a.Schema.Block)}
 	}
 	ps["action_schemas"] = actions
+	ids, err := srv.GetResourceIdentitySchemas(context.Background(), &tfprotov6.GetResourceIdentitySchemasRequest{})
+	if err != nil {
+		return err
+	}
+	identities := map[string]any{}
+	for name, s := range ids.IdentitySchemas {
+		attrs := map[string]any{}
+		for _, a := range s.IdentityAttributes {
+			attr := map[string]any{"type": typeJSON(a.Type)}
+			if a.Description != "" {
+				attr["description"] = a.Description
+			}
+			if a.RequiredForImport {
+				attr["required_for_import"] = true
+			}
+			if a.OptionalForImport {
+				attr["optional_for_import"] = true
+			}
+			attrs[a.Name] = attr
+		}
+		identities[name] = map[string]any{"version": s.Version, "attributes": attrs}
+	}
+	ps["resource_identity_schemas"] = identities
 	out := map[string]any{"format_version": "1.0", "provider_schemas": map[string]any{address: ps}}
 	enc := json.NewEncoder(os.Stdout)
 	enc.SetIndent("", "  ")

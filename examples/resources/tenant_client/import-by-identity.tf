@@ -1,0 +1,4 @@
+import {
+  to       = tenant_client.exchange
+  identity = { id = "AbCdEfGhIjKlMnOpQrStUvWxYz012345" }
+}
