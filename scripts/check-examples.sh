@@ -2,7 +2,8 @@
 # Checks every folder under examples/: terraform fmt, then terraform init
 # (offline, from a filesystem mirror holding the locally built provider) and
 # terraform validate. Action examples need Terraform 1.14 or newer and are
-# skipped, with a message, below it. A with-actions/ folder extends its
+# skipped, with a message, below it; an import-by-identity.tf (an import
+# block by identity) needs 1.12 and is left out below it, with a message. A with-actions/ folder extends its
 # parent (its files refer to the parent's): it is validated together with
 # the parent when Terraform runs actions, never alone.
 set -euo pipefail
@@ -19,11 +20,21 @@ terraform fmt -check -recursive -diff examples
 tf_version=$(terraform_version)
 has_actions=0
 terraform_knows_actions && has_actions=1
+has_identity_import=0
+terraform_knows_identity_import && has_identity_import=1
 
 checked=0 skipped=0
 while IFS= read -r dir; do
   [[ $(basename "$dir") == with-actions ]] && continue
-  files=("$dir"/*.tf)
+  files=()
+  for f in "$dir"/*.tf; do
+    if [[ $(basename "$f") == import-by-identity.tf && $has_identity_import == 0 ]]; then
+      echo "skip  $f: Terraform $tf_version cannot import by identity (it needs 1.12 or newer)"
+      skipped=$((skipped + 1))
+      continue
+    fi
+    files+=("$f")
+  done
   validate_args=()
   if [[ -d $dir/with-actions ]]; then
     if [[ $has_actions == 1 ]]; then

@@ -27,6 +27,12 @@ terraform_version() {
   terraform version -json | python3 -c 'import json,sys; print(json.load(sys.stdin)["terraform_version"])'
 }
 
+# terraform_knows_identity_import: whether the installed Terraform imports
+# by resource identity (import { identity = ... }, 1.12+).
+terraform_knows_identity_import() {
+  python3 -c 'import sys; v=tuple(int(x) for x in sys.argv[1].split("-")[0].split(".")[:2]); sys.exit(0 if v >= (1,12) else 1)' "$(terraform_version)"
+}
+
 # terraform_knows_actions: whether the installed Terraform runs actions (1.14+).
 terraform_knows_actions() {
   python3 -c 'import sys; v=tuple(int(x) for x in sys.argv[1].split("-")[0].split(".")[:2]); sys.exit(0 if v >= (1,14) else 1)' "$(terraform_version)"
