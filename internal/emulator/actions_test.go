@@ -96,7 +96,7 @@ func TestActions_deployAndVersions(t *testing.T) {
 	h := start(t, Options{BuildDelay: 40 * time.Millisecond})
 	tok := h.admin()
 	id := h.action(tok, "custom-token-exchange", false)
-	h.expect(h.call(tok, "POST", actionsPath+"/"+id+"/deploy", nil), 400, "its status is pending")
+	h.expect(h.call(tok, "POST", actionsPath+"/"+id+"/deploy", nil), 400, "only a built action can be deployed")
 	h.poll(tok, id, statusIs(t, "built"))
 
 	// The deploy answer: the version, deployed:false, and an action summary.
@@ -114,7 +114,7 @@ func TestActions_deployAndVersions(t *testing.T) {
 
 	// A change is not deployed until the next deploy.
 	h.expect(h.call(tok, "PATCH", actionsPath+"/"+id, `{"code":"y","runtime":"node18"}`), 200, `"all_changes_deployed":false`, `"runtime":"node18"`)
-	h.expect(h.call(tok, "POST", actionsPath+"/"+id+"/deploy", nil), 400, "its status is pending")
+	h.expect(h.call(tok, "POST", actionsPath+"/"+id+"/deploy", nil), 400, "only a built action can be deployed")
 	h.poll(tok, id, statusIs(t, "built"))
 	h.expect(h.call(tok, "GET", actionsPath+"/"+id, nil), 200, `"deployed_version":{"code":"x"`, `"all_changes_deployed":false`)
 	r = h.call(tok, "POST", actionsPath+"/"+id+"/deploy", `{}`)

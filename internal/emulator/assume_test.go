@@ -134,7 +134,7 @@ func TestAssumptions_deployUnbuilt(t *testing.T) {
 			id := h.action(tok, "custom-token-exchange", false)
 			r := h.call(tok, "POST", actionsPath+"/"+id+"/deploy", nil)
 			if answer == "refuse" {
-				h.expect(r, 400, "its status is pending")
+				h.expect(r, 400, "only a built action can be deployed")
 				return
 			}
 			h.expect(r, 200, `"deployed":false,"number":1`)
