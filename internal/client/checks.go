@@ -8,6 +8,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
 )
 
 // ValidateConfig checks the rules that span attributes, before any
@@ -27,7 +29,9 @@ func (r *clientResource) ValidateConfig(ctx context.Context, req resource.Valida
 	}
 }
 
-// ModifyPlan warns, at plan time, about a client the tenant would not let
+// ModifyPlan keeps the state as the plan when the plan changes nothing (a
+// value the tenant left out of an object would show "known after apply" at
+// every plan otherwise), and warns, at plan time, about a client the tenant would not let
 // run a custom token exchange: token_exchange allows
 // custom_authentication, but the client is not first-party or not
 // OIDC-conformant (token-exchange-flow.md §1). It warns rather than fails:
@@ -38,6 +42,7 @@ func (r *clientResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	if req.Plan.Raw.IsNull() {
 		return
 	}
+	framework.KeepStateWhenUnchanged(req, resp)
 	var plan resourceModel
 	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() {
 		return

@@ -566,3 +566,42 @@ resource "tenant_client" "test" {
 		},
 	})
 }
+
+// TestAccClient_unsetNestedValue: a value the tenant leaves out of an
+// object (jwt_configuration.lifetime_in_seconds when the create sends the
+// object without it) stays out of the plans of later changes, also when an
+// object the configuration leaves partly out (oidc_logout) is in the state.
+func TestAccClient_unsetNestedValue(t *testing.T) {
+	target := acctest.NewTarget(t)
+	name := acctest.RandomName()
+	config := func(description string) string {
+		return target.Config(fmt.Sprintf(`
+resource "tenant_client" "test" {
+  name              = %[1]q
+  description       = %[2]q
+  jwt_configuration = { alg = "RS256" }
+  oidc_logout       = { backchannel_logout_urls = ["https://app.example.com/logout"] }
+}
+`, name, description))
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             target.CheckGone(client.TypeName, getClient),
+		Steps: []resource.TestStep{
+			{
+				Config: config("first"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("jwt_configuration").AtMapKey("lifetime_in_seconds"), knownvalue.Null()),
+				},
+			},
+			{
+				Config: config("second"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{Config: config("second"), PlanOnly: true},
+		},
+	})
+}

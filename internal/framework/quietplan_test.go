@@ -1,0 +1,106 @@
+package framework_test
+
+import (
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
+)
+
+var (
+	jwtType = tftypes.Object{AttributeTypes: map[string]tftypes.Type{"alg": tftypes.String, "lifetime": tftypes.Number}}
+	objType = tftypes.Object{AttributeTypes: map[string]tftypes.Type{
+		"name": tftypes.String,
+		"jwt":  jwtType,
+		"urls": tftypes.List{ElementType: tftypes.String},
+	}}
+	unknownNumber = tftypes.NewValue(tftypes.Number, tftypes.UnknownValue)
+	nullNumber    = tftypes.NewValue(tftypes.Number, nil)
+)
+
+func str(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
+
+func jwt(alg, lifetime tftypes.Value) tftypes.Value {
+	return tftypes.NewValue(jwtType, map[string]tftypes.Value{"alg": alg, "lifetime": lifetime})
+}
+
+func obj(name string, jwt tftypes.Value, urls ...tftypes.Value) tftypes.Value {
+	l := tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, nil)
+	if urls != nil {
+		l = tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, urls)
+	}
+	return tftypes.NewValue(objType, map[string]tftypes.Value{"name": str(name), "jwt": jwt, "urls": l})
+}
+
+func TestKeepStateWhenUnchanged(t *testing.T) {
+	state := obj("a", jwt(str("RS256"), nullNumber), str("https://a"))
+	nullJWT := tftypes.NewValue(jwtType, nil)
+	for name, tc := range map[string]struct {
+		config, plan, state tftypes.Value
+		wantState           bool
+	}{
+		"unknown where the configuration is null": {
+			config:    obj("a", jwt(str("RS256"), nullNumber), str("https://a")),
+			plan:      obj("a", jwt(str("RS256"), unknownNumber), str("https://a")),
+			state:     state,
+			wantState: true,
+		},
+		"unknown object the configuration leaves out": {
+			config:    obj("a", nullJWT, str("https://a")),
+			plan:      obj("a", tftypes.NewValue(jwtType, tftypes.UnknownValue), str("https://a")),
+			state:     state,
+			wantState: true,
+		},
+		"unknown list element the configuration leaves out": {
+			config:    obj("a", nullJWT),
+			plan:      obj("a", jwt(str("RS256"), nullNumber), tftypes.NewValue(tftypes.String, tftypes.UnknownValue)),
+			state:     state,
+			wantState: true,
+		},
+		"unknown in the configuration": {
+			config: obj("a", jwt(str("RS256"), unknownNumber), str("https://a")),
+			plan:   obj("a", jwt(str("RS256"), unknownNumber), str("https://a")),
+			state:  state,
+		},
+		"a known change beside the unknown": {
+			config: obj("b", jwt(str("RS256"), nullNumber), str("https://a")),
+			plan:   obj("b", jwt(str("RS256"), unknownNumber), str("https://a")),
+			state:  state,
+		},
+		"a known change inside the object": {
+			config: obj("a", jwt(str("HS256"), nullNumber), str("https://a")),
+			plan:   obj("a", jwt(str("HS256"), unknownNumber), str("https://a")),
+			state:  state,
+		},
+		"a list of another length": {
+			config: obj("a", nullJWT),
+			plan: obj("a", jwt(str("RS256"), nullNumber),
+				tftypes.NewValue(tftypes.String, tftypes.UnknownValue), tftypes.NewValue(tftypes.String, tftypes.UnknownValue)),
+			state: state,
+		},
+		"a create": {
+			config: obj("a", nullJWT),
+			plan:   obj("a", tftypes.NewValue(jwtType, tftypes.UnknownValue)),
+			state:  tftypes.NewValue(objType, nil),
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			req := resource.ModifyPlanRequest{
+				Config: tfsdk.Config{Raw: tc.config},
+				Plan:   tfsdk.Plan{Raw: tc.plan},
+				State:  tfsdk.State{Raw: tc.state},
+			}
+			resp := resource.ModifyPlanResponse{Plan: req.Plan}
+			framework.KeepStateWhenUnchanged(req, &resp)
+			if got := resp.Plan.Raw.Equal(tc.state); got != tc.wantState {
+				t.Errorf("plan is the state: %v, want %v; plan %v", got, tc.wantState, resp.Plan.Raw)
+			}
+			if !tc.wantState && !resp.Plan.Raw.Equal(tc.plan) {
+				t.Errorf("plan changed to %v, want it left as %v", resp.Plan.Raw, tc.plan)
+			}
+		})
+	}
+}
