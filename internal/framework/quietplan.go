@@ -14,14 +14,24 @@ import (
 // configuration leaves out when the state's object holds a required
 // attribute; plan modifiers bring the known values back, but not a value
 // that is null in the state, which then shows "known after apply" at every
-// plan. Call it first in ModifyPlan.
+// plan. Only unknowns inside an attribute count as such marks: an
+// attribute that is unknown as a whole is a plan modifier's word that the
+// apply will change it (a secret to fetch), and is left alone. Call it
+// first in ModifyPlan.
 func KeepStateWhenUnchanged(req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() || req.Plan.Raw.Equal(req.State.Raw) {
 		return
 	}
-	if onlyUnknownsDiffer(req.Config.Raw, req.Plan.Raw, req.State.Raw) {
-		resp.Plan.Raw = req.State.Raw.Copy()
+	var plan, state, config map[string]tftypes.Value
+	if req.Plan.Raw.As(&plan) != nil || req.State.Raw.As(&state) != nil || req.Config.Raw.As(&config) != nil {
+		return
 	}
+	for name, p := range plan {
+		if !p.IsKnown() || !onlyUnknownsDiffer(child(config, name, p), p, state[name]) {
+			return
+		}
+	}
+	resp.Plan.Raw = req.State.Raw.Copy()
 }
 
 // onlyUnknownsDiffer reports whether plan equals state but for unknowns

@@ -35,6 +35,21 @@ func obj(name string, jwt tftypes.Value, urls ...tftypes.Value) tftypes.Value {
 	return tftypes.NewValue(objType, map[string]tftypes.Value{"name": str(name), "jwt": jwt, "urls": l})
 }
 
+// withName is o with its name replaced.
+func withName(o, name tftypes.Value) tftypes.Value {
+	var old map[string]tftypes.Value
+	if err := o.As(&old); err != nil {
+		panic(err)
+	}
+	attrs := map[string]tftypes.Value{"name": name}
+	for k, v := range old {
+		if k != "name" {
+			attrs[k] = v
+		}
+	}
+	return tftypes.NewValue(objType, attrs)
+}
+
 func TestKeepStateWhenUnchanged(t *testing.T) {
 	state := obj("a", jwt(str("RS256"), nullNumber), str("https://a"))
 	nullJWT := tftypes.NewValue(jwtType, nil)
@@ -48,11 +63,10 @@ func TestKeepStateWhenUnchanged(t *testing.T) {
 			state:     state,
 			wantState: true,
 		},
-		"unknown object the configuration leaves out": {
-			config:    obj("a", nullJWT, str("https://a")),
-			plan:      obj("a", tftypes.NewValue(jwtType, tftypes.UnknownValue), str("https://a")),
-			state:     state,
-			wantState: true,
+		"an object unknown as a whole": {
+			config: obj("a", nullJWT, str("https://a")),
+			plan:   obj("a", tftypes.NewValue(jwtType, tftypes.UnknownValue), str("https://a")),
+			state:  state,
 		},
 		"unknown list element the configuration leaves out": {
 			config:    obj("a", nullJWT),
@@ -80,6 +94,11 @@ func TestKeepStateWhenUnchanged(t *testing.T) {
 			plan: obj("a", jwt(str("RS256"), nullNumber),
 				tftypes.NewValue(tftypes.String, tftypes.UnknownValue), tftypes.NewValue(tftypes.String, tftypes.UnknownValue)),
 			state: state,
+		},
+		"an attribute unknown as a whole": {
+			config: withName(obj("a", nullJWT, str("https://a")), tftypes.NewValue(tftypes.String, nil)),
+			plan:   withName(state, tftypes.NewValue(tftypes.String, tftypes.UnknownValue)),
+			state:  state,
 		},
 		"a create": {
 			config: obj("a", nullJWT),
