@@ -569,39 +569,51 @@ resource "tenant_client" "test" {
 
 // TestAccClient_unsetNestedValue: a value the tenant leaves out of an
 // object (jwt_configuration.lifetime_in_seconds when the create sends the
-// object without it) stays out of the plans of later changes, also when an
-// object the configuration leaves partly out (oidc_logout) is in the state.
+// object without it) stays out of the plans of later changes that do not
+// send the object, also when an object the configuration leaves partly out
+// (oidc_logout) is in the state; a change of the object plans it unknown.
 func TestAccClient_unsetNestedValue(t *testing.T) {
 	target := acctest.NewTarget(t)
 	name := acctest.RandomName()
-	config := func(description string) string {
+	config := func(description, alg string) string {
 		return target.Config(fmt.Sprintf(`
 resource "tenant_client" "test" {
   name              = %[1]q
   description       = %[2]q
-  jwt_configuration = { alg = "RS256" }
+  jwt_configuration = { alg = %[3]q }
   oidc_logout       = { backchannel_logout_urls = ["https://app.example.com/logout"] }
 }
-`, name, description))
+`, name, description, alg))
 	}
+	lifetime := tfjsonpath.New("jwt_configuration").AtMapKey("lifetime_in_seconds")
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy:             target.CheckGone(client.TypeName, getClient),
 		Steps: []resource.TestStep{
 			{
-				Config: config("first"),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("jwt_configuration").AtMapKey("lifetime_in_seconds"), knownvalue.Null()),
-				},
+				Config:            config("first", "RS256"),
+				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(addr, lifetime, knownvalue.Null())},
 			},
 			{
-				Config: config("second"),
+				// jwt_configuration is not sent: the tenant's null is kept.
+				Config: config("second", "RS256"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue(addr, lifetime, knownvalue.Null()),
+					},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 			},
-			{Config: config("second"), PlanOnly: true},
+			{
+				// jwt_configuration is sent: the tenant may fill the value.
+				Config: config("second", "HS256"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectUnknownValue(addr, lifetime)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{Config: config("second", "HS256"), PlanOnly: true},
 		},
 	})
 }

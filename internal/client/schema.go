@@ -14,8 +14,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -141,18 +139,15 @@ func enumList(desc string, enum []string) schema.ListAttribute {
 	}
 }
 
-// keepNested is the plan modifier of a value inside an object: the
-// tenant's current value when the configuration leaves it out. Only a
-// value the state holds is kept: when the object was null in the state
-// (added now), its settings left out are the tenant's, unknown until the
-// apply. keepObject is for a top-level object, whose null is kept;
-// keepNestedObject for an object inside another.
+// keepNested* are the plan modifiers of a value inside an object: see
+// keepNested. keepObject is for a top-level object, whose null is kept;
+// keepOptionalObject for an object the tenant answers only when set.
 var (
-	keepNestedString   = []planmodifier.String{stringplanmodifier.UseNonNullStateForUnknown()}
-	keepNestedBool     = []planmodifier.Bool{boolplanmodifier.UseNonNullStateForUnknown()}
-	keepNestedInt      = []planmodifier.Int64{int64planmodifier.UseNonNullStateForUnknown()}
-	keepNestedList     = []planmodifier.List{listplanmodifier.UseNonNullStateForUnknown()}
-	keepNestedObject   = []planmodifier.Object{objectplanmodifier.UseNonNullStateForUnknown()}
+	keepNestedString   = []planmodifier.String{keepNested{}}
+	keepNestedBool     = []planmodifier.Bool{keepNested{}}
+	keepNestedInt      = []planmodifier.Int64{keepNested{}}
+	keepNestedList     = []planmodifier.List{keepNested{}}
+	keepNestedObject   = []planmodifier.Object{keepNested{}}
 	keepOptionalObject = []planmodifier.Object{keepInParent{}}
 	keepObject         = []planmodifier.Object{objectplanmodifier.UseStateForUnknown()}
 )

@@ -50,6 +50,26 @@ func withName(o, name tftypes.Value) tftypes.Value {
 	return tftypes.NewValue(objType, attrs)
 }
 
+// TestKeepStateWhenUnchanged_set: a set's elements cannot be paired with
+// the state's, so a set holding an unknown leaves the plan alone.
+func TestKeepStateWhenUnchanged_set(t *testing.T) {
+	setType := tftypes.Set{ElementType: tftypes.String}
+	typ := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"names": setType}}
+	of := func(v tftypes.Value) tftypes.Value { return tftypes.NewValue(typ, map[string]tftypes.Value{"names": v}) }
+	state := of(tftypes.NewValue(setType, []tftypes.Value{str("a")}))
+	plan := of(tftypes.NewValue(setType, []tftypes.Value{tftypes.NewValue(tftypes.String, tftypes.UnknownValue)}))
+	req := resource.ModifyPlanRequest{
+		Config: tfsdk.Config{Raw: of(tftypes.NewValue(setType, nil))},
+		Plan:   tfsdk.Plan{Raw: plan},
+		State:  tfsdk.State{Raw: state},
+	}
+	resp := resource.ModifyPlanResponse{Plan: req.Plan}
+	framework.KeepStateWhenUnchanged(req, &resp)
+	if !resp.Plan.Raw.Equal(plan) {
+		t.Errorf("plan changed to %v, want it left as %v", resp.Plan.Raw, plan)
+	}
+}
+
 func TestKeepStateWhenUnchanged(t *testing.T) {
 	state := obj("a", jwt(str("RS256"), nullNumber), str("https://a"))
 	nullJWT := tftypes.NewValue(jwtType, nil)
