@@ -14,11 +14,12 @@ import (
 // keepNested is the plan modifier of an optional and computed value inside
 // an object, left out of the configuration: the state's value when the
 // state holds one. A null in the state is the tenant's answer too (it
-// leaves the value out) and is kept while the update does not send the
-// enclosing object, that is while what the configuration sets in it is
-// what the state holds and nothing set in the state is removed; when the
-// object is sent, or added now, the tenant's value is unknown until the
-// apply.
+// leaves the value out) and is kept, while the enclosing object is in the
+// state, as long as the update does not send the top-level attribute the
+// value is in (the PATCH sends a top-level object whole): what the
+// configuration sets in it is what the state holds and nothing set in the
+// state is removed. When the attribute is sent, or the object added now,
+// the tenant's value is unknown until the apply.
 type keepNested struct{}
 
 func (keepNested) Description(context.Context) string {
@@ -77,14 +78,19 @@ func (keepNested) keep(ctx context.Context, p path.Path, config tfsdk.Config, pl
 		return true, nil
 	}
 	parent := p.ParentPath()
-	if len(parent.Steps()) == 0 {
+	name, ok := p.Steps()[0].(path.PathStepAttributeName)
+	if len(parent.Steps()) == 0 || !ok {
 		return false, nil // a top-level value: no enclosing object
 	}
 	var diags diag.Diagnostics
-	var inConfig, inPlan, inState types.Object
-	diags.Append(config.GetAttribute(ctx, parent, &inConfig)...)
-	diags.Append(plan.GetAttribute(ctx, parent, &inPlan)...)
-	if diags.Append(state.GetAttribute(ctx, parent, &inState)...); diags.HasError() || inState.IsNull() {
+	var enclosing, inConfig, inPlan, inState types.Object
+	if diags.Append(state.GetAttribute(ctx, parent, &enclosing)...); diags.HasError() || enclosing.IsNull() {
+		return false, diags
+	}
+	top := path.Root(string(name))
+	diags.Append(config.GetAttribute(ctx, top, &inConfig)...)
+	diags.Append(plan.GetAttribute(ctx, top, &inPlan)...)
+	if diags.Append(state.GetAttribute(ctx, top, &inState)...); diags.HasError() {
 		return false, diags
 	}
 	return unsent(inConfig, inPlan, inState), nil

@@ -170,7 +170,7 @@ func (r *clientResource) Update(ctx context.Context, req resource.UpdateRequest,
 			return
 		}
 	}
-	if c == nil && !plan.ClientSecret.IsUnknown() {
+	if c == nil && req.Plan.Raw.IsFullyKnown() {
 		// Nothing was sent and nothing is left to learn: the plan holds
 		// the state's values and the new switches.
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)

@@ -1,9 +1,17 @@
 package client_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -614,6 +622,86 @@ resource "tenant_client" "test" {
 				},
 			},
 			{Config: config("second", "HS256"), PlanOnly: true},
+		},
+	})
+}
+
+// withoutGrantTypes is a proxy of target whose client answers leave out
+// grant_types, as the reference allows for GET /clients and
+// GET /clients/{id} ("sometimes").
+func withoutGrantTypes(t *testing.T, target *acctest.Target) string {
+	t.Helper()
+	upstream, err := url.Parse(target.Domain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(upstream)
+	proxy.ModifyResponse = func(r *http.Response) error {
+		if !strings.HasPrefix(r.Request.URL.Path, "/api/v2/clients") || r.StatusCode/100 != 2 || r.StatusCode == http.StatusNoContent {
+			return nil
+		}
+		var body any
+		if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+			return err
+		}
+		// A client, a page {clients: [...]} or a list of clients.
+		clients := []any{body}
+		if page, ok := body.(map[string]any); ok && page["clients"] != nil {
+			clients, _ = page["clients"].([]any)
+		} else if list, ok := body.([]any); ok {
+			clients = list
+		}
+		for _, c := range clients {
+			if c, ok := c.(map[string]any); ok {
+				delete(c, "grant_types")
+			}
+		}
+		b, err := json.Marshal(body)
+		if err != nil {
+			return err
+		}
+		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(b)), int64(len(b))
+		r.Header.Set("Content-Length", strconv.Itoa(len(b)))
+		return nil
+	}
+	srv := httptest.NewServer(proxy)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// TestAccClient_grantTypesLeftOut: a tenant that answers a client without
+// grant_types plans no change after the apply, also when a nested object
+// the configuration leaves partly out makes the framework mark computed
+// values unknown; an update whose PATCH is empty reads the client back.
+func TestAccClient_grantTypesLeftOut(t *testing.T) {
+	target := acctest.NewTarget(t)
+	emu := target.RequireEmulator(t)
+	domain := withoutGrantTypes(t, target)
+	name := acctest.RandomName()
+	config := fmt.Sprintf(`provider "tenant" {
+  domain        = %q
+  audience      = %q
+  client_id     = %q
+  client_secret = %q
+}
+
+resource "tenant_client" "test" {
+  name        = %q
+  oidc_logout = { backchannel_logout_urls = ["https://app.example.com/logout"] }
+}
+`, domain, emu.Audience(), target.ClientID, target.ClientSecret, name)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             target.CheckGone(client.TypeName, getClient),
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("grant_types"), knownvalue.Null()),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{Config: config, PlanOnly: true},
 		},
 	})
 }

@@ -55,7 +55,9 @@ func withName(o, name tftypes.Value) tftypes.Value {
 func TestKeepStateWhenUnchanged_set(t *testing.T) {
 	setType := tftypes.Set{ElementType: tftypes.String}
 	typ := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"names": setType}}
-	of := func(v tftypes.Value) tftypes.Value { return tftypes.NewValue(typ, map[string]tftypes.Value{"names": v}) }
+	of := func(v tftypes.Value) tftypes.Value {
+		return tftypes.NewValue(typ, map[string]tftypes.Value{"names": v})
+	}
 	state := of(tftypes.NewValue(setType, []tftypes.Value{str("a")}))
 	plan := of(tftypes.NewValue(setType, []tftypes.Value{tftypes.NewValue(tftypes.String, tftypes.UnknownValue)}))
 	req := resource.ModifyPlanRequest{
