@@ -19,11 +19,12 @@ import (
 // value is in (the PATCH sends a top-level object whole): what the
 // configuration sets in it is what the state holds and nothing set in the
 // state is removed. When the attribute is sent, or the object added now,
-// the tenant's value is unknown until the apply.
+// the tenant's value is unknown until the apply. It is for values whose
+// enclosing object is a single nested attribute (read as an object).
 type keepNested struct{}
 
 func (keepNested) Description(context.Context) string {
-	return "Keeps the state's value while the enclosing object is not sent."
+	return "Keeps the state's value while the top-level attribute it is in is not sent."
 }
 
 func (m keepNested) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }

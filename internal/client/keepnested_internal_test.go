@@ -78,9 +78,11 @@ func TestKeepNested(t *testing.T) {
 				Plan:   tfsdk.Plan{Schema: keepNestedSchema, Raw: tc.plan},
 				State:  tfsdk.State{Schema: keepNestedSchema, Raw: tc.state},
 			}
-			req.Config.GetAttribute(ctx, tc.at, &req.ConfigValue)
-			req.Plan.GetAttribute(ctx, tc.at, &req.PlanValue)
-			req.State.GetAttribute(ctx, tc.at, &req.StateValue)
+			diags := req.Config.GetAttribute(ctx, tc.at, &req.ConfigValue)
+			diags.Append(req.Plan.GetAttribute(ctx, tc.at, &req.PlanValue)...)
+			if diags.Append(req.State.GetAttribute(ctx, tc.at, &req.StateValue)...); diags.HasError() {
+				t.Fatal(diags)
+			}
 			resp := planmodifier.StringResponse{PlanValue: req.PlanValue}
 			keepNested{}.PlanModifyString(ctx, req, &resp)
 			if resp.Diagnostics.HasError() {

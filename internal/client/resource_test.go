@@ -11,6 +11,7 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -626,10 +627,10 @@ resource "tenant_client" "test" {
 	})
 }
 
-// withoutGrantTypes is a proxy of target whose client answers leave out
-// grant_types, as the reference allows for GET /clients and
-// GET /clients/{id} ("sometimes").
-func withoutGrantTypes(t *testing.T, target *acctest.Target) string {
+// withoutGrantTypes is a proxy of target whose answers to the client
+// requests of the given methods leave out grant_types, as the reference
+// allows for GET /clients, GET and PATCH /clients/{id} ("sometimes").
+func withoutGrantTypes(t *testing.T, target *acctest.Target, methods ...string) string {
 	t.Helper()
 	upstream, err := url.Parse(target.Domain)
 	if err != nil {
@@ -637,7 +638,8 @@ func withoutGrantTypes(t *testing.T, target *acctest.Target) string {
 	}
 	proxy := httputil.NewSingleHostReverseProxy(upstream)
 	proxy.ModifyResponse = func(r *http.Response) error {
-		if !strings.HasPrefix(r.Request.URL.Path, "/api/v2/clients") || r.StatusCode/100 != 2 || r.StatusCode == http.StatusNoContent {
+		if !strings.HasPrefix(r.Request.URL.Path, "/api/v2/clients") || !slices.Contains(methods, r.Request.Method) ||
+			r.StatusCode/100 != 2 || r.StatusCode == http.StatusNoContent {
 			return nil
 		}
 		var body any
@@ -672,13 +674,17 @@ func withoutGrantTypes(t *testing.T, target *acctest.Target) string {
 // TestAccClient_grantTypesLeftOut: a tenant that answers a client without
 // grant_types plans no change after the apply, also when a nested object
 // the configuration leaves partly out makes the framework mark computed
-// values unknown; an update whose PATCH is empty reads the client back.
+// values unknown; when only GET leaves it out (the create's answer always
+// shows it [O]), an update keeps the null it planned.
 func TestAccClient_grantTypesLeftOut(t *testing.T) {
-	target := acctest.NewTarget(t)
-	emu := target.RequireEmulator(t)
-	domain := withoutGrantTypes(t, target)
-	name := acctest.RandomName()
-	config := fmt.Sprintf(`provider "tenant" {
+	for name, methods := range map[string][]string{"every answer": {"GET", "POST", "PATCH"}, "GET only": {"GET"}} {
+		t.Run(name, func(t *testing.T) {
+			target := acctest.NewTarget(t)
+			emu := target.RequireEmulator(t)
+			domain := withoutGrantTypes(t, target, methods...)
+			clientName := acctest.RandomName()
+			config := func(description string) string {
+				return fmt.Sprintf(`provider "tenant" {
   domain        = %q
   audience      = %q
   client_id     = %q
@@ -687,21 +693,34 @@ func TestAccClient_grantTypesLeftOut(t *testing.T) {
 
 resource "tenant_client" "test" {
   name        = %q
+  description = %q
   oidc_logout = { backchannel_logout_urls = ["https://app.example.com/logout"] }
 }
-`, domain, emu.Audience(), target.ClientID, target.ClientSecret, name)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             target.CheckGone(client.TypeName, getClient),
-		Steps: []resource.TestStep{
-			{
-				Config: config,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("grant_types"), knownvalue.Null()),
+`, domain, emu.Audience(), target.ClientID, target.ClientSecret, clientName, description)
+			}
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: acctest.ProviderFactories,
+				CheckDestroy:             target.CheckGone(client.TypeName, getClient),
+				Steps: []resource.TestStep{
+					{
+						Config: config("first"),
+						ConfigPlanChecks: resource.ConfigPlanChecks{
+							PostApplyPostRefresh: []plancheck.PlanCheck{
+								plancheck.ExpectEmptyPlan(),
+								plancheck.ExpectKnownValue(addr, tfjsonpath.New("grant_types"), knownvalue.Null()),
+							},
+						},
+					},
+					{
+						Config: config("second"),
+						ConfigPlanChecks: resource.ConfigPlanChecks{
+							PreApply:             []plancheck.PlanCheck{plancheck.ExpectKnownValue(addr, tfjsonpath.New("grant_types"), knownvalue.Null())},
+							PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+						},
+					},
+					{Config: config("second"), PlanOnly: true},
 				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-			},
-			{Config: config, PlanOnly: true},
-		},
-	})
+			})
+		})
+	}
 }
