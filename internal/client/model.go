@@ -361,7 +361,10 @@ func defaultBoolValue(v *bool, def bool) types.Bool {
 // fromAPI sets the model from the API's client. A field the API leaves out
 // is the tenant's default where one is known (description, the booleans
 // with defaults, refresh_token, native_social_login), else null; an empty
-// list or map is the same as none.
+// list or map is the same as none. grant_types left out keeps the model's
+// value (the state's on a read, the plan's on an update): the API shows it
+// "sometimes" in answers to GET and PATCH [O] though a client always has
+// it (the create's answer always shows it [O]).
 func (m *clientModel) fromAPI(ctx context.Context, c *mgmt.AppClient) diag.Diagnostics {
 	var diags diag.Diagnostics
 	m.ID = types.StringValue(c.ClientID)
@@ -379,9 +382,11 @@ func (m *clientModel) fromAPI(ctx context.Context, c *mgmt.AppClient) diag.Diagn
 	m.ClientAliases = listOf(c.ClientAliases)
 	m.AllowedClients = listOf(c.AllowedClients)
 	m.AllowedLogoutURLs = listOf(c.AllowedLogoutURLs)
-	m.GrantTypes = types.ListNull(types.StringType)
-	if c.GrantTypes != nil {
+	switch {
+	case c.GrantTypes != nil:
 		m.GrantTypes = listOrEmpty(c.GrantTypes)
+	case m.GrantTypes.IsUnknown() || m.GrantTypes.IsNull():
+		m.GrantTypes = types.ListNull(types.StringType)
 	}
 	m.JWTConfiguration = jwtFromAPI(ctx, c.JWTConfiguration, &diags)
 	m.SSO = types.BoolPointerValue(c.SSO)

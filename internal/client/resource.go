@@ -191,7 +191,7 @@ func (r *clientResource) Update(ctx context.Context, req resource.UpdateRequest,
 	}
 	planned := plan.GrantTypes
 	resp.Diagnostics.Append(plan.fromAPI(ctx, c)...)
-	if !changed(planned, state.GrantTypes) {
+	if !planned.IsUnknown() && !changed(planned, state.GrantTypes) {
 		// Not sent, so unchanged: the answers to GET and to PATCH may
 		// differ in whether they show it ("sometimes" in both [O]); the
 		// next refresh reads it.

@@ -675,7 +675,9 @@ func withoutGrantTypes(t *testing.T, target *acctest.Target, methods ...string) 
 // grant_types plans no change after the apply, also when a nested object
 // the configuration leaves partly out makes the framework mark computed
 // values unknown; when only GET leaves it out (the create's answer always
-// shows it [O]), an update keeps the null it planned.
+// shows it [O]; the "every answer" case leaves it out of the create's
+// answer too, stricter), an update keeps what it planned. Setting,
+// changing and removing grant_types converge through either.
 func TestAccClient_grantTypesLeftOut(t *testing.T) {
 	for name, methods := range map[string][]string{"every answer": {"GET", "POST", "PATCH"}, "GET only": {"GET"}} {
 		t.Run(name, func(t *testing.T) {
@@ -683,7 +685,7 @@ func TestAccClient_grantTypesLeftOut(t *testing.T) {
 			emu := target.RequireEmulator(t)
 			domain := withoutGrantTypes(t, target, methods...)
 			clientName := acctest.RandomName()
-			config := func(description string) string {
+			config := func(description, grantTypes string) string {
 				return fmt.Sprintf(`provider "tenant" {
   domain        = %q
   audience      = %q
@@ -695,30 +697,35 @@ resource "tenant_client" "test" {
   name        = %q
   description = %q
   oidc_logout = { backchannel_logout_urls = ["https://app.example.com/logout"] }
+  %s
 }
-`, domain, emu.Audience(), target.ClientID, target.ClientSecret, clientName, description)
+`, domain, emu.Audience(), target.ClientID, target.ClientSecret, clientName, description, grantTypes)
+			}
+			empty := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+			onTenant := func(want ...string) resource.TestCheckFunc {
+				return checkClient(target, func(c *mgmt.AppClient) error {
+					if c.GrantTypes == nil || !slices.Equal(*c.GrantTypes, want) {
+						return fmt.Errorf("grant_types on the tenant: %v, want %v", c.GrantTypes, want)
+					}
+					return nil
+				})
 			}
 			resource.ParallelTest(t, resource.TestCase{
 				ProtoV6ProviderFactories: acctest.ProviderFactories,
 				CheckDestroy:             target.CheckGone(client.TypeName, getClient),
 				Steps: []resource.TestStep{
+					{Config: config("first", ""), ConfigPlanChecks: empty},
+					{Config: config("second", ""), ConfigPlanChecks: empty},
+					{Config: config("second", `grant_types = ["client_credentials"]`), ConfigPlanChecks: empty, Check: onTenant("client_credentials")},
 					{
-						Config: config("first"),
-						ConfigPlanChecks: resource.ConfigPlanChecks{
-							PostApplyPostRefresh: []plancheck.PlanCheck{
-								plancheck.ExpectEmptyPlan(),
-								plancheck.ExpectKnownValue(addr, tfjsonpath.New("grant_types"), knownvalue.Null()),
-							},
-						},
+						Config:           config("second", `grant_types = ["client_credentials", "refresh_token"]`),
+						ConfigPlanChecks: empty,
+						Check:            onTenant("client_credentials", "refresh_token"),
 					},
-					{
-						Config: config("second"),
-						ConfigPlanChecks: resource.ConfigPlanChecks{
-							PreApply:             []plancheck.PlanCheck{plancheck.ExpectKnownValue(addr, tfjsonpath.New("grant_types"), knownvalue.Null())},
-							PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-						},
-					},
-					{Config: config("second"), PlanOnly: true},
+					{Config: config("third", `grant_types = ["client_credentials", "refresh_token"]`), ConfigPlanChecks: empty},
+					// Removed: the tenant keeps its list.
+					{Config: config("third", ""), ConfigPlanChecks: empty, Check: onTenant("client_credentials", "refresh_token")},
+					{Config: config("third", ""), PlanOnly: true},
 				},
 			})
 		})
