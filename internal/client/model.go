@@ -362,9 +362,12 @@ func defaultBoolValue(v *bool, def bool) types.Bool {
 // is the tenant's default where one is known (description, the booleans
 // with defaults, refresh_token, native_social_login), else null; an empty
 // list or map is the same as none. grant_types left out keeps the model's
-// value (the state's on a read, the plan's on an update): the API shows it
-// "sometimes" in answers to GET and PATCH [O] though a client always has
-// it (the create's answer always shows it [O]).
+// value (the state's on a read, the plan's on an update): the reference
+// lists it as "sometimes" in answers to GET and PATCH, though every
+// recorded answer that names a client shows it (those without it were
+// reads filtered with fields) and the create's answer always does [O]. A
+// defence, at the cost of not seeing a change made outside Terraform
+// while the answers leave it out.
 func (m *clientModel) fromAPI(ctx context.Context, c *mgmt.AppClient) diag.Diagnostics {
 	var diags diag.Diagnostics
 	m.ID = types.StringValue(c.ClientID)

@@ -213,7 +213,8 @@ func clientSchema() schema.Schema {
 					"`client_credentials`, `password`, ...), without repeats. A machine-to-machine client needs " +
 					"`client_credentials`. When not set, the tenant's default for the `app_type` is kept (for a new client " +
 					"usually `authorization_code`, `implicit`, `refresh_token` and `client_credentials`); removing the argument " +
-					"keeps the current list.",
+					"keeps the current list. Should the tenant's answer leave the list out, the last one known is kept, and a " +
+					"change made outside Terraform is not seen until an answer shows the list again.",
 				Optional:      true,
 				Computed:      true,
 				ElementType:   types.StringType,
