@@ -30,71 +30,60 @@ func (keepNested) Description(context.Context) string {
 func (m keepNested) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
 
 func (m keepNested) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
-	if keep, diags := m.keep(ctx, req.Path, req.Config, req.Plan, req.State, req.ConfigValue, req.PlanValue, req.StateValue); keep {
+	if m.keep(ctx, req.Path, req.Config, req.Plan, req.State, req.ConfigValue, req.PlanValue, req.StateValue, &resp.Diagnostics) {
 		resp.PlanValue = req.StateValue
-	} else {
-		resp.Diagnostics.Append(diags...)
 	}
 }
 
 func (m keepNested) PlanModifyBool(ctx context.Context, req planmodifier.BoolRequest, resp *planmodifier.BoolResponse) {
-	if keep, diags := m.keep(ctx, req.Path, req.Config, req.Plan, req.State, req.ConfigValue, req.PlanValue, req.StateValue); keep {
+	if m.keep(ctx, req.Path, req.Config, req.Plan, req.State, req.ConfigValue, req.PlanValue, req.StateValue, &resp.Diagnostics) {
 		resp.PlanValue = req.StateValue
-	} else {
-		resp.Diagnostics.Append(diags...)
 	}
 }
 
 func (m keepNested) PlanModifyInt64(ctx context.Context, req planmodifier.Int64Request, resp *planmodifier.Int64Response) {
-	if keep, diags := m.keep(ctx, req.Path, req.Config, req.Plan, req.State, req.ConfigValue, req.PlanValue, req.StateValue); keep {
+	if m.keep(ctx, req.Path, req.Config, req.Plan, req.State, req.ConfigValue, req.PlanValue, req.StateValue, &resp.Diagnostics) {
 		resp.PlanValue = req.StateValue
-	} else {
-		resp.Diagnostics.Append(diags...)
 	}
 }
 
 func (m keepNested) PlanModifyList(ctx context.Context, req planmodifier.ListRequest, resp *planmodifier.ListResponse) {
-	if keep, diags := m.keep(ctx, req.Path, req.Config, req.Plan, req.State, req.ConfigValue, req.PlanValue, req.StateValue); keep {
+	if m.keep(ctx, req.Path, req.Config, req.Plan, req.State, req.ConfigValue, req.PlanValue, req.StateValue, &resp.Diagnostics) {
 		resp.PlanValue = req.StateValue
-	} else {
-		resp.Diagnostics.Append(diags...)
 	}
 }
 
 func (m keepNested) PlanModifyObject(ctx context.Context, req planmodifier.ObjectRequest, resp *planmodifier.ObjectResponse) {
-	if keep, diags := m.keep(ctx, req.Path, req.Config, req.Plan, req.State, req.ConfigValue, req.PlanValue, req.StateValue); keep {
+	if m.keep(ctx, req.Path, req.Config, req.Plan, req.State, req.ConfigValue, req.PlanValue, req.StateValue, &resp.Diagnostics) {
 		resp.PlanValue = req.StateValue
-	} else {
-		resp.Diagnostics.Append(diags...)
 	}
 }
 
 // keep reports whether the plan of the value at p is the state's.
 func (keepNested) keep(ctx context.Context, p path.Path, config tfsdk.Config, plan tfsdk.Plan, state tfsdk.State,
-	configValue, planValue, stateValue attr.Value) (bool, diag.Diagnostics) {
+	configValue, planValue, stateValue attr.Value, diags *diag.Diagnostics) bool {
 	switch {
 	case state.Raw.IsNull() || !planValue.IsUnknown() || configValue.IsUnknown():
-		return false, nil
+		return false
 	case !stateValue.IsNull():
-		return true, nil
+		return true
 	}
 	parent := p.ParentPath()
 	name, ok := p.Steps()[0].(path.PathStepAttributeName)
 	if len(parent.Steps()) == 0 || !ok {
-		return false, nil // a top-level value: no enclosing object
+		return false // a top-level value: no enclosing object
 	}
-	var diags diag.Diagnostics
 	var enclosing, inConfig, inPlan, inState types.Object
 	if diags.Append(state.GetAttribute(ctx, parent, &enclosing)...); diags.HasError() || enclosing.IsNull() {
-		return false, diags
+		return false
 	}
 	top := path.Root(string(name))
 	diags.Append(config.GetAttribute(ctx, top, &inConfig)...)
 	diags.Append(plan.GetAttribute(ctx, top, &inPlan)...)
 	if diags.Append(state.GetAttribute(ctx, top, &inState)...); diags.HasError() {
-		return false, diags
+		return false
 	}
-	return unsent(inConfig, inPlan, inState), nil
+	return unsent(inConfig, inPlan, inState)
 }
 
 // unsent reports whether an object whose configuration, plan and state are

@@ -60,16 +60,17 @@ func TestKeepStateWhenUnchanged_set(t *testing.T) {
 	}
 	state := of(tftypes.NewValue(setType, []tftypes.Value{str("a")}))
 	plan := of(tftypes.NewValue(setType, []tftypes.Value{tftypes.NewValue(tftypes.String, tftypes.UnknownValue)}))
-	req := resource.ModifyPlanRequest{
-		Config: tfsdk.Config{Raw: of(tftypes.NewValue(setType, nil))},
-		Plan:   tfsdk.Plan{Raw: plan},
-		State:  tfsdk.State{Raw: state},
+	if got := keepStateWhenUnchanged(of(tftypes.NewValue(setType, nil)), plan, state); !got.Equal(plan) {
+		t.Errorf("plan changed to %v, want it left as %v", got, plan)
 	}
+}
+
+// keepStateWhenUnchanged is the plan KeepStateWhenUnchanged makes.
+func keepStateWhenUnchanged(config, plan, state tftypes.Value) tftypes.Value {
+	req := resource.ModifyPlanRequest{Config: tfsdk.Config{Raw: config}, Plan: tfsdk.Plan{Raw: plan}, State: tfsdk.State{Raw: state}}
 	resp := resource.ModifyPlanResponse{Plan: req.Plan}
 	framework.KeepStateWhenUnchanged(req, &resp)
-	if !resp.Plan.Raw.Equal(plan) {
-		t.Errorf("plan changed to %v, want it left as %v", resp.Plan.Raw, plan)
-	}
+	return resp.Plan.Raw
 }
 
 func TestKeepStateWhenUnchanged(t *testing.T) {
@@ -129,18 +130,12 @@ func TestKeepStateWhenUnchanged(t *testing.T) {
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
-			req := resource.ModifyPlanRequest{
-				Config: tfsdk.Config{Raw: tc.config},
-				Plan:   tfsdk.Plan{Raw: tc.plan},
-				State:  tfsdk.State{Raw: tc.state},
+			planned := keepStateWhenUnchanged(tc.config, tc.plan, tc.state)
+			if got := planned.Equal(tc.state); got != tc.wantState {
+				t.Errorf("plan is the state: %v, want %v; plan %v", got, tc.wantState, planned)
 			}
-			resp := resource.ModifyPlanResponse{Plan: req.Plan}
-			framework.KeepStateWhenUnchanged(req, &resp)
-			if got := resp.Plan.Raw.Equal(tc.state); got != tc.wantState {
-				t.Errorf("plan is the state: %v, want %v; plan %v", got, tc.wantState, resp.Plan.Raw)
-			}
-			if !tc.wantState && !resp.Plan.Raw.Equal(tc.plan) {
-				t.Errorf("plan changed to %v, want it left as %v", resp.Plan.Raw, tc.plan)
+			if !tc.wantState && !planned.Equal(tc.plan) {
+				t.Errorf("plan changed to %v, want it left as %v", planned, tc.plan)
 			}
 		})
 	}
