@@ -6,14 +6,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
-
-// DefaultBindingPlanWait is how long the plan of a bound action's destroy
-// waits for the plan of its trigger's bindings.
-const DefaultBindingPlanWait = 20 * time.Second
 
 // TriggerBindings is everything about trigger bindings that spans resources,
 // for one run:
@@ -23,21 +18,31 @@ const DefaultBindingPlanWait = 20 * time.Second
 //     actions or bindings that the tenant does not refuse;
 //   - Claim records what each tenant_trigger_actions of the configuration
 //     being planned binds to its trigger, Release that one gives its trigger
-//     up (its destroy, or the old trigger of a replacement), and Await lets
-//     the plan of an action's destroy wait for either.
+//     up (its destroy, or the old trigger of a replacement), and Destroying
+//     that the plan destroys an action bound to a trigger.
 //
-// Terraform destroys an action before it updates the bindings that listed
-// it (the update depends on the action, whose destroy comes first), so the
-// destroy of a bound action meets the tenant's refusal unless it unbinds
-// the action itself. It may do so only when this configuration's bindings
-// of that trigger drop the action, which only the plan can tell: the plan
-// of the destroy waits for the bindings' plan (Terraform plans the two in
-// no set order) and records the answer in the destroy's planned private
-// data, which the apply hands back.
+// Terraform applies the destroy of an action before the update of the
+// bindings that listed it (the bindings' state depends on the action), so
+// the tenant would refuse the delete (409) unless the action is unbound
+// first. Terraform plans the two in no set order (with count or for_each,
+// every instance of the actions plans before the bindings that reference
+// them, the destroyed ones included), and each plan reaches the apply only
+// through its own planned change, so of the destroy's plan and the
+// bindings' plan the one that plans second acts, without waiting for the
+// other:
+//
+//   - the destroy's plan, when the bindings planned before and drop the
+//     action, records in its private data that the delete unbinds it;
+//   - the bindings' plan, when destroys of actions it drops planned before,
+//     plans its own replacement: Terraform applies the destroy of the
+//     bindings before the destroy of the actions their state depends on,
+//     so that destroy, which unbinds exactly those actions (its private
+//     data), comes before their deletes, and the create then binds the new
+//     list; the trigger runs the other actions throughout.
+//
+// An action bound to a trigger that no bindings of this configuration claim
+// is never unbound: its delete meets the tenant's refusal.
 type TriggerBindings struct {
-	// PlanWait bounds how long Await waits for a trigger's bindings to plan.
-	PlanWait time.Duration
-
 	api *mgmt.Client
 
 	mu        sync.Mutex
@@ -45,7 +50,6 @@ type TriggerBindings struct {
 	planned   map[string]*plannedBindings
 	released  map[string]bool   // the triggers a tenant_trigger_actions of this plan gives up
 	destroyed map[string]string // action id -> the trigger it is bound to, for the actions this plan destroys
-	changed   chan struct{}     // closed, and replaced, at each Claim
 }
 
 type bindingsRead struct {
@@ -74,8 +78,8 @@ type plannedBindings struct {
 
 func newTriggerBindings(api *mgmt.Client) *TriggerBindings {
 	return &TriggerBindings{
-		PlanWait: DefaultBindingPlanWait, api: api, reads: map[string]*bindingsRead{}, planned: map[string]*plannedBindings{},
-		released: map[string]bool{}, destroyed: map[string]string{}, changed: make(chan struct{}),
+		api: api, reads: map[string]*bindingsRead{}, planned: map[string]*plannedBindings{},
+		released: map[string]bool{}, destroyed: map[string]string{},
 	}
 }
 
@@ -133,15 +137,29 @@ func (b *TriggerBindings) forget() {
 	b.reads = map[string]*bindingsRead{}
 }
 
+// Claimed is what a claim of a trigger learns from the plans before it.
+type Claimed struct {
+	// Claims is how many different lists claim the trigger, this one
+	// included: two would each undo the other on every apply. Claims of the
+	// same list count once, since Terraform plans a replaced instance twice,
+	// as an update and as a create.
+	Claims int
+	// Listed are the actions of the list that this plan destroys, as far as
+	// they planned before: the list must drop them.
+	Listed []string
+	// Unbind are the actions bound before (bound) that the list drops and
+	// this plan destroys, as far as they planned before: the bindings must
+	// unbind them before their deletes.
+	Unbind []string
+	// Released says that a resource of this plan gave the trigger up
+	// before (see Release).
+	Released bool
+}
+
 // Claim records that a tenant_trigger_actions of the configuration being
-// planned binds planned to trigger, and wakes the plans waiting for it. It
-// returns how many different lists claim the trigger, this one included
-// (two would each undo the other on every apply; claims of the same list
-// count once, since Terraform plans a replaced instance twice, as an update
-// and as a create), the actions of planned that this plan destroys, as far
-// as they planned before, and whether a resource of this plan gave the
-// trigger up before (see Release).
-func (b *TriggerBindings) Claim(trigger string, planned PlannedBindings) (claims int, destroyed []string, released bool) {
+// planned binds planned to trigger, where bound were bound before, and
+// returns what the plans before it say (see Claimed).
+func (b *TriggerBindings) Claim(trigger string, planned PlannedBindings, bound []string) Claimed {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	p, ok := b.planned[trigger]
@@ -151,79 +169,44 @@ func (b *TriggerBindings) Claim(trigger string, planned PlannedBindings) (claims
 	}
 	p.PlannedBindings = planned
 	p.lists[strings.Join(planned.IDs, ",")+"|"+strconv.FormatBool(planned.Complete)] = true
+	c := Claimed{Claims: len(p.lists), Released: b.released[trigger]}
 	for _, id := range planned.IDs {
 		if _, ok := b.destroyed[id]; ok {
-			destroyed = append(destroyed, id)
+			c.Listed = append(c.Listed, id)
 		}
 	}
-	b.wake()
-	return len(p.lists), destroyed, b.released[trigger]
+	for _, id := range bound {
+		if b.destroyed[id] == trigger && !planned.Binds(id) {
+			c.Unbind = append(c.Unbind, id)
+		}
+	}
+	return c
 }
 
 // Release records that a tenant_trigger_actions of this plan gives trigger
 // up: its destroy unbinds every action of the trigger. That is no list of
-// the trigger's (Await answers an empty one only when no resource claims
-// the trigger). It returns whether another resource of this configuration
-// claimed the trigger before: Terraform orders nothing between that
-// destroy and the other's create or update, so the trigger could end with
-// nothing bound. Of a release and a claim of one trigger, exactly one sees
-// the other: the one that plans second.
+// the trigger's (Destroying answers an empty one only when no resource
+// claims the trigger). It returns whether another resource of this
+// configuration claimed the trigger before: Terraform orders nothing
+// between that destroy and the other's create or update, so the trigger
+// could end with nothing bound. Of a release and a claim of one trigger,
+// exactly one sees the other: the one that plans second.
 func (b *TriggerBindings) Release(trigger string) (claimed bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.released[trigger] = true
-	b.wake()
 	_, claimed = b.planned[trigger]
 	return claimed
 }
 
-// wake wakes the plans waiting in Await; b.mu is held.
-func (b *TriggerBindings) wake() {
-	close(b.changed)
-	b.changed = make(chan struct{})
-}
-
-// Await returns what this configuration's bindings of trigger plan (an
-// empty list when a resource gives the trigger up and none claims it),
-// waiting up to PlanWait for them to plan; ok is false when none did, so
-// the configuration holds no tenant_trigger_actions of that trigger (or
-// its plan came later than the wait).
-func (b *TriggerBindings) Await(ctx context.Context, trigger string) (planned PlannedBindings, ok bool) {
-	t := time.NewTimer(b.PlanWait)
-	defer t.Stop()
-	for {
-		b.mu.Lock()
-		planned, found := b.plannedLocked(trigger)
-		changed := b.changed
-		b.mu.Unlock()
-		if found {
-			return planned, true
-		}
-		select {
-		case <-changed:
-		case <-t.C:
-			return PlannedBindings{}, false
-		case <-ctx.Done():
-			return PlannedBindings{}, false
-		}
-	}
-}
-
 // Destroying records that this plan destroys the action id, bound to
 // trigger, for the bindings that plan after it, and returns what the
-// bindings of trigger planned before, if any did: exactly one of the two
-// sides sees the other.
+// bindings of trigger planned before, if any did: of the two, exactly one
+// sees the other.
 func (b *TriggerBindings) Destroying(id, trigger string) (planned PlannedBindings, ok bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.destroyed[id] = trigger
-	return b.plannedLocked(trigger)
-}
-
-// plannedLocked is what the bindings of trigger plan: the list a resource
-// claims, else an empty one when a resource gives the trigger up; ok is
-// false when neither planned yet. b.mu is held.
-func (b *TriggerBindings) plannedLocked(trigger string) (planned PlannedBindings, ok bool) {
 	if p, ok := b.planned[trigger]; ok {
 		return p.PlannedBindings, true
 	}

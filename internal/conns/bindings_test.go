@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/conns"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
@@ -49,73 +48,49 @@ func TestTriggerBindings_readOnce(t *testing.T) {
 	}
 }
 
-// TestTriggerBindings_await: the plan of an action's destroy gets what the
-// bindings of its trigger plan, whichever plans first, and gives up after
-// PlanWait when nothing of that trigger plans.
-func TestTriggerBindings_await(t *testing.T) {
+// TestTriggerBindings_secondActs: of the plan of a bound action's destroy
+// and the plan of its trigger's bindings, the one that plans second sees
+// the other, whatever the order, without waiting: a destroy after the
+// bindings gets their list, bindings after destroys get the actions they
+// drop that must be unbound first.
+func TestTriggerBindings_secondActs(t *testing.T) {
 	tc, _, _, _ := tenant(t)
 	b := tc.Bindings
-	b.PlanWait = 300 * time.Millisecond
-	ctx := context.Background()
+	list := func(ids ...string) conns.PlannedBindings { return conns.PlannedBindings{IDs: ids, Complete: true} }
 
-	// Planned first.
-	if n, _, _ := b.Claim("post-login", conns.PlannedBindings{IDs: []string{"a1", "a2"}, Complete: true}); n != 1 {
-		t.Fatalf("claims %d", n)
+	// The bindings plan first: the destroy sees that they drop it.
+	if c := b.Claim("post-login", list("a1"), []string{"a1", "a2"}); c.Claims != 1 || len(c.Unbind) != 0 || len(c.Listed) != 0 {
+		t.Fatalf("a claim before any destroy: %+v", c)
 	}
-	start := time.Now()
-	got, ok := b.Await(ctx, "post-login")
-	if !ok || !got.Binds("a2") || got.Binds("a3") || time.Since(start) > 100*time.Millisecond {
-		t.Fatalf("%v %v after %s", got, ok, time.Since(start))
+	if p, ok := b.Destroying("a2", "post-login"); !ok || p.Binds("a2") || !p.Binds("a1") {
+		t.Fatalf("the destroy after the bindings: %v %v", p, ok)
 	}
 
-	// Planned later: the waiter wakes when it does.
-	done := make(chan conns.PlannedBindings)
-	go func() {
-		p, _ := b.Await(ctx, "credentials-exchange")
-		done <- p
-	}()
-	time.Sleep(50 * time.Millisecond)
-	b.Claim("send-phone-message", conns.PlannedBindings{Complete: true}) // another trigger wakes nobody up for good
-	b.Claim("credentials-exchange", conns.PlannedBindings{IDs: []string{"c1"}})
-	if p := <-done; !p.Binds("c1") || p.Complete {
-		t.Fatalf("woke with %v", p)
+	// The destroys plan first: the bindings see the actions they drop, not
+	// the one they keep, not one of another trigger, and not one they never
+	// bound.
+	for id, trigger := range map[string]string{"c1": "credentials-exchange", "c2": "credentials-exchange", "x1": "post-login", "c9": "credentials-exchange"} {
+		if p, ok := b.Destroying(id, trigger); ok && trigger == "credentials-exchange" {
+			t.Fatalf("a destroy before the bindings saw %v", p)
+		}
+	}
+	c := b.Claim("credentials-exchange", list("c0"), []string{"c0", "c1", "c2", "x1"})
+	if fmt.Sprint(c.Unbind) != "[c1 c2]" || len(c.Listed) != 0 {
+		t.Fatalf("the bindings after the destroys: %+v", c)
 	}
 
-	// Never planned: no answer after the wait.
-	start = time.Now()
-	if _, ok := b.Await(ctx, "pre-user-registration"); ok || time.Since(start) < b.PlanWait {
-		t.Fatalf("ok %v after %s", ok, time.Since(start))
+	// A list that still binds a destroyed action says so.
+	if c := b.Claim("send-phone-message", list("c1"), nil); fmt.Sprint(c.Listed) != "[c1]" {
+		t.Fatalf("a list binding a destroyed action: %+v", c)
 	}
 
 	// The same list twice (a replacement's two plans) is one claim;
 	// another list is a second.
-	if n, _, _ := b.Claim("post-login", conns.PlannedBindings{IDs: []string{"a1", "a2"}, Complete: true}); n != 1 {
-		t.Fatalf("the same list counted %d times", n)
+	if c := b.Claim("post-login", list("a1"), nil); c.Claims != 1 {
+		t.Fatalf("the same list counted %d times", c.Claims)
 	}
-	if n, _, _ := b.Claim("post-login", conns.PlannedBindings{IDs: []string{"a2", "a1"}, Complete: true}); n != 2 {
-		t.Fatalf("two lists counted %d", n)
-	}
-}
-
-// TestTriggerBindings_destroyedAndListed: an action destroyed by the plan
-// while its bindings still list it is seen by exactly one side: the one
-// that plans second.
-func TestTriggerBindings_destroyedAndListed(t *testing.T) {
-	tc, _, _, _ := tenant(t)
-	b := tc.Bindings
-	// The destroy plans first: the bindings' claim names it.
-	if p, ok := b.Destroying("a1", "post-login"); ok {
-		t.Fatalf("a claim before any: %v", p)
-	}
-	if _, destroyed, _ := b.Claim("post-login", conns.PlannedBindings{IDs: []string{"a0", "a1"}, Complete: true}); fmt.Sprint(destroyed) != "[a1]" {
-		t.Fatalf("destroyed %v", destroyed)
-	}
-	// The bindings plan first: the destroy sees their list.
-	if _, destroyed, _ := b.Claim("credentials-exchange", conns.PlannedBindings{IDs: []string{"c1"}, Complete: true}); len(destroyed) != 0 {
-		t.Fatalf("destroyed %v", destroyed)
-	}
-	if p, ok := b.Destroying("c1", "credentials-exchange"); !ok || !p.Binds("c1") {
-		t.Fatalf("%v %v", p, ok)
+	if c := b.Claim("post-login", list("a1", "a3"), nil); c.Claims != 2 {
+		t.Fatalf("two lists counted %d", c.Claims)
 	}
 }
 
@@ -127,26 +102,25 @@ func TestTriggerBindings_destroyedAndListed(t *testing.T) {
 func TestTriggerBindings_released(t *testing.T) {
 	tc, _, _, _ := tenant(t)
 	b := tc.Bindings
-	ctx := context.Background()
 
 	// The release plans first: the claim sees it.
 	if claimed := b.Release("post-login"); claimed {
 		t.Fatal("a claim before any")
 	}
-	if p, ok := b.Await(ctx, "post-login"); !ok || !p.Complete || len(p.IDs) != 0 {
+	if p, ok := b.Destroying("a0", "post-login"); !ok || !p.Complete || len(p.IDs) != 0 {
 		t.Fatalf("after the release alone: %v %v", p, ok)
 	}
-	n, _, released := b.Claim("post-login", conns.PlannedBindings{IDs: []string{"a1"}, Complete: true})
-	if n != 1 || !released {
-		t.Fatalf("claims %d, released %v", n, released)
+	c := b.Claim("post-login", conns.PlannedBindings{IDs: []string{"a1"}, Complete: true}, nil)
+	if c.Claims != 1 || !c.Released {
+		t.Fatalf("after the release: %+v", c)
 	}
-	if p, ok := b.Await(ctx, "post-login"); !ok || !p.Binds("a1") {
+	if p, ok := b.Destroying("a2", "post-login"); !ok || !p.Binds("a1") {
 		t.Fatalf("the claimed list after a release: %v %v", p, ok)
 	}
 
 	// The claim plans first: the release sees it, and the list stays.
-	if n, _, released := b.Claim("credentials-exchange", conns.PlannedBindings{IDs: []string{"c1"}, Complete: true}); n != 1 || released {
-		t.Fatalf("claims %d, released %v", n, released)
+	if c := b.Claim("credentials-exchange", conns.PlannedBindings{IDs: []string{"c1"}, Complete: true}, nil); c.Claims != 1 || c.Released {
+		t.Fatalf("a claim before the release: %+v", c)
 	}
 	if claimed := b.Release("credentials-exchange"); !claimed {
 		t.Fatal("the release did not see the claim")
@@ -154,8 +128,8 @@ func TestTriggerBindings_released(t *testing.T) {
 	if p, ok := b.Destroying("c2", "credentials-exchange"); !ok || !p.Binds("c1") {
 		t.Fatalf("the claimed list after a release: %v %v", p, ok)
 	}
-	if n, _, _ := b.Claim("credentials-exchange", conns.PlannedBindings{IDs: []string{"c1"}, Complete: true}); n != 1 {
-		t.Fatalf("the release counted as a list: %d claims", n)
+	if c := b.Claim("credentials-exchange", conns.PlannedBindings{IDs: []string{"c1"}, Complete: true}, nil); c.Claims != 1 {
+		t.Fatalf("the release counted as a list: %d claims", c.Claims)
 	}
 }
 

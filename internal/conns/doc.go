@@ -13,11 +13,10 @@
 // the run reads or checks, T the number the tenant holds, P = ⌈T/100⌉ its
 // list pages. The shared reads and the action reads never wait on a timer
 // for other calls to arrive: what they cost follows from the configuration
-// and the tenant, not from when Terraform's calls come. Two parts wait on
-// a timer for another resource's call: Bindings.Await (20 s), the plan of a
-// bound action's destroy waiting for its trigger's bindings to plan, and
-// Scopes (60 s), a refused assignment of a permission waiting for its API's
-// write; each is described below with its effect.
+// and the tenant, not from when Terraform's calls come. One part waits on a
+// timer for another resource's call: Scopes (60 s), a refused assignment of
+// a permission waiting for its API's write, described below with its
+// effect.
 //
 // ResourceServers, Profiles, Roles (SharedReads; shared_reads.go):
 //   - Read (a refresh): the first two reads of the type are direct GETs;
@@ -71,22 +70,21 @@
 //     write of an action or of bindings drops it when it ends, unless the
 //     tenant refused it (nothing changed). Wait: a reader waits for the
 //     read in flight.
-//   - Claim, Release, Destroying, Await: the plan of a bound action's
-//     destroy learns whether this configuration's tenant_trigger_actions of
-//     its trigger drops the action (then the delete unbinds it, DELETE
-//     ?force=true), which the plans of the two alone can tell, planned in
-//     no set order; a trigger released by one resource's destroy and
-//     claimed by another's plan fails the plan of the second (a rename
-//     without a moved block). No request. Wait: when the bindings have not
-//     planned yet, the destroy's plan waits for them, up to PlanWait (20 s).
-//     The waits of several destroys run at the same time, so a plan waits
-//     about 20 s in all, not once per action. A configuration without a
-//     tenant_trigger_actions of that trigger pays that wait and gets a
-//     warning. Each waiting plan holds one of Terraform's -parallelism
-//     slots, so an apply unbinds and deletes at most parallelism - 1 bound
-//     actions of one trigger at once: with more, the bindings cannot plan
-//     until the waits end, each destroy warns, and the deletes are refused
-//     (409) until the next apply, after the bindings' update.
+//   - Claim, Release, Destroying: Terraform applies the destroy of a bound
+//     action before the update of the bindings that reference it; of the
+//     two plans, which Terraform runs in no set order (the destroy first
+//     with count or for_each), the second acts: a destroy that plans after
+//     the bindings drop its action unbinds it itself (DELETE ?force=true),
+//     and bindings that plan after destroys of actions they drop are
+//     replaced, so that their destroy, which unbinds only those actions,
+//     comes first (one PATCH more). A trigger released by one resource's
+//     destroy and claimed by another's plan fails the plan of the second
+//     (a rename without a moved block). No request, no wait: the outcome
+//     follows from the configuration, whatever the order and the
+//     -parallelism. Bindings that name an action by its literal id do not
+//     depend on it, so Terraform orders nothing between their replacement
+//     and the delete: when the destroy plans first, the delete may meet the
+//     tenant's refusal (409) and a second apply completes it.
 //
 // RolePermissions (role_permissions.go):
 //   - Read: one paged read of a role's permissions per run (⌈its

@@ -17,9 +17,9 @@ import (
 // answer of the tenant that is not known.
 type predictCase struct {
 	name, hcl  string
-	want, warn string // the summary of the plan's error, or of its warning
-	detail     string // and a part of the error's detail
-	requests   int64  // the plan's API requests (token apart), measured
+	want, warn string   // the summary of the plan's error, or of its warning
+	details    []string // and parts of the error's detail
+	requests   int64    // the plan's API requests (token apart), measured
 }
 
 // TestPlanPredictsTheApply: each configuration that would fail at apply
@@ -68,11 +68,16 @@ resource "tenant_role_permissions" "r" {
 `, roleID, ident, name)
 	}
 	cases := []*predictCase{
-		// Whether the tenant refuses a profile on an action it cannot run is
-		// not known (the reference leaves it open): the plan warns.
-		{name: "profile: action of another trigger", hcl: profile("urn:acme:a", postLogin), warn: "Action of another trigger"},
-		{name: "profile: action not deployed", hcl: profile("urn:acme:b", undeployed), warn: "Action not deployed"},
-		{name: "profile: action does not exist", hcl: profile("urn:acme:c", "00000000-0000-4000-8000-000000000000"), warn: "Action not found"},
+		// The tenant refuses a profile on an action it cannot run (400,
+		// reference §1 [P]): the plan fails, naming the action, its trigger
+		// and what to do.
+		{name: "profile: action of another trigger", hcl: profile("urn:acme:a", postLogin), want: "Unable to use action",
+			details: []string{"The action " + postLogin + " (", `runs at the trigger "post-login", not "custom-token-exchange"`,
+				`Use an action whose supported_triggers id is "custom-token-exchange"`}},
+		{name: "profile: action not deployed", hcl: profile("urn:acme:b", undeployed), want: "Unable to use action",
+			details: []string{"The action " + undeployed + " (", `of the trigger "custom-token-exchange" has no deployed version`, "deploy = true"}},
+		{name: "profile: action does not exist", hcl: profile("urn:acme:c", "00000000-0000-4000-8000-000000000000"), want: "Unable to use action",
+			details: []string{`No action with id "00000000-0000-4000-8000-000000000000" exists in the tenant`, "or correct the id"}},
 		{name: "profile: subject token type taken", hcl: profile(taken, deployed), want: "Unable to use token exchange profile subject token type"},
 		{name: "API: identifier exists", hcl: fmt.Sprintf("resource \"tenant_resource_server\" \"a\" {\n  identifier = %q\n}\n", existingAPI), want: "Unable to use resource server identifier"},
 		{name: "role: name taken", hcl: fmt.Sprintf("resource \"tenant_role\" \"r\" {\n  name = %q\n}\n", role.Name), want: "Unable to use role name"},
@@ -110,8 +115,8 @@ resource "tenant_role_permissions" "r" {
 		tc.requests = st.Total - st.ByRoute["POST /oauth/token"]
 		flat := strings.Join(strings.Fields(out), " ")
 		switch {
-		case tc.want != "" && (err == nil || !strings.Contains(flat, "Error: "+tc.want) || !strings.Contains(flat, tc.detail)):
-			t.Errorf("%s: the plan did not fail with %q (%q): %v\n%s", tc.name, tc.want, tc.detail, err, out)
+		case tc.want != "" && (err == nil || !strings.Contains(flat, "Error: "+tc.want) || !containsAll(flat, tc.details)):
+			t.Errorf("%s: the plan did not fail with %q (%q): %v\n%s", tc.name, tc.want, tc.details, err, out)
 		case tc.warn != "" && (err != nil || !strings.Contains(flat, "Warning: "+tc.warn)):
 			t.Errorf("%s: the plan did not pass with the warning %q: %v\n%s", tc.name, tc.warn, err, out)
 		}
@@ -282,4 +287,14 @@ resource "tenant_token_exchange_profile" "p" {
 	if out, err := cli.Run("destroy", "-auto-approve", "-input=false", "-no-color"); err != nil {
 		t.Fatalf("destroy: %v\n%s", err, out)
 	}
+}
+
+// containsAll reports whether s holds every one of parts.
+func containsAll(s string, parts []string) bool {
+	for _, p := range parts {
+		if !strings.Contains(s, p) {
+			return false
+		}
+	}
+	return true
 }

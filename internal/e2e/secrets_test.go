@@ -83,18 +83,25 @@ resource "tenant_resource_server" "generated" {
 		[]string{"apply", "-auto-approve", "-input=false", "-no-color"},
 		[]string{"plan", "-input=false", "-no-color"},
 	)
-	// The generated secret is read back from the state, then must not be in the logs of a destroy.
-	show, _ := cli.Run("show", "-json")
-	var st tfState
-	_ = json.Unmarshal([]byte(show), &st)
+	// The generated secret is in the tenant only (the state holds a secret
+	// only when the configuration sets it), and must not be in the state
+	// nor in the logs of a destroy.
 	generated := ""
-	for _, r := range st.Values.RootModule.Resources {
-		if r.Values["identifier"] == "https://api.example.com/generated" {
-			generated, _ = r.Values["signing_secret"].(string)
+	for _, raw := range emu.State().ResourceServers {
+		var rs struct {
+			Identifier    string `json:"identifier"`
+			SigningSecret string `json:"signing_secret"`
+		}
+		_ = json.Unmarshal(raw, &rs)
+		if rs.Identifier == "https://api.example.com/generated" {
+			generated = rs.SigningSecret
 		}
 	}
 	if len(generated) < 16 {
-		t.Fatalf("no generated signing secret in the state: %q", generated)
+		t.Fatalf("no generated signing secret in the tenant: %q", generated)
+	}
+	if show, _ := cli.Run("show", "-json"); strings.Contains(show, generated) {
+		t.Fatal("the state holds the generated signing secret")
 	}
 	leakCheck(t, cli, map[string]string{"client secret": emu.ClientSecret(), "signing secret": signing, "generated signing secret": generated},
 		[]string{"destroy", "-auto-approve", "-input=false", "-no-color"})

@@ -12,12 +12,6 @@ import (
 // answer of the real tenant. An empty setting is the emulator's default
 // answer, the first of its values (Assumption.Values).
 type Assumptions struct {
-	// ProfileAction is how a token exchange profile's create answers when
-	// its action does not exist, supports another trigger than
-	// custom-token-exchange, or has no deployed version (reference §1, §8):
-	// "refuse" (400, nothing created) or "accept" (created; an exchange
-	// through it fails).
-	ProfileAction string
 	// UndefinedScope is how an assignment of a permission whose scope the
 	// API does not define answers (reference §3, §8): "refuse" (400,
 	// nothing assigned) or "accept" (assigned, and the role holds it).
@@ -88,7 +82,6 @@ type Assumption struct {
 
 // AllAssumptions lists every setting, in the order of Assumptions.
 var AllAssumptions = []Assumption{
-	{"profile_action", []string{"refuse", "accept"}, func(a *Assumptions) *string { return &a.ProfileAction }},
 	{"undefined_scope", []string{"refuse", "accept"}, func(a *Assumptions) *string { return &a.UndefinedScope }},
 	{"held_permission", []string{"accept", "conflict"}, func(a *Assumptions) *string { return &a.HeldPermission }},
 	{"action_deploy", []string{"together", "separate"}, func(a *Assumptions) *string { return &a.ActionDeploy }},

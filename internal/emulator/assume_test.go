@@ -29,27 +29,6 @@ func TestAssumptions_defaultsAndValues(t *testing.T) {
 	}
 }
 
-// A profile on an action it cannot run: refused (400) or created.
-func TestAssumptions_profileAction(t *testing.T) {
-	for _, answer := range []string{"refuse", "accept"} {
-		t.Run(answer, func(t *testing.T) {
-			h := start(t, Options{Assume: Assumptions{ProfileAction: answer}})
-			tok := h.admin()
-			undeployed := h.action(tok, "custom-token-exchange", false)
-			other := h.action(tok, "post-login", true)
-			for i, id := range []string{"00000000-0000-4000-8000-000000000000", undeployed, other} {
-				body := fmt.Sprintf(`{"name":"p%d-name","subject_token_type":"urn:acme:t%d","action_id":%q,"type":"custom_authentication"}`, i, i, id)
-				r := h.call(tok, "POST", "/api/v2/token-exchange-profiles", body)
-				if answer == "refuse" {
-					h.expect(r, 400)
-				} else {
-					h.expect(r, 201, `"action_id":"`+id+`"`)
-				}
-			}
-		})
-	}
-}
-
 // A permission the API does not define, and a pair the role holds.
 func TestAssumptions_rolePermissions(t *testing.T) {
 	pair := func(name string) string {

@@ -147,6 +147,7 @@ var clientFields = map[string]clientField{
 	"require_pushed_authorization_requests": {check: cBool},
 	"require_proof_of_possession":           {check: cBool},
 	"oidc_logout":                           {check: checkOIDCLogout, nullable: true, nested: true},
+	"oidc_backchannel_logout":               {check: checkBackchannelLogout, nullable: true},
 	"signed_request_object":                 {check: cObject, nullable: true, nested: true},
 	"compliance_level":                      {check: cString(1, 0), nullable: true},
 	"default_organization":                  {check: checkDefaultOrganization, nullable: true, nested: true},
@@ -528,6 +529,18 @@ func checkTokenExchange(o obj, k string) (json.RawMessage, *apiErr) {
 // three in the answer [O]. Assumption (not recorded): the tenant's
 // defaults for the two objects not sent are {"mode":"custom",
 // "selected_initiators":["rp-logout","idp-logout"]} and {"include":false}.
+// checkBackchannelLogout takes the deprecated oidc_backchannel_logout
+// (reference: the SDK's "Deprecated: use OIDCLogout"; updates that send it
+// answered 200 [O]), which the tenant keeps rather than refuses.
+func checkBackchannelLogout(o obj, k string) (json.RawMessage, *apiErr) {
+	x, e := nested(o, k, "backchannel_logout_urls")
+	if e != nil || !x.has("backchannel_logout_urls") {
+		return raw(ordered{}), e
+	}
+	urls, e := stringList(x, "backchannel_logout_urls", nil)
+	return raw(ordered{{"backchannel_logout_urls", urls}}), e
+}
+
 func checkOIDCLogout(o obj, k string) (json.RawMessage, *apiErr) {
 	x, e := nested(o, k, "backchannel_logout_urls", "backchannel_logout_initiators", "backchannel_logout_session_metadata")
 	if e != nil {
@@ -879,9 +892,12 @@ func (s *Server) applyClient(c *clientRec, b body, create bool) *apiErr {
 		}
 		c.Fields[k] = v
 	}
-	// oidc_backchannel_logout mirrors the URLs of oidc_logout [O].
-	delete(c.Fields, "oidc_backchannel_logout")
-	if l := c.Fields["oidc_logout"]; l != nil {
+	// oidc_backchannel_logout mirrors the URLs of oidc_logout [O] when a
+	// write sends oidc_logout; sent alone, it is kept as sent (assumption).
+	if b.has("oidc_logout") {
+		delete(c.Fields, "oidc_backchannel_logout")
+	}
+	if l := c.Fields["oidc_logout"]; l != nil && b.has("oidc_logout") {
 		var ol struct {
 			URLs []string `json:"backchannel_logout_urls"`
 		}

@@ -172,6 +172,29 @@ func TestClients_readsUpdatesDeletes(t *testing.T) {
 	h.expect(h.call(admin, "GET", "/api/v2/client-grants?client_id="+id+"&include_totals=true", nil), 200, `"total":0`)
 }
 
+// oidc_backchannel_logout is deprecated, not refused: a create and an
+// update that send it are kept as sent [O: the incumbent's updates send it];
+// null removes it, and a write of oidc_logout mirrors its URLs into it [O].
+func TestClients_deprecatedBackchannelLogout(t *testing.T) {
+	h := start(t, Options{})
+	tok := h.admin()
+	r := h.call(tok, "POST", "/api/v2/clients", `{"name":"b","oidc_backchannel_logout":{"backchannel_logout_urls":["https://e/one"]}}`)
+	h.expect(r, 201, `"oidc_backchannel_logout":{"backchannel_logout_urls":["https://e/one"]}`)
+	path := "/api/v2/clients/" + r.json(t)["client_id"].(string)
+	h.expect(h.call(tok, "PATCH", path, `{"oidc_backchannel_logout":{"backchannel_logout_urls":["https://e/two"]}}`), 200,
+		`"oidc_backchannel_logout":{"backchannel_logout_urls":["https://e/two"]}`)
+	h.expect(h.call(tok, "GET", path, ""), 200, `"oidc_backchannel_logout":{"backchannel_logout_urls":["https://e/two"]}`)
+	h.expect(h.call(tok, "PATCH", path, `{"description":"kept"}`), 200, `"oidc_backchannel_logout":{"backchannel_logout_urls":["https://e/two"]}`)
+	h.expect(h.call(tok, "PATCH", path, `{"oidc_logout":{"backchannel_logout_urls":["https://e/three"]}}`), 200,
+		`"oidc_backchannel_logout":{"backchannel_logout_urls":["https://e/three"]}`)
+	if r := h.call(tok, "PATCH", path, `{"oidc_logout":null,"oidc_backchannel_logout":null}`); r.status != 200 || strings.Contains(r.body, "backchannel") {
+		t.Fatalf("null removes both: %d %s", r.status, r.body)
+	}
+	h.expect(h.call(tok, "PATCH", path, `{"oidc_backchannel_logout":{"backchannel_logout_urls":"https://e/x"}}`), 400,
+		`Expected type array but found type string' on property oidc_backchannel_logout.backchannel_logout_urls`)
+	h.expect(h.call(tok, "PATCH", path, `{"oidc_backchannel_logout":{"urls":[]}}`), 400, `Additional properties not allowed: urls`)
+}
+
 func TestClients_patchMergeSetting(t *testing.T) {
 	h := start(t, Options{Assume: Assumptions{ClientPatch: "merge"}})
 	tok := h.admin()

@@ -66,11 +66,11 @@ func (s *Server) createProfile(w http.ResponseWriter, r *http.Request, c *caller
 		return e
 	}
 	// A created action with deploy:true is not deployed until its build
-	// succeeds (reference §2). Whether the tenant refuses a profile on an
-	// action it cannot run is open (reference §1, §8): Assume.ProfileAction.
+	// succeeds (reference §2). A profile on an action that does not exist,
+	// lacks the custom-token-exchange trigger or is not deployed is a 400
+	// (reference §1 [P]); the texts are assumed ([?]).
 	a, ae := s.findAction(actionID, time.Now())
 	switch {
-	case s.opts.Assume.ProfileAction == "accept":
 	case ae != nil:
 		return newErr(400, "The action "+actionID+" does not exist.", "")
 	case !a.supports("custom-token-exchange"):

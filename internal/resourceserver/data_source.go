@@ -163,8 +163,8 @@ func (d *serverDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 		return
 	}
 	m := &dm.serverModel
-	// The secret is read only when asked for, as a write-only one never is.
-	m.writeOnlySecret = !dm.IncludeSigningSecret.ValueBool()
+	// The secret is read only when asked for.
+	m.readSecret = dm.IncludeSigningSecret.ValueBool()
 	key, byID := m.ID.ValueString(), true
 	if m.ID.IsNull() {
 		key, byID = m.Identifier.ValueString(), false

@@ -71,10 +71,10 @@ func (l *serverList) List(ctx context.Context, req list.ListRequest, stream *lis
 			}
 			framework.SetIdentity(ctx, result.Identity, framework.IDIdentity{ID: types.StringValue(s.ID)}, &result.Diagnostics)
 			if req.IncludeResource {
+				// No secret: the model holds none, so none is read, and
+				// `terraform query -json` prints results as they are.
 				var m resourceModel
 				result.Diagnostics.Append(m.fromAPI(ctx, s)...)
-				// `terraform query -json` prints results as they are.
-				m.SigningSecret = types.StringNull()
 				result.Diagnostics.Append(result.Resource.Set(ctx, &m)...)
 			}
 			return true

@@ -37,9 +37,9 @@ type serverModel struct {
 	ClientID            types.String `tfsdk:"client_id"`
 	IsSystem            types.Bool   `tfsdk:"is_system"`
 
-	// writeOnlySecret says that the secret is written write-only: it is
-	// not read into signing_secret.
-	writeOnlySecret bool
+	// readSecret says that the tenant's secret is read into
+	// signing_secret: the state holds a secret only when asked for.
+	readSecret bool
 }
 
 // resourceModel is the resource's model: the API's attributes, which the
@@ -50,11 +50,14 @@ type resourceModel struct {
 	SigningSecretWOVer types.Int64  `tfsdk:"signing_secret_wo_version"`
 }
 
-// fromAPI is serverModel.fromAPI for the resource: with a write-only
-// secret (a version set) the secret stays out of the state, and the
-// write-only value is never stored.
+// fromAPI is serverModel.fromAPI for the resource: the secret is read
+// only while the model holds one (the configuration's, in a plan, or the
+// state's, which holds one only while the configuration sets it), so a
+// secret the tenant generated, or one written write-only and then removed
+// from the configuration, never comes into the state; the write-only value
+// is never stored.
 func (m *resourceModel) fromAPI(ctx context.Context, s *mgmt.ResourceServer) diag.Diagnostics {
-	m.writeOnlySecret = !m.SigningSecretWOVer.IsNull()
+	m.readSecret = !m.SigningSecret.IsNull()
 	m.SigningSecretWO = types.StringNull()
 	return m.serverModel.fromAPI(ctx, s)
 }
@@ -210,10 +213,9 @@ func (m *serverModel) fromAPI(ctx context.Context, s *mgmt.ResourceServer) diag.
 	// The secret belongs to HS256: whether the API still shows it after a
 	// switch to another algorithm is not in the reference, so it is not read
 	// then (the schema plans it null).
-	// A write-only secret (signing_secret_wo_version set) is never read into
-	// the state.
+	// Only a secret asked for (readSecret) is read into the state.
 	m.SigningSecret = types.StringNull()
-	if s.SigningAlg != nil && *s.SigningAlg == "HS256" && !m.writeOnlySecret {
+	if s.SigningAlg != nil && *s.SigningAlg == "HS256" && m.readSecret {
 		m.SigningSecret = types.StringPointerValue(s.SigningSecret)
 	}
 	m.AllowOfflineAccess = types.BoolPointerValue(s.AllowOfflineAccess)

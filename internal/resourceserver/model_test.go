@@ -163,7 +163,7 @@ func TestServerModel_roundTrip(t *testing.T) {
 	scopes := []mgmt.ResourceServerScope{{Value: "read:a", Description: "A"}, {Value: "read:b"}}
 	in := &mgmt.ResourceServer{ID: "abc", Identifier: "https://a", Name: &name, SigningAlg: &alg, SigningSecret: &secret, TokenLifetime: &life,
 		TokenLifetimeForWeb: &life, AllowOfflineAccess: &yes, SkipConsentForVerifiableFirstPartyClients: &yes, EnforcePolicies: &yes, TokenDialect: &dialect, Scopes: &scopes}
-	var m serverModel
+	m := serverModel{readSecret: true}
 	if d := m.fromAPI(context.Background(), in); d.HasError() {
 		t.Fatal(d)
 	}
@@ -303,10 +303,11 @@ func TestServerModel_createLeavesOutUnconfiguredFeatures(t *testing.T) {
 }
 
 // TestServerModel_signingSecretOnlyWithHS256: a secret the API still shows
-// after a switch to another algorithm is not read into the state.
+// after a switch to another algorithm is not read into the state, even when
+// asked for.
 func TestServerModel_signingSecretOnlyWithHS256(t *testing.T) {
 	rs256, hs256, secret := "RS256", "HS256", "0123456789abcdefXYZ"
-	var m serverModel
+	m := serverModel{readSecret: true}
 	_ = m.fromAPI(context.Background(), &mgmt.ResourceServer{ID: "1", Identifier: "https://a", SigningAlg: &rs256, SigningSecret: &secret})
 	if !m.SigningSecret.IsNull() {
 		t.Fatalf("signing_secret = %v with RS256", m.SigningSecret)
@@ -314,5 +315,22 @@ func TestServerModel_signingSecretOnlyWithHS256(t *testing.T) {
 	_ = m.fromAPI(context.Background(), &mgmt.ResourceServer{ID: "1", Identifier: "https://a", SigningAlg: &hs256, SigningSecret: &secret})
 	if m.SigningSecret.ValueString() != secret {
 		t.Fatalf("signing_secret = %v with HS256", m.SigningSecret)
+	}
+}
+
+// TestResourceModel_signingSecretOnlyHeld: the resource reads the tenant's
+// secret only while the model (the plan, or the state) holds one.
+func TestResourceModel_signingSecretOnlyHeld(t *testing.T) {
+	hs256, secret := "HS256", "0123456789abcdefXYZ"
+	api := &mgmt.ResourceServer{ID: "1", Identifier: "https://a", SigningAlg: &hs256, SigningSecret: &secret}
+	var none resourceModel
+	_ = none.fromAPI(context.Background(), api)
+	if !none.SigningSecret.IsNull() {
+		t.Errorf("a model without a secret read %v", none.SigningSecret)
+	}
+	held := resourceModel{serverModel: serverModel{SigningSecret: types.StringValue("configured-0123456789")}}
+	_ = held.fromAPI(context.Background(), api)
+	if held.SigningSecret.ValueString() != secret {
+		t.Errorf("a model with a secret read %v, want the tenant's", held.SigningSecret)
 	}
 }

@@ -119,7 +119,9 @@ func (r *serverResource) MoveState(context.Context) []resource.StateMover {
 	return []resource.StateMover{framework.FromIncumbent("auth0_resource_server",
 		func(ctx context.Context, src incumbentServer, resp *resource.MoveStateResponse) {
 			rs := src.toAPI()
-			var m resourceModel
+			// The incumbent's state holds the secret (set or generated): it is
+			// kept, as the configuration it moves from may set it.
+			m := resourceModel{serverModel: serverModel{SigningSecret: types.StringPointerValue(rs.SigningSecret)}}
 			resp.Diagnostics.Append(m.fromAPI(ctx, rs)...)
 			if rs.TokenEncryption != nil {
 				resp.Diagnostics.Append(m.keepPEM(ctx, rs.TokenEncryption.EncryptionKey.PEM)...)

@@ -119,22 +119,22 @@ func (r *serverResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			},
 			"signing_secret": schema.StringAttribute{
 				MarkdownDescription: "The secret that signs HS256 tokens, at least 16 characters; only with `signing_alg = \"HS256\"`. " +
-					"When not set, the tenant generates one for HS256, which the state then holds (sensitive); removing it keeps the " +
-					"current secret. Not used with other algorithms.",
-				Optional:      true,
-				Computed:      true,
-				Sensitive:     true,
-				Validators:    []validator.String{stringvalidator.UTF8LengthAtLeast(16)},
-				PlanModifiers: []planmodifier.String{signingSecretPlan{}},
+					"The state holds it (sensitive) only while the configuration sets it, read back from the tenant so that a change " +
+					"made outside Terraform shows. When not set, the tenant generates one for HS256, which stays out of the state " +
+					"(the `tenant_resource_server` data source reads it with `include_signing_secret = true`); removing it keeps " +
+					"the current secret in the tenant and takes it out of the state. An import does not read it: a configuration " +
+					"that sets it sends it once after an import. Not used with other algorithms.",
+				Optional:   true,
+				Sensitive:  true,
+				Validators: []validator.String{stringvalidator.UTF8LengthAtLeast(16)},
 			},
 			"signing_secret_wo": schema.StringAttribute{
 				MarkdownDescription: "Write-only form of `signing_secret` (Terraform 1.11 or later): the secret is in neither the " +
 					"plan nor the state, and `signing_secret` stays null. It is sent on create and whenever " +
 					"`signing_secret_wo_version` changes; to rotate the secret, change both. Requires `signing_secret_wo_version`; " +
 					"conflicts with `signing_secret`; at least 16 characters, only with `signing_alg = \"HS256\"`. A secret changed " +
-					"outside Terraform is not seen. Removing both it and `signing_secret_wo_version` keeps the secret in the tenant " +
-					"but brings it into the state (`signing_secret`), as for a secret the tenant generated: keep " +
-					"`signing_secret_wo_version` in the configuration to keep it out.",
+					"outside Terraform is not seen. Removing both it and `signing_secret_wo_version` keeps the secret in the tenant, " +
+					"and out of the state.",
 				Optional:   true,
 				WriteOnly:  true,
 				Sensitive:  true,

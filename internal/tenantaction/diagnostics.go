@@ -81,26 +81,12 @@ func buildFailedDetail(a *mgmt.Action, next string) string {
 	return b.String()
 }
 
-// boundWarning says, at plan, that the tenant will refuse to delete the
-// action: it is bound to trigger, and no bindings of that trigger planned
-// within wait, either because the configuration has none or because the
-// plans of as many bound actions' destroys as Terraform's -parallelism hold
-// every slot while they wait, so the bindings cannot plan.
-func boundWarning(id, name, trigger string, wait time.Duration) string {
-	return fmt.Sprintf("The action %s (%q) is bound to the trigger %q, and no tenant_trigger_actions of that trigger planned "+
-		"within %s of this plan, so this destroy does not unbind it, and the tenant will refuse to delete it (409) while it "+
-		"is bound. That happens when the configuration has none for this trigger, or when this plan destroys at least as "+
-		"many bound actions as Terraform's -parallelism (10 by default), whose waiting plans leave the bindings no slot. "+
-		"With bindings of that trigger in this configuration, apply again (the bindings are updated by then), or apply with "+
-		"a -parallelism greater than the number of actions removed; without them, unbind the action first, or set "+
-		"force_destroy = true on the action and apply, then destroy it.", id, name, trigger, wait)
-}
-
 // boundRefused explains the tenant's refusal (409) to delete an action
 // bound to trigger.
 func boundRefused(id, name, trigger, message string) string {
 	return fmt.Sprintf("The tenant refused to delete the action %s (%q), which is bound to the trigger %q (the API said: %s). "+
 		"Unbind it first (remove it from the trigger's actions, in its tenant_trigger_actions or in the tenant, and apply), "+
-		"or set force_destroy = true on the action and apply, then destroy it; an action replaced while bound needs "+
-		"lifecycle { create_before_destroy = true }, so that its bindings take the new one first.", id, name, trigger, message)
+		"or set force_destroy = true on the action and apply, then destroy it; if this apply's tenant_trigger_actions "+
+		"dropped it by its literal id, apply again (name it by reference, tenant_action.<name>.id, to avoid that), and an "+
+		"action replaced while bound needs lifecycle { create_before_destroy = true }, so that its bindings take the new one first.", id, name, trigger, message)
 }

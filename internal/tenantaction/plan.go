@@ -114,15 +114,17 @@ func planComputed(plan *actionModel, state actionModel) {
 const unbindKey = "unbind"
 
 // planDestroy plans the destroy of an action bound to a trigger. Terraform
-// destroys the action before it updates the bindings that listed it (the
-// update depends on the action), so the tenant would refuse the delete
-// (409): when this configuration's tenant_trigger_actions of that trigger
-// drops the action, the destroy unbinds it itself, which the plan records
-// in its private data for the apply; when none does, the plan warns that
-// the tenant will refuse, naming the trigger. The plan waits for the
-// bindings' plan (see conns.TriggerBindings). An action the tenant does
-// not hold bound, an entity-bound one (bound by its profile) and one with
-// force_destroy (the tenant unbinds it) need nothing.
+// applies it before the update of the bindings that listed it (the update
+// depends on the action), and the tenant refuses to delete a bound action
+// (409). When this configuration's tenant_trigger_actions of that trigger
+// planned before and drops the action, the destroy unbinds it itself, which
+// the plan records in its private data for the apply. When they plan after
+// it, they see this destroy and unbind the action before it (see
+// conns.TriggerBindings); no plan waits for the other. An action bound to a
+// trigger whose bindings this configuration does not manage stays bound:
+// the delete meets the tenant's refusal, and its error names the trigger. An action the tenant does not hold bound, an entity-bound one
+// (bound by its profile) and one with force_destroy (the tenant unbinds it)
+// need nothing.
 func (r *actionResource) planDestroy(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	var m actionModel
 	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() || !r.Tenant.Configured() {
@@ -140,16 +142,9 @@ func (r *actionResource) planDestroy(ctx context.Context, req resource.ModifyPla
 	if !slices.ContainsFunc(bindings, func(b mgmt.TriggerBinding) bool { return b.Action.ID == id }) {
 		return
 	}
-	planned, first := r.Tenant.Bindings.Destroying(id, trigger)
-	if !first {
-		var ok bool
-		if planned, ok = r.Tenant.Bindings.Await(ctx, trigger); !ok {
-			resp.Diagnostics.AddWarning("Action bound to a trigger", boundWarning(id, m.Name.ValueString(), trigger, r.Tenant.Bindings.PlanWait))
-			return
-		}
-		if planned.Binds(id) {
-			return // the bindings' plan reports it: they saw this destroy first
-		}
+	planned, seen := r.Tenant.Bindings.Destroying(id, trigger)
+	if !seen {
+		return
 	}
 	if planned.Binds(id) {
 		resp.Diagnostics.AddError("Unable to destroy action", fmt.Sprintf(

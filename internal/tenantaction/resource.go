@@ -129,6 +129,9 @@ func (r *actionResource) Create(ctx context.Context, req resource.CreateRequest,
 	}
 	// From here on the action exists: it is in the state whatever happens
 	// next, so an apply that fails below leaves nothing behind.
+	// A profile that references it plans again before its create, with
+	// this id, and its check names this resource.
+	r.Tenant.Planned.Manage(a.ID)
 	resp.Diagnostics.Append(m.fromAPI(ctx, a)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: m.ID}, &resp.Diagnostics)

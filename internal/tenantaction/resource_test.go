@@ -1145,56 +1145,6 @@ func TestAccAction_boundOutside(t *testing.T) {
 	})
 }
 
-// TestAccAction_boundOutsideWarnsAtPlan: the plan of that destroy says the
-// tenant will refuse it, naming the trigger.
-func TestAccAction_boundOutsideWarnsAtPlan(t *testing.T) {
-	if os.Getenv("TF_ACC") == "" {
-		t.Skip("runs the terraform CLI; set TF_ACC=1")
-	}
-	target := acctest.NewTarget(t)
-	id := target.Action(t, "credentials-exchange", true)
-	if _, err := target.Client().UpdateTriggerBindings(context.Background(), "credentials-exchange", []mgmt.BindingUpdate{
-		{Ref: mgmt.BindingRef{Type: mgmt.BindingByActionID, Value: id}, DisplayName: "Bound outside"},
-	}); err != nil {
-		t.Fatal(err)
-	}
-	a, err := target.Client().GetAction(context.Background(), id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cli := acctest.NewCLI(t, map[string]string{"main.tf": target.ProviderBlock() + fmt.Sprintf(`
-import {
-  to = tenant_action.test
-  id = %[1]q
-}
-
-resource "tenant_action" "test" {
-  name               = %[2]q
-  code               = %[3]q
-  supported_triggers = { id = "credentials-exchange", version = "v1" }
-}
-`, id, a.Name, a.Code)})
-	if out, err := cli.Run("apply", "-auto-approve", "-input=false", "-no-color"); err != nil {
-		t.Fatalf("import: %v\n%s", err, out)
-	}
-	cli.Write(t, "main.tf", target.ProviderBlock())
-	out, err := cli.Run("plan", "-input=false", "-no-color")
-	if err != nil {
-		t.Fatalf("plan: %v\n%s", err, out)
-	}
-	flat := strings.Join(strings.Fields(out), " ")
-	for _, want := range []string{
-		fmt.Sprintf(`Warning: Action bound to a trigger The action %s (%q) is bound to the trigger "credentials-exchange", and no tenant_trigger_actions of that trigger planned within 20s of this plan, so this destroy does not unbind it, and the tenant will refuse to delete it (409) while it is bound.`, id, a.Name),
-		"when the configuration has none for this trigger, or when this plan destroys at least as many bound actions as Terraform's -parallelism",
-		"apply again (the bindings are updated by then), or apply with a -parallelism greater than the number of actions removed",
-		"set force_destroy = true on the action and apply, then destroy it",
-	} {
-		if !strings.Contains(flat, want) {
-			t.Fatalf("the plan lacks %q:\n%s", want, out)
-		}
-	}
-}
-
 // TestAccAction_boundOutsideReadOnce: the destroys of several actions bound
 // outside this configuration are all refused (409), and their errors, which
 // name the trigger, share one read of its bindings: the refusals changed

@@ -206,9 +206,9 @@ func (r *actionResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 			"force_destroy": schema.BoolAttribute{
 				MarkdownDescription: "Whether destroying the action asks the tenant to delete it even while the tenant holds it " +
 					"in use (bound to a trigger's flow): the API's `force`. Defaults to `false`: the tenant refuses, and the " +
-					"plan warns and the destroy says why, naming the trigger. Not needed when a `tenant_trigger_actions` of the " +
-					"same configuration unbinds the action in the same apply: the destroy then unbinds it itself (for at most " +
-					"`-parallelism` − 1 actions of one trigger at once; see `tenant_trigger_actions`). It does not " +
+					"destroy says why, naming the trigger. Not needed when a `tenant_trigger_actions` of the same configuration " +
+					"drops the action in the same apply: the action is then unbound before its delete (see " +
+					"`tenant_trigger_actions`). It does not " +
 					"skip the provider's own check that no token exchange profile uses a `custom-token-exchange` action: that is " +
 					"`skip_profile_check`; deleting an action a profile uses needs that, and this too when the tenant refuses to " +
 					"delete an action in use. Removing it returns to `false`. Sends no " +

@@ -50,10 +50,9 @@ func TestModifyPlan_warnsBeforeReplacement(t *testing.T) {
 	}
 }
 
-// An action the profile cannot run is only a warning at plan: whether the
-// tenant refuses such a profile is not known (reference §1, §8), and a plan
-// error would block a configuration the tenant may accept.
-func TestCheckAction_warnsOnly(t *testing.T) {
+// An action the tenant refuses a profile on (reference §1 [P]) is a plan
+// error naming the cause and what to do; an action this run deploys is not.
+func TestCheckAction(t *testing.T) {
 	ctx := context.Background()
 	emu, err := emulator.Start(emulator.Options{BuildDelay: time.Millisecond})
 	if err != nil {
@@ -76,23 +75,27 @@ func TestCheckAction_warnsOnly(t *testing.T) {
 		return a.ID
 	}
 	r := &profileResource{WithTenant: framework.WithTenant{Tenant: tenant}}
+	deployedLater := create(mgmt.TriggerCustomTokenExchange, false)
+	tenant.Planned.Manage(deployedLater)
+	tenant.Planned.Deploy(deployedLater)
 	for id, want := range map[string]string{
 		"00000000-0000-4000-8000-000000000000":         `No action with id "00000000-0000-4000-8000-000000000000" exists in the tenant`,
-		create(mgmt.TriggerCustomTokenExchange, false): "has no deployed version",
-		create("post-login", true):                     `runs at the trigger "post-login"`,
+		create(mgmt.TriggerCustomTokenExchange, false): `of the trigger "custom-token-exchange" has no deployed version`,
+		create("post-login", true):                     `runs at the trigger "post-login", not "custom-token-exchange"`,
 		create(mgmt.TriggerCustomTokenExchange, true):  "",
+		deployedLater: "",
 	} {
 		var diags diag.Diagnostics
 		r.checkAction(ctx, id, &diags)
 		switch {
 		case want == "" && len(diags) > 0:
 			t.Errorf("%s: a deployed custom-token-exchange action: %v", id, diags)
-		case want != "" && (len(diags) != 1 || diags[0].Severity() != diag.SeverityWarning || !strings.Contains(diags[0].Detail(), want)):
-			t.Errorf("%s: %v, want one warning saying %q", id, diags, want)
+		case want != "" && (len(diags) != 1 || diags[0].Severity() != diag.SeverityError || !strings.Contains(diags[0].Detail(), want)):
+			t.Errorf("%s: %v, want one error saying %q", id, diags, want)
 		}
 	}
 	// An action of the configuration that plans with deploy = false: the
-	// profile already references it, so the warning says only to deploy it.
+	// profile already references it, so the error says only to deploy it.
 	id := create(mgmt.TriggerCustomTokenExchange, false)
 	tenant.Planned.Manage(id)
 	var diags diag.Diagnostics

@@ -114,12 +114,12 @@ func (r *profileResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 }
 
 // ModifyPlan warns before a replacement (the API allows one profile per
-// subject token type, so the old one goes first), and checks at plan time,
-// as far as the values are known: a subject token type another profile
-// holds (an error: the tenant refuses it, reference §1), and an action that
-// does not exist, runs at another trigger than custom-token-exchange, or is
-// not deployed (unless this run deploys it: a warning, see checkAction). A
-// read the tenant refuses skips its check with a warning.
+// subject token type, so the old one goes first), and refuses at plan time,
+// as far as the values are known, what the tenant refuses: a subject token
+// type another profile holds, and an action that does not exist, runs at
+// another trigger than custom-token-exchange, or is not deployed (reference
+// §1 [P]; see checkAction). A read the tenant refuses skips its check with a
+// warning.
 func (r *profileResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return
@@ -167,47 +167,54 @@ func (r *profileResource) checkSubjectTokenType(ctx context.Context, sst, own st
 	}
 }
 
-// checkAction warns of an action the profile cannot run: one that does not
-// exist, runs at another trigger, or is not deployed, unless this run
-// deploys it (a referenced action plans before the profile). Warnings, not
-// errors: whether the tenant refuses such a profile, or creates it and
-// fails the exchanges, is not known (reference §1, §8), and the apply
-// reports a refusal with what to do.
+// checkAction refuses an action the tenant refuses a profile on (400,
+// reference §1 [P]): one that does not exist, runs at another trigger, or is
+// not deployed, unless this run deploys it (a referenced action plans before
+// the profile). An action_id unknown at plan, an action this run creates, is
+// checked at apply: Terraform plans the profile again, with the id known,
+// just before it creates it.
 func (r *profileResource) checkAction(ctx context.Context, id string, diags *diag.Diagnostics) {
 	a, err := r.Tenant.Actions.Read(ctx, id)
-	switch {
-	case mgmt.IsNotFound(err):
-		diags.AddAttributeWarning(path.Root("action_id"), "Action not found", fmt.Sprintf(
-			"No action with id %q exists in the tenant, so the tenant may refuse the profile, or token exchange through it "+
-				"fails.\n\nReference the action of this configuration (action_id = tenant_action.<name>.id), or correct the id.", id))
-		return
-	case err != nil:
+	if err != nil && !mgmt.IsNotFound(err) {
 		framework.CheckSkipped(diags, path.Root("action_id"), fmt.Sprintf("the action %q", id), err)
 		return
 	}
-	if len(a.SupportedTriggers) == 0 || a.SupportedTriggers[0].ID != mgmt.TriggerCustomTokenExchange {
-		trigger := "none"
-		if len(a.SupportedTriggers) > 0 {
-			trigger = a.SupportedTriggers[0].ID
-		}
-		diags.AddAttributeWarning(path.Root("action_id"), "Action of another trigger", fmt.Sprintf(
-			"The action %s (%q) runs at the trigger %q, and a token exchange profile runs a %s action, so the tenant may "+
-				"refuse the profile, or token exchange through it fails.\n\nUse an action whose supported_triggers id is %q.",
-			id, a.Name, trigger, mgmt.TriggerCustomTokenExchange, mgmt.TriggerCustomTokenExchange))
-		return
+	if what, todo := r.unusable(id, a, r.Tenant.Planned.Deploys(id)); what != "" {
+		diags.AddAttributeError(path.Root("action_id"), "Unable to use action", what+"\n\n"+todo)
 	}
-	if a.DeployedVersion == nil && !r.Tenant.Planned.Deploys(id) {
-		// An action of this configuration that the profile references has
-		// planned first and said whether the apply deploys it.
-		todo := "Manage the action with deploy = true and reference it (action_id = tenant_action.<name>.id), so that " +
-			"Terraform deploys it first."
-		if r.Tenant.Planned.Manages(id) {
-			todo = "Set deploy = true on the tenant_action this configuration manages with that id."
-		}
-		diags.AddAttributeWarning(path.Root("action_id"), "Action not deployed", fmt.Sprintf(
-			"The action %s (%q) has no deployed version, and a profile runs the deployed code, so the tenant may refuse the "+
-				"profile, or token exchange through it fails until the action is deployed.\n\n%s", id, a.Name, todo))
+}
+
+// unusable says why the tenant refuses a profile on the action id (nil when
+// it does not exist), and what to do; "" when it does not, or when the
+// action is to be deployed first (deploying: by an action of this
+// configuration that the profile references, so it plans first).
+func (r *profileResource) unusable(id string, a *mgmt.Action, deploying bool) (what, todo string) {
+	const refused = "and the tenant refuses a token exchange profile on it (400)."
+	if a == nil {
+		return fmt.Sprintf("No action with id %q exists in the tenant, %s", id, refused),
+			"Reference the action of this configuration (action_id = tenant_action.<name>.id), or correct the id."
 	}
+	if trigger := actionTrigger(a); trigger != mgmt.TriggerCustomTokenExchange {
+		return fmt.Sprintf("The action %s (%q) runs at the trigger %q, not %q, %s", id, a.Name, trigger, mgmt.TriggerCustomTokenExchange, refused),
+			fmt.Sprintf("Use an action whose supported_triggers id is %q.", mgmt.TriggerCustomTokenExchange)
+	}
+	if a.DeployedVersion != nil || deploying {
+		return "", ""
+	}
+	todo = "Deploy it: manage the action with deploy = true and reference it (action_id = tenant_action.<name>.id), so " +
+		"that Terraform deploys it before the profile."
+	if r.Tenant.Planned.Manages(id) {
+		todo = "Set deploy = true on the tenant_action this configuration manages with that id."
+	}
+	return fmt.Sprintf("The action %s (%q) of the trigger %q has no deployed version, %s", id, a.Name, mgmt.TriggerCustomTokenExchange, refused), todo
+}
+
+// actionTrigger is the trigger an action runs at, "none" without one.
+func actionTrigger(a *mgmt.Action) string {
+	if len(a.SupportedTriggers) == 0 {
+		return "none"
+	}
+	return a.SupportedTriggers[0].ID
 }
 
 // creation names a profile with the subject token type in create and plan
@@ -235,7 +242,7 @@ func (r *profileResource) Create(ctx context.Context, req resource.CreateRequest
 	if p != nil {
 		found = &framework.Found{ID: p.ID, Description: fmt.Sprintf("name %q, action_id %q", p.Name, p.ActionID)}
 	}
-	if !creation(sent.SubjectTokenType).Result(found, outcome, err, func(err error) string { return r.createErrorDetail(m, err) }, &resp.Diagnostics) {
+	if !creation(sent.SubjectTokenType).Result(found, outcome, err, func(err error) string { return r.createErrorDetail(ctx, m, err) }, &resp.Diagnostics) {
 		return
 	}
 	m.fromAPI(p)
@@ -343,24 +350,28 @@ func ParseImportID(s string) ImportKind {
 	}
 }
 
-// createErrorDetail explains each answer POST /token-exchange-profiles can give.
-func (r *profileResource) createErrorDetail(m profileModel, err error) string {
+// createErrorDetail explains each answer POST /token-exchange-profiles can
+// give. A 400 may be the profile's action (reference §1 [P]; the texts are
+// not known), so the action is read to tell: the plan checked it, but it
+// may have changed since.
+func (r *profileResource) createErrorDetail(ctx context.Context, m profileModel, err error) string {
 	stt, action := m.SubjectTokenType.ValueString(), m.ActionID.ValueString()
 	tried := fmt.Sprintf("Creating a token exchange profile for subject_token_type %q", stt)
 	e, ok := mgmt.AsAPIError(err)
 	if !ok {
 		return framework.APIErrorDetail(tried, err)
 	}
-	msg := strings.ToLower(e.Message)
 	switch {
-	case e.StatusCode == 400 && strings.Contains(msg, "not been deployed"):
-		return fmt.Sprintf("The action %q exists but has not been deployed. Deploy the action, then apply again.\n\nThe API said: %s", action, e.Message)
-	case e.StatusCode == 400 && strings.Contains(msg, "trigger"):
-		return fmt.Sprintf("The action %q does not support the custom-token-exchange trigger. Set action_id to an action created for the "+
-			"custom-token-exchange trigger.\n\nThe API said: %s", action, e.Message)
-	case e.StatusCode == 400 && strings.Contains(msg, "action") && (strings.Contains(msg, "not exist") || strings.Contains(msg, "not found")):
-		return fmt.Sprintf("The action %q does not exist in the tenant. Check action_id, or create and deploy a custom-token-exchange action first.\n\nThe API said: %s", action, e.Message)
-	case e.StatusCode == 401 && strings.Contains(msg, "global"):
+	case e.StatusCode == 400:
+		a, rerr := r.Tenant.API.GetAction(ctx, action)
+		if rerr != nil && !mgmt.IsNotFound(rerr) {
+			return framework.APIErrorDetail(tried, err) + fmt.Sprintf(" A profile's action must exist, support the %s trigger "+
+				"and be deployed: check the action %q (reading it failed: %v).", mgmt.TriggerCustomTokenExchange, action, rerr)
+		}
+		if what, todo := r.unusable(action, a, false); what != "" {
+			return fmt.Sprintf("%s\n\nThe API said: %s\n\n%s", what, e.Message, todo)
+		}
+	case e.StatusCode == 401 && strings.Contains(strings.ToLower(e.Message), "global"):
 		return fmt.Sprintf("Token exchange profiles can only be created by a global client, and the provider's client_id is not one.\n\n"+
 			"Use the credentials of the tenant's global client (or a token issued to it).\n\nThe API said: %s", e.Message)
 	}

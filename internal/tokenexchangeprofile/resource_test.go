@@ -318,10 +318,12 @@ func TestAccTokenExchangeProfile_apiErrors(t *testing.T) {
 			{Config: target.Config(cfg("urn:acme:taken", deployed)), ExpectError: acctest.ExpectError(`Unable to use token exchange profile subject token type.*A token exchange profile with subject_token_type "urn:acme:taken" already exists in the tenant \(id ` + existing.ID + `, name "existing"\).*terraform import tenant_token_exchange_profile.<name> ` + existing.ID)},
 			// Equal to the configuration, but there before: still not adopted.
 			{Config: target.Config(testAccProfileConfig("existing", "urn:acme:taken", deployed)), ExpectError: acctest.ExpectError(`Unable to use token exchange profile subject token type.*` + existing.ID + `.*terraform import`)},
-			// With the action checks skipped: the tenant's refusals at apply.
-			{Config: withClient("no-action-reads", "no-action-reads-secret", cfg("urn:acme:e1", "00000000-0000-4000-8000-000000000000")), ExpectError: acctest.ExpectError(`does not exist in the tenant`)},
-			{Config: withClient("no-action-reads", "no-action-reads-secret", cfg("urn:acme:e2", undeployed)), ExpectError: acctest.ExpectError(`has not been deployed. Deploy the action`)},
-			{Config: withClient("no-action-reads", "no-action-reads-secret", cfg("urn:acme:e3", postLogin)), ExpectError: acctest.ExpectError(`does not support the custom-token-exchange trigger`)},
+			// With the action checks skipped: the tenant's refusals at apply,
+			// whatever their text (the reference does not give it), say what a
+			// profile's action must be.
+			{Config: withClient("no-action-reads", "no-action-reads-secret", cfg("urn:acme:e1", "00000000-0000-4000-8000-000000000000")), ExpectError: acctest.ExpectError(`Unable to create token exchange profile.*answered 400.*must exist, support the custom-token-exchange trigger and be deployed: check the action "00000000-0000-4000-8000-000000000000"`)},
+			{Config: withClient("no-action-reads", "no-action-reads-secret", cfg("urn:acme:e2", undeployed)), ExpectError: acctest.ExpectError(`Unable to create token exchange profile.*answered 400.*check the action "` + undeployed + `"`)},
+			{Config: withClient("no-action-reads", "no-action-reads-secret", cfg("urn:acme:e3", postLogin)), ExpectError: acctest.ExpectError(`Unable to create token exchange profile.*answered 400.*check the action "` + postLogin + `"`)},
 			{Config: withClient("non-global", "non-global-secret", cfg("urn:acme:e4", deployed)), ExpectError: acctest.ExpectError(`can only be created by a global client`)},
 			{Config: withClient("reader", "reader-secret", cfg("urn:acme:e5", deployed)), ExpectError: acctest.ExpectError(`Insufficient scope, expected any of: create:token_exchange_profiles.*Grant the scope`)},
 			{Config: withClient("reader", "wrong-secret", cfg("urn:acme:e6", deployed)), ExpectError: acctest.ExpectError(`client_id "reader" were refused.*access_denied`)},
@@ -334,39 +336,41 @@ func TestAccTokenExchangeProfile_apiErrors(t *testing.T) {
 	})
 }
 
-// TestAccTokenExchangeProfile_actionItCannotRun plans a profile on an action
-// that does not exist, runs at another trigger, or has no deployed version,
-// whether the tenant refuses it or creates it (the reference does not say):
-// the plan only warns, and the apply meets the tenant's answer, a create or
-// a refusal that says what to do.
+// TestAccTokenExchangeProfile_actionItCannotRun: the tenant refuses a
+// profile on an action that does not exist, runs at another trigger, or has
+// no deployed version (400, reference §1 [P]), so the plan fails, naming the
+// action, its trigger and what to do. An action of the configuration, known
+// only at apply, is checked at apply, before the profile is sent.
 func TestAccTokenExchangeProfile_actionItCannotRun(t *testing.T) {
-	for _, answer := range []string{"refuse", "accept"} {
-		t.Run(answer, func(t *testing.T) {
-			target := acctest.NewTargetWith(t, emulator.Options{Assume: emulator.Assumptions{ProfileAction: answer}})
-			undeployed := target.Action(t, mgmt.TriggerCustomTokenExchange, false)
-			postLogin := target.Action(t, "post-login", true)
-			for i, tc := range []struct{ action, refusal string }{
-				{"00000000-0000-4000-8000-000000000000", `Unable to create token exchange profile.*does not exist in the tenant`},
-				{undeployed, `Unable to create token exchange profile.*has not been deployed. Deploy the action`},
-				{postLogin, `Unable to create token exchange profile.*does not support the custom-token-exchange trigger`},
-			} {
-				stt := fmt.Sprintf("urn:acme:cannot-run-%d", i)
-				step := resource.TestStep{Config: target.Config(testAccProfileConfig("cannot run", stt, tc.action))}
-				if answer == "refuse" {
-					step.ExpectError = acctest.ExpectError(tc.refusal)
-				} else {
-					step.ConfigStateChecks = []statecheck.StateCheck{
-						statecheck.ExpectKnownValue(addr, tfjsonpath.New("action_id"), knownvalue.StringExact(tc.action)),
-					}
-					step.ConfigPlanChecks = resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
-				}
-				resource.Test(t, resource.TestCase{
-					ProtoV6ProviderFactories: acctest.ProviderFactories,
-					CheckDestroy:             target.CheckGone(tokenexchangeprofile.TypeName, getProfile),
-					Steps:                    []resource.TestStep{step},
-				})
-			}
+	target := acctest.NewTarget(t)
+	undeployed := target.Action(t, mgmt.TriggerCustomTokenExchange, false)
+	postLogin := target.Action(t, "post-login", true)
+	var steps []resource.TestStep
+	for i, tc := range []struct{ action, want string }{
+		{"00000000-0000-4000-8000-000000000000", `Unable to use action.*No action with id "00000000-0000-4000-8000-000000000000" exists in the tenant.*correct the id`},
+		{undeployed, `Unable to use action.*The action ` + undeployed + ` \(.*of the trigger "custom-token-exchange" has no deployed version.*deploy = true`},
+		{postLogin, `Unable to use action.*The action ` + postLogin + ` \(.*runs at the trigger "post-login", not "custom-token-exchange".*supported_triggers`},
+	} {
+		steps = append(steps, resource.TestStep{
+			Config:      target.Config(testAccProfileConfig("cannot run", fmt.Sprintf("urn:acme:cannot-run-%d", i), tc.action)),
+			PlanOnly:    true,
+			ExpectError: acctest.ExpectError(tc.want),
 		})
+	}
+	steps = append(steps, resource.TestStep{
+		Config:      target.Config(testAccProfileConfig_undeployedActionOfConfig("urn:acme:cannot-run-"+acctest.RandomName(), acctest.RandomName())),
+		ExpectError: acctest.ExpectError(`Unable to use action.*has no deployed version.*Set deploy = true on the tenant_action`),
+	})
+	before := target.Requests()
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             target.CheckGone(tokenexchangeprofile.TypeName, getProfile),
+		Steps:                    steps,
+	})
+	if target.Emulator != nil {
+		if n := target.Emulator.Stats().ByRoute["POST /api/v2/token-exchange-profiles"]; n != 0 || target.Requests() == before {
+			t.Errorf("%d profiles were sent to the tenant, which refuses them", n)
+		}
 	}
 }
 
@@ -418,6 +422,25 @@ resource "tenant_token_exchange_profile" "test" {
   action_id          = %[3]q
 }
 `, nameLine, stt, action)
+}
+
+// testAccProfileConfig_undeployedActionOfConfig is a profile on an action
+// of the same configuration that is not deployed: its id is known only at
+// apply.
+func testAccProfileConfig_undeployedActionOfConfig(stt, name string) string {
+	return fmt.Sprintf(`
+resource "tenant_action" "test" {
+  name               = %[2]q
+  code               = "exports.onExecuteCustomTokenExchange = async (event, api) => {};"
+  supported_triggers = { id = "custom-token-exchange", version = "v1" }
+  deploy             = false
+}
+
+resource "tenant_token_exchange_profile" "test" {
+  subject_token_type = %[1]q
+  action_id          = tenant_action.test.id
+}
+`, stt, name)
 }
 
 func TestAccTokenExchangeProfile_identity(t *testing.T) {

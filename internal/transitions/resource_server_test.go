@@ -271,7 +271,7 @@ func (c *serverConfig) life() int64 {
 
 func (c *serverConfig) Address() string { return "tenant_resource_server.walk" }
 func (c *serverConfig) ImportIgnore() []string {
-	// An import reads the secret and knows no write-only version.
+	// An import reads no secret and knows no write-only version.
 	return []string{"token_encryption.encryption_key.pem", "signing_secret", "signing_secret_wo_version"}
 }
 

@@ -2,6 +2,7 @@ package trigger
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -67,11 +68,14 @@ func (r *bindingsResource) ValidateConfig(ctx context.Context, req resource.Vali
 //
 // It records what it binds to its trigger, and that it gives a trigger up
 // (when it is destroyed, and the old trigger of a replacement), for the
-// plan of the destroy of an action it unbinds: that destroy runs first and
-// must unbind the action itself. A trigger given up by one resource and
-// bound by another in one plan (a rename without a moved block) fails the
-// plan of whichever of the two plans second. A check whose read the tenant
-// refuses is skipped with a warning.
+// plans of the destroys of the actions it unbinds, which Terraform applies
+// before this update: a destroy that plans after this plan unbinds its
+// action itself, and when destroys of actions this update drops planned
+// before it, this plan replaces the resource, so that its destroy unbinds
+// those actions before their deletes (see conns.TriggerBindings). A trigger
+// given up by one resource and bound by another in one plan (a rename
+// without a moved block) fails the plan of whichever of the two plans
+// second. A check whose read the tenant refuses is skipped with a warning.
 func (r *bindingsResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if !r.Tenant.Configured() {
 		return
@@ -110,19 +114,27 @@ func (r *bindingsResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
 		return
 	}
-	claims, destroyed, released := r.Tenant.Bindings.Claim(trigger, planned)
-	if released {
+	bound := map[string]bool{}
+	var boundIDs []string
+	if !creating && state.Trigger.ValueString() == trigger {
+		for _, a := range before {
+			bound[a.ID.ValueString()] = true
+			boundIDs = append(boundIDs, a.ID.ValueString())
+		}
+	}
+	claimed := r.Tenant.Bindings.Claim(trigger, planned, boundIDs)
+	if claimed.Released {
 		resp.Diagnostics.AddAttributeError(path.Root("trigger"), "Unable to bind trigger actions", handedOverDetail(trigger))
 	}
-	if claims > 1 {
+	if claimed.Claims > 1 {
 		resp.Diagnostics.AddAttributeError(path.Root("trigger"), "Trigger actions managed twice", fmt.Sprintf(
 			"%d tenant_trigger_actions resources in this configuration bind different actions to the trigger %q; each apply "+
-				"would unbind the other's. Keep one resource per trigger.", claims, trigger))
+				"would unbind the other's. Keep one resource per trigger.", claimed.Claims, trigger))
 	}
-	bound := map[string]bool{}
-	for _, a := range before {
-		bound[a.ID.ValueString()] = true
+	if len(claimed.Unbind) > 0 {
+		r.replaceToUnbind(ctx, trigger, claimed.Unbind, resp)
 	}
+	destroyed := claimed.Listed
 	for i, a := range items {
 		if a.ID.IsUnknown() || a.ID.IsNull() {
 			continue
@@ -140,6 +152,27 @@ func (r *bindingsResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if creating {
 		r.warnUnbound(ctx, trigger, planned, &resp.Diagnostics)
 	}
+}
+
+// unbindKey is the private data key of a replacement's plan that lists the
+// actions its destroy unbinds: the ones this plan destroys.
+const unbindKey = "unbind"
+
+// replaceToUnbind plans the replacement of the bindings of trigger, whose
+// destroy unbinds only ids, actions this plan destroys after that destroy
+// and before the create (Terraform destroys what depends on an object
+// before the object itself), and warns why.
+func (r *bindingsResource) replaceToUnbind(ctx context.Context, trigger string, ids []string, resp *resource.ModifyPlanResponse) {
+	value, _ := json.Marshal(ids) // a list of strings always encodes
+	if resp.Diagnostics.Append(resp.Private.SetKey(ctx, unbindKey, value)...); resp.Diagnostics.HasError() {
+		return
+	}
+	resp.RequiresReplace = append(resp.RequiresReplace, path.Root("actions"))
+	resp.Diagnostics.AddAttributeWarning(path.Root("actions"), "Trigger actions replaced to unbind deleted actions", fmt.Sprintf(
+		"This plan deletes %d action(s) that the trigger %q runs and this resource drops: %s. Terraform applies their "+
+			"deletes before an update of this resource, and the tenant refuses to delete a bound action, so the resource is "+
+			"replaced: its destroy unbinds only those actions, before their deletes, and its create binds the new list. "+
+			"The trigger runs its other actions throughout.", len(ids), trigger, strings.Join(ids, ", ")))
 }
 
 // handedOverDetail explains why one plan cannot destroy a

@@ -2,8 +2,10 @@ package trigger_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -87,9 +89,11 @@ func unbindAndDelete(t *testing.T, cli *acctest.CLI, emu *emulator.Server, targe
 }
 
 // TestAccTriggerActions_removeBoundAction_destroyFirst: the bindings
-// reference the actions, so Terraform destroys the removed action first
-// and updates the bindings after: the destroy unbinds the action itself,
-// as the plan found the bindings drop it.
+// reference the actions, so Terraform applies the removed action's destroy
+// before the bindings' update. Of the two plans, Terraform runs either
+// first: when the bindings plan first, the destroy unbinds the action
+// itself; when the destroy plans first, the bindings are replaced, and
+// their destroy unbinds the action before its delete.
 func TestAccTriggerActions_removeBoundAction_destroyFirst(t *testing.T) {
 	requireAcc(t)
 	target := acctest.NewTarget(t)
@@ -117,11 +121,20 @@ resource "tenant_trigger_actions" "test" {
 	cli.Write(t, "main.tf", target.ProviderBlock()+suffixVar+actionHCL("two")+fmt.Sprintf(bindings, item("two")))
 	emu.ResetStats()
 	out := run(t, cli, "apply", "-auto-approve", "-input=false", "-no-color")
-	at := order(t, out, "tenant_action.one: Destruction complete", "tenant_trigger_actions.test: Modifying...")
-	if at[0] > at[1] {
-		t.Fatalf("the bindings were updated before the action was destroyed; this test is for the other order:\n%s", out)
+	if strings.Contains(out, "tenant_trigger_actions.test: Modifying...") {
+		at := order(t, out, "tenant_action.one: Destruction complete", "tenant_trigger_actions.test: Modifying...")
+		if at[0] > at[1] {
+			t.Fatalf("the bindings were updated before the action was destroyed; this test is for the other order:\n%s", out)
+		}
+		t.Logf("the bindings planned first: the action's destroy unbound it, then the bindings' update; requests %v", emu.Stats().ByRoute)
+	} else {
+		at := order(t, out, "tenant_trigger_actions.test: Destruction complete", "tenant_action.one: Destroying...",
+			"tenant_action.one: Destruction complete", "tenant_trigger_actions.test: Creation complete")
+		if !slices.IsSorted(at) {
+			t.Fatalf("the bindings' replacement did not surround the action's destroy:\n%s", out)
+		}
+		t.Logf("the destroy planned first: the bindings' replacement unbound it; requests %v", emu.Stats().ByRoute)
 	}
-	t.Logf("order: the action's destroy, then the bindings' update; requests %v", emu.Stats().ByRoute)
 	if n := emu.Stats().ByRoute["DELETE /api/v2/actions/actions/{id}"]; n != 1 {
 		t.Fatalf("%d deletes, want 1", n)
 	}
@@ -185,7 +198,11 @@ resource "tenant_trigger_actions" "test" {
 	cli.Write(t, "main.tf", head+actionHCL("two")+gate(2, "")+literal(two))
 	emu.ResetStats()
 	out := run(t, cli, "apply", "-auto-approve", "-input=false", "-no-color")
-	at := order(t, out, "tenant_trigger_actions.test: Modifications complete", "tenant_action.one: Destroying...")
+	written := "tenant_trigger_actions.test: Modifications complete" // or replaced, when the destroy planned first
+	if !strings.Contains(out, written) {
+		written = "tenant_trigger_actions.test: Creation complete"
+	}
+	at := order(t, out, written, "tenant_action.one: Destroying...")
 	if at[0] > at[1] {
 		t.Fatalf("the action was destroyed before the bindings were updated; this test is for the other order:\n%s", out)
 	}
@@ -325,4 +342,106 @@ moved {
 		t.Fatal(err)
 	}
 	run(t, cli, "destroy", "-auto-approve", "-input=false", "-no-color")
+}
+
+// TestAccTriggerActions_removeManyBoundActions: 50 bound actions of one
+// trigger, made with count, removed together with their entries in one
+// apply, at the CLI's default parallelism and at -parallelism=2. With
+// count, Terraform plans every instance of the actions, the destroyed ones
+// included, before the bindings that reference them, and applies the
+// destroys before the bindings' update: the bindings' plan, which sees the
+// destroys, replaces itself so that its destroy unbinds exactly those
+// actions first. The apply succeeds at once, the tenant never answers 409,
+// the kept action stays bound throughout, and the next plan is empty. The
+// requests of each apply are logged by route.
+func TestAccTriggerActions_removeManyBoundActions(t *testing.T) {
+	requireAcc(t)
+	for _, parallelism := range []string{"", "-parallelism=2"} {
+		name := "default parallelism"
+		if parallelism != "" {
+			name = parallelism
+		}
+		t.Run(name, func(t *testing.T) {
+			target := acctest.NewTarget(t)
+			emu := target.RequireEmulator(t)
+			config := func(n int) string {
+				return target.ProviderBlock() + suffixVar + fmt.Sprintf(`
+resource "tenant_action" "many" {
+  count              = %d
+  name               = "many-${count.index}-${var.suffix}"
+  code               = "exports.onExecutePostLogin = async () => {};"
+  supported_triggers = { id = "post-login", version = "v3" }
+}
+
+resource "tenant_trigger_actions" "test" {
+  trigger = "post-login"
+  actions = [for a in tenant_action.many : { id = a.id, display_name = a.name }]
+}
+
+output "ids" {
+  value = tenant_action.many[*].id
+}
+`, n)
+			}
+			args := func(cmd string) []string {
+				a := []string{cmd, "-auto-approve", "-input=false", "-no-color"}
+				if parallelism != "" {
+					a = append(a, parallelism)
+				}
+				return a
+			}
+			cli := acctest.NewCLI(t, map[string]string{"main.tf": config(51)})
+			cli.Env = append(cli.Env, "TF_VAR_suffix="+acctest.RandomName())
+			run(t, cli, args("apply")...)
+			var ids []string
+			if err := json.Unmarshal([]byte(run(t, cli, "output", "-json", "ids")), &ids); err != nil || len(ids) != 51 {
+				t.Fatalf("ids %v: %v", ids, err)
+			}
+			kept := attrOf(run(t, cli, "state", "show", "-no-color", "tenant_action.many[0]"), "name")
+			if err := checkBound(target, "post-login", boundAll(target, ids)...)(nil); err != nil {
+				t.Fatal(err)
+			}
+
+			cli.Write(t, "main.tf", config(1))
+			emu.ResetStats()
+			plan := []string{"plan", "-input=false", "-no-color", "-out=tfplan"}
+			if parallelism != "" {
+				plan = append(plan, parallelism)
+			}
+			run(t, cli, plan...)
+			planned := emu.Stats()
+			emu.ResetStats()
+			apply := []string{"apply", "-input=false", "-no-color"}
+			if parallelism != "" {
+				apply = append(apply, parallelism)
+			}
+			out := run(t, cli, append(apply, "tfplan")...)
+			st := emu.Stats()
+			t.Logf("removing 50 bound actions and their entries (%s): the plan %d requests %v; the apply %d requests %v, by status %v",
+				name, planned.Total, planned.ByRoute, st.Total, st.ByRoute, st.ByStatus)
+			if n := strings.Count(out, ": Destruction complete"); n != 51 || !strings.Contains(out, "tenant_trigger_actions.test: Creation complete") {
+				t.Fatalf("the apply did not destroy the 50 actions and replace the bindings (%d destroyed):\n%s", n, out)
+			}
+			for _, id := range ids[1:] {
+				if _, err := target.Client().GetAction(context.Background(), id); !mgmt.IsNotFound(err) {
+					t.Fatalf("the removed action %s: %v", id, err)
+				}
+			}
+			unbindAndDelete(t, cli, emu, target, ids[1], bound{ids[0], kept})
+			run(t, cli, args("destroy")...)
+		})
+	}
+}
+
+// boundAll is the bindings of ids, each shown by its action's name.
+func boundAll(target *acctest.Target, ids []string) []bound {
+	var out []bound
+	for _, id := range ids {
+		a, err := target.Client().GetAction(context.Background(), id)
+		if err != nil {
+			return append(out, bound{id, err.Error()})
+		}
+		out = append(out, bound{id, a.Name})
+	}
+	return out
 }

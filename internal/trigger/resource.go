@@ -2,6 +2,7 @@ package trigger
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
 var (
@@ -79,14 +81,37 @@ func (r *bindingsResource) Update(ctx context.Context, req resource.UpdateReques
 }
 
 // Delete unbinds every action of the trigger: a PATCH with an empty list.
+// The destroy of a replacement planned to unbind the actions its plan
+// deletes (replaceToUnbind) unbinds only those, and leaves the trigger
+// running the others until the create binds the new list.
 func (r *bindingsResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var m bindingsModel
 	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}
 	trigger := m.Trigger.ValueString()
-	if _, err := r.Tenant.API.UpdateTriggerBindings(ctx, trigger, nil); err != nil {
-		resp.Diagnostics.AddError("Unable to delete trigger actions", framework.APIErrorDetail(fmt.Sprintf("Unbinding every action of the trigger %q", trigger), err))
+	value, diags := req.Private.GetKey(ctx, unbindKey)
+	resp.Diagnostics.Append(diags...)
+	if len(value) == 0 {
+		if _, err := r.Tenant.API.UpdateTriggerBindings(ctx, trigger, nil); err != nil {
+			resp.Diagnostics.AddError("Unable to delete trigger actions", framework.APIErrorDetail(fmt.Sprintf("Unbinding every action of the trigger %q", trigger), err))
+		}
+		return
+	}
+	var unbind []string
+	if err := json.Unmarshal(value, &unbind); err != nil {
+		resp.Diagnostics.AddError("Unable to delete trigger actions", fmt.Sprintf(
+			"The plan's list of the actions to unbind could not be read (%v). This is a bug in the provider; please report it.", err))
+		return
+	}
+	body, d := m.toAPI(ctx)
+	if resp.Diagnostics.Append(d...); resp.Diagnostics.HasError() {
+		return
+	}
+	body = slices.DeleteFunc(body, func(b mgmt.BindingUpdate) bool { return slices.Contains(unbind, b.Ref.Value) })
+	if _, err := r.Tenant.API.UpdateTriggerBindings(ctx, trigger, body); err != nil {
+		resp.Diagnostics.AddError("Unable to update trigger actions", framework.APIErrorDetail(fmt.Sprintf(
+			"Unbinding the actions this apply deletes (%s) from the trigger %q", strings.Join(unbind, ", "), trigger), err))
 	}
 }
 

@@ -41,12 +41,13 @@ func (r *bindingsResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 			"trigger runs exactly these actions, so an action bound outside Terraform shows as drift and the next apply " +
 			"unbinds it. A change of order or of a display name is one in-place update (the API replaces the whole list). " +
 			"Only deployed actions of the trigger can be bound. Destroying this resource unbinds every action of the trigger. " +
-			"An action removed from `actions` and from the configuration in one apply is unbound and deleted in that apply " +
-			"(Terraform destroys the action first; its destroy unbinds it), for at most `-parallelism` − 1 actions of one " +
-			"trigger at once (9 by default): beyond that the plan waits 20 seconds and warns, and the deletes fail with " +
-			"`409`; apply again (the bindings are updated by then), or apply with a `-parallelism` greater than the number " +
-			"of actions removed. Renaming this resource needs a `moved` block: without it the plan fails, as the old " +
-			"address's destroy would unbind what the new one binds.\n\n" +
+			"Actions removed from `actions` and from the configuration in one apply are unbound and deleted in that apply, " +
+			"however many: Terraform deletes them before it updates this resource, so either each delete unbinds its " +
+			"action, or, when their plans came first, this resource is replaced and its destroy unbinds only those " +
+			"actions before their deletes (the plan warns). Name the actions by reference (`tenant_action.<name>.id`): " +
+			"with literal ids Terraform orders nothing between the two, and a delete may need a second apply. Renaming this " +
+			"resource needs a `moved` block: without it the plan fails, as the old address's destroy would unbind what the " +
+			"new one binds.\n\n" +
 			"A `custom-token-exchange` action is bound by its token exchange profile (`tenant_token_exchange_profile.action_id`), " +
 			"never by a trigger binding, so that trigger is refused here.",
 		Attributes: map[string]schema.Attribute{

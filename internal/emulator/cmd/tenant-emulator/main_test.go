@@ -43,7 +43,7 @@ func TestParseFlags_assume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.Assume.HeldPermission != "conflict" || o.Assume.ActionDeploy != "separate" || o.Assume.ProfileAction != "" {
+	if o.Assume.HeldPermission != "conflict" || o.Assume.ActionDeploy != "separate" || o.Assume.UndefinedScope != "" {
 		t.Fatalf("Assume %+v", o.Assume)
 	}
 	for arg, want := range map[string]string{
