@@ -64,7 +64,7 @@ func grantSchema() schema.Schema {
 				Optional:      true,
 				Computed:      true,
 				ElementType:   types.StringType,
-				PlanModifiers: []planmodifier.Set{scopesDefault{}},
+				PlanModifiers: []planmodifier.Set{scopesDefault},
 				Validators: []validator.Set{
 					setvalidator.ValueStringsAre(stringvalidator.UTF8LengthBetween(1, 280)),
 				},

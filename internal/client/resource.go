@@ -189,14 +189,7 @@ func (r *clientResource) Update(ctx context.Context, req resource.UpdateRequest,
 				"Grant it to the provider's client, or read the secret with the tenant_client_secret ephemeral resource where it has it.", id))
 		return
 	}
-	planned := plan.GrantTypes
 	resp.Diagnostics.Append(plan.fromAPI(ctx, c)...)
-	if !planned.IsUnknown() && !changed(planned, state.GrantTypes) {
-		// Not sent, so unchanged: the answers to GET and to PATCH may
-		// differ in whether they show it ("sometimes" in both [O]); the
-		// next refresh reads it.
-		plan.GrantTypes = planned
-	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: plan.ID}, &resp.Diagnostics)
 }

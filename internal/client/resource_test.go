@@ -731,3 +731,58 @@ resource "tenant_client" "test" {
 		})
 	}
 }
+
+// TestAccClient_grantTypesImported: a client imported from a tenant whose
+// GET answers leave grant_types out holds none in the state; an update that
+// changes something plans the list known after apply and reads it from the
+// PATCH answer, which shows it, and the next plan is empty.
+func TestAccClient_grantTypesImported(t *testing.T) {
+	target := acctest.NewTarget(t)
+	emu := target.RequireEmulator(t)
+	domain := withoutGrantTypes(t, target, "GET")
+	name := acctest.RandomName()
+	c, err := target.Client().CreateClient(context.Background(), mgmt.AppClient{Name: &name, GrantTypes: &[]string{"client_credentials"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	config := func(description string) string {
+		return fmt.Sprintf(`provider "tenant" {
+  domain        = %q
+  audience      = %q
+  client_id     = %q
+  client_secret = %q
+}
+
+resource "tenant_client" "test" {
+  name        = %q
+  description = %q
+}
+`, domain, emu.Audience(), target.ClientID, target.ClientSecret, name, description)
+	}
+	grantTypes := tfjsonpath.New("grant_types")
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             target.CheckGone(client.TypeName, getClient),
+		Steps: []resource.TestStep{
+			{
+				Config: config(""), ResourceName: addr, ImportState: true, ImportStateId: c.ClientID, ImportStatePersist: true,
+				ImportStateCheck: func(s []*terraform.InstanceState) error {
+					if n := s[0].Attributes["grant_types.#"]; n != "" && n != "0" {
+						return fmt.Errorf("the import read %s grant types through answers that leave them out", n)
+					}
+					return nil
+				},
+			},
+			{
+				Config: config("second"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectUnknownValue(addr, grantTypes)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, grantTypes, knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("client_credentials")})),
+				},
+			},
+		},
+	})
+}

@@ -14,9 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectdefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
@@ -140,19 +138,6 @@ func enumList(desc string, enum []string) schema.ListAttribute {
 	}
 }
 
-// keepNested* are the plan modifiers of a value inside an object: see
-// keepNested. keepObject is for a top-level object, whose null is kept;
-// keepOptionalObject for an object the tenant answers only when set.
-var (
-	keepNestedString   = []planmodifier.String{keepNested{}}
-	keepNestedBool     = []planmodifier.Bool{keepNested{}}
-	keepNestedInt      = []planmodifier.Int64{keepNested{}}
-	keepNestedList     = []planmodifier.List{keepNested{}}
-	keepNestedObject   = []planmodifier.Object{keepNested{}}
-	keepOptionalObject = []planmodifier.Object{keepInParent{}}
-	keepObject         = []planmodifier.Object{objectplanmodifier.UseStateForUnknown()}
-)
-
 func clientSchema() schema.Schema {
 	return schema.Schema{
 		MarkdownDescription: "An application (a client of the tenant): how it signs users in, which tokens it gets, and " +
@@ -200,7 +185,7 @@ func clientSchema() schema.Schema {
 					"and `express_configuration` clients, `false` for the others; removing it returns to that default.",
 				Optional:      true,
 				Computed:      true,
-				PlanModifiers: []planmodifier.Bool{oidcConformantDefault{}},
+				PlanModifiers: []planmodifier.Bool{oidcConformantDefault},
 			},
 			"callbacks":           urlList("URLs the tenant may redirect to after a sign-in (the allowed callback URLs)."),
 			"allowed_origins":     urlList("URLs allowed to embed the login in an iframe (allowed origins)."),
@@ -215,10 +200,9 @@ func clientSchema() schema.Schema {
 					"usually `authorization_code`, `implicit`, `refresh_token` and `client_credentials`); removing the argument " +
 					"keeps the current list. Should the tenant's answer leave the list out, the last one known is kept, and a " +
 					"change made outside Terraform is not seen until an answer shows the list again.",
-				Optional:      true,
-				Computed:      true,
-				ElementType:   types.StringType,
-				PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()},
+				Optional:    true,
+				Computed:    true,
+				ElementType: types.StringType,
 				Validators: []validator.List{
 					listvalidator.UniqueValues(),
 					listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
@@ -229,27 +213,24 @@ func clientSchema() schema.Schema {
 					"a setting left out of the object keeps its value too.",
 				Optional:      true,
 				Computed:      true,
-				PlanModifiers: keepObject,
+				PlanModifiers: filledObject,
 				Attributes: map[string]schema.Attribute{
 					"alg": schema.StringAttribute{
 						MarkdownDescription: "The signing algorithm: `HS256`, `RS256` or `PS256`.",
 						Optional:            true,
 						Computed:            true,
 						Validators:          []validator.String{stringvalidator.OneOf(JWTAlgs...)},
-						PlanModifiers:       keepNestedString,
 					},
 					"lifetime_in_seconds": schema.Int64Attribute{
 						MarkdownDescription: "Lifetime of the ID tokens, in seconds (0 or more; the tenant sets 36000 for a new client).",
 						Optional:            true,
 						Computed:            true,
 						Validators:          []validator.Int64{int64validator.AtLeast(0)},
-						PlanModifiers:       keepNestedInt,
 					},
 					"secret_encoded": schema.BoolAttribute{
 						MarkdownDescription: "Whether the client secret is base64-encoded (`false` for a new client).",
 						Optional:            true,
 						Computed:            true,
-						PlanModifiers:       keepNestedBool,
 					},
 					"scopes": schema.MapAttribute{
 						MarkdownDescription: "Claims added to the ID token per scope. Removing it clears them.",
@@ -341,7 +322,7 @@ func clientSchema() schema.Schema {
 							"\"non-expiring\"` and `false` with `expiring`, as the tenant sets it.",
 						Optional:      true,
 						Computed:      true,
-						PlanModifiers: []planmodifier.Bool{infiniteDefault{}},
+						PlanModifiers: []planmodifier.Bool{infiniteDefault},
 					},
 					"idle_token_lifetime": schema.Int64Attribute{
 						MarkdownDescription: fmt.Sprintf("Seconds after which an unused refresh token expires (default %d).", DefaultRefreshIdleLifetime),
@@ -354,7 +335,7 @@ func clientSchema() schema.Schema {
 						MarkdownDescription: "Whether unused refresh tokens never expire. Defaults as `infinite_token_lifetime` does.",
 						Optional:            true,
 						Computed:            true,
-						PlanModifiers:       []planmodifier.Bool{infiniteDefault{}},
+						PlanModifiers:       []planmodifier.Bool{infiniteDefault},
 					},
 					"policies": schema.ListNestedAttribute{
 						MarkdownDescription: "APIs a refresh token may get access tokens for besides its own (multi-resource " +
@@ -388,7 +369,7 @@ func clientSchema() schema.Schema {
 				MarkdownDescription: "The credentials the client authenticates with instead of its secret, by id: read from the " +
 					"tenant, managed through the client's credentials (not by this resource).",
 				Computed:      true,
-				PlanModifiers: keepObject,
+				PlanModifiers: keptObject,
 				Attributes: map[string]schema.Attribute{
 					"private_key_jwt":             credentialIDs("Private key JWT (`private_key_jwt`)."),
 					"tls_client_auth":             credentialIDs("mTLS with a certificate of a certificate authority (`tls_client_auth`)."),
@@ -404,7 +385,7 @@ func clientSchema() schema.Schema {
 					"argument does not turn it off); a setting left out of the object keeps its value too.",
 				Optional:      true,
 				Computed:      true,
-				PlanModifiers: keepObject,
+				PlanModifiers: filledObject,
 				Attributes: map[string]schema.Attribute{
 					"backchannel_logout_urls": schema.ListAttribute{
 						MarkdownDescription: "URLs the tenant sends logout tokens to, at least one, without repeats.",
@@ -416,7 +397,6 @@ func clientSchema() schema.Schema {
 						MarkdownDescription: "Which events start a back-channel logout.",
 						Optional:            true,
 						Computed:            true,
-						PlanModifiers:       keepNestedObject,
 						Attributes: map[string]schema.Attribute{
 							"mode": schema.StringAttribute{
 								MarkdownDescription: "`custom` (the events in `selected_initiators`) or `all`.",
@@ -428,7 +408,6 @@ func clientSchema() schema.Schema {
 								Optional:            true,
 								Computed:            true,
 								ElementType:         types.StringType,
-								PlanModifiers:       keepNestedList,
 								Validators:          []validator.List{listvalidator.UniqueValues()},
 							},
 						},
@@ -437,7 +416,6 @@ func clientSchema() schema.Schema {
 						MarkdownDescription: "Whether logout tokens carry the session's metadata.",
 						Optional:            true,
 						Computed:            true,
-						PlanModifiers:       keepNestedObject,
 						Attributes: map[string]schema.Attribute{
 							"include": schema.BoolAttribute{
 								MarkdownDescription: "Whether the session's metadata is included.",
@@ -524,15 +502,15 @@ func clientSchema() schema.Schema {
 			"session_transfer": schema.SingleNestedAttribute{
 				MarkdownDescription: "Native-to-web single sign-on (session transfer tokens). Unset by default; removing it " +
 					"unsets it again. A setting left out of the object is the tenant's, and is kept.",
-				Optional: true,
+				Optional:      true,
+				PlanModifiers: filledObject,
 				Attributes: map[string]schema.Attribute{
-					"can_create_session_transfer_token": nestedKeepBool("Whether the client may create session transfer tokens."),
+					"can_create_session_transfer_token": tenantBool("Whether the client may create session transfer tokens."),
 					"allowed_authentication_methods": schema.ListAttribute{
 						MarkdownDescription: "How a session transfer token may be sent: `cookie` and `query`, without repeats.",
 						Optional:            true,
 						Computed:            true,
 						ElementType:         types.StringType,
-						PlanModifiers:       keepNestedList,
 						Validators: []validator.List{
 							listvalidator.UniqueValues(),
 							listvalidator.ValueStringsAre(stringvalidator.OneOf(SessionAuthMethods...)),
@@ -543,24 +521,21 @@ func clientSchema() schema.Schema {
 						Optional:            true,
 						Computed:            true,
 						Validators:          []validator.String{stringvalidator.OneOf(DeviceBindings...)},
-						PlanModifiers:       keepNestedString,
 					},
-					"allow_refresh_token":           nestedKeepBool("Whether a refresh token may be issued with the transferred session."),
-					"enforce_online_refresh_tokens": nestedKeepBool("Whether refresh tokens are bound to the session."),
-					"enforce_cascade_revocation":    nestedKeepBool("Whether revoking the session revokes the transferred ones."),
+					"allow_refresh_token":           tenantBool("Whether a refresh token may be issued with the transferred session."),
+					"enforce_online_refresh_tokens": tenantBool("Whether refresh tokens are bound to the session."),
+					"enforce_cascade_revocation":    tenantBool("Whether revoking the session revokes the transferred ones."),
 					"delegation": schema.SingleNestedAttribute{
 						MarkdownDescription: "Delegated (impersonation) access with session transfer tokens.",
 						Optional:            true,
 						Computed:            true,
-						PlanModifiers:       keepOptionalObject,
 						Attributes: map[string]schema.Attribute{
-							"allow_delegated_access": nestedKeepBool("Whether delegated access is allowed."),
+							"allow_delegated_access": tenantBool("Whether delegated access is allowed."),
 							"enforce_device_binding": schema.StringAttribute{
 								MarkdownDescription: "Binding of delegated access to the device: `ip` or `asn`.",
 								Optional:            true,
 								Computed:            true,
 								Validators:          []validator.String{stringvalidator.OneOf(DelegationBindings...)},
-								PlanModifiers:       keepNestedString,
 							},
 						},
 					},
@@ -598,7 +573,7 @@ func clientSchema() schema.Schema {
 				MarkdownDescription: "Federated Credential Management sign-in. When not set, the tenant's setting is kept.",
 				Optional:            true,
 				Computed:            true,
-				PlanModifiers:       keepObject,
+				PlanModifiers:       keptObject,
 				Attributes: map[string]schema.Attribute{
 					"google": schema.SingleNestedAttribute{
 						MarkdownDescription: "The Google FedCM prompt.",
@@ -617,7 +592,7 @@ func clientSchema() schema.Schema {
 					"When not set, the tenant's setting is kept.",
 				Optional:      true,
 				Computed:      true,
-				PlanModifiers: keepObject,
+				PlanModifiers: keptObject,
 				Attributes: map[string]schema.Attribute{
 					"active": schema.BoolAttribute{
 						MarkdownDescription: "Whether the client may exchange ID-JAGs for access tokens.",
@@ -682,35 +657,12 @@ func credentialIDs(desc string) schema.SingleNestedAttribute {
 	}
 }
 
-// keepInParent keeps the state's value of an object inside another, null
-// included, when the outer object is in the state: for an object the
-// tenant answers only when set (session_transfer.delegation). When the
-// outer object is added, the value is the tenant's, unknown until the
-// apply.
-type keepInParent struct{}
-
-func (keepInParent) Description(context.Context) string {
-	return "Keeps the state's value while the enclosing object is in the state."
-}
-
-func (m keepInParent) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
-
-func (keepInParent) PlanModifyObject(ctx context.Context, req planmodifier.ObjectRequest, resp *planmodifier.ObjectResponse) {
-	if req.State.Raw.IsNull() || !req.PlanValue.IsUnknown() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	var parent types.Object
-	if resp.Diagnostics.Append(req.State.GetAttribute(ctx, req.Path.ParentPath(), &parent)...); resp.Diagnostics.HasError() || parent.IsNull() {
-		return
-	}
-	resp.PlanValue = req.StateValue
-}
-
-func nestedKeepBool(desc string) schema.BoolAttribute {
+// tenantBool is a setting inside an object that the tenant fills when the
+// configuration leaves it out: its plan is the object's rule.
+func tenantBool(desc string) schema.BoolAttribute {
 	return schema.BoolAttribute{
 		MarkdownDescription: desc,
 		Optional:            true,
 		Computed:            true,
-		PlanModifiers:       keepNestedBool,
 	}
 }
