@@ -230,7 +230,9 @@ func stringMap(ctx context.Context, m types.Map, diags *diag.Diagnostics) map[st
 }
 
 // jwtToAPI is jwt_configuration to send: every known setting, and scopes
-// as an empty object when none, so that a merge clears them too.
+// as an empty object when none or cleared (the tenant that replaces the
+// object clears them either way; one that merges it keeps them, which the
+// update reads back: see keptScopes).
 func jwtToAPI(ctx context.Context, o types.Object, diags *diag.Diagnostics) *mgmt.JWTConfiguration {
 	m, ok := as[jwtModel](ctx, o, diags)
 	if !ok {

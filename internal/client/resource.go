@@ -190,6 +190,7 @@ func (r *clientResource) Update(ctx context.Context, req resource.UpdateRequest,
 		return
 	}
 	resp.Diagnostics.Append(plan.fromAPI(ctx, c)...)
+	keptScopes(ctx, req, plan.clientModel, resp)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: plan.ID}, &resp.Diagnostics)
 }

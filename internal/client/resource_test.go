@@ -786,3 +786,66 @@ resource "tenant_client" "test" {
 		},
 	})
 }
+
+// TestAccClient_scopesRemoved: jwt_configuration.scopes removed from the
+// configuration, under both readings of a nested object's PATCH. A tenant
+// that replaces the object clears them; one that merges it keeps them,
+// since it takes no request that removes them (an empty object is merged,
+// a null refused): the apply reads that back, and later plans keep them.
+// Either way the next plans are empty.
+func TestAccClient_scopesRemoved(t *testing.T) {
+	for mode, kept := range map[string]bool{"replace": false, "merge": true} {
+		t.Run(mode, func(t *testing.T) {
+			target := acctest.NewTargetWith(t, emulator.Options{Assume: emulator.Assumptions{ClientPatch: mode}})
+			name := acctest.RandomName()
+			scopes := tfjsonpath.New("jwt_configuration").AtMapKey("scopes")
+			var after knownvalue.Check = knownvalue.Null()
+			if kept {
+				after = knownvalue.MapExact(map[string]knownvalue.Check{"openid": knownvalue.StringExact("sub")})
+			}
+			onTenant := checkClient(target, func(c *mgmt.AppClient) error {
+				if has := c.JWTConfiguration != nil && c.JWTConfiguration.Scopes != nil && len(*c.JWTConfiguration.Scopes) > 0; has != kept {
+					return fmt.Errorf("the tenant's scopes: %v, want kept %v", c.JWTConfiguration, kept)
+				}
+				return nil
+			})
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: acctest.ProviderFactories,
+				CheckDestroy:             target.CheckGone(client.TypeName, getClient),
+				Steps: []resource.TestStep{
+					{Config: target.Config(testAccClientConfig_jwt(name, "", `scopes = { openid = "sub" }`))},
+					{
+						Config: target.Config(testAccClientConfig_jwt(name, "", "")),
+						ConfigPlanChecks: resource.ConfigPlanChecks{
+							PreApply:             []plancheck.PlanCheck{plancheck.ExpectUnknownValue(addr, scopes)},
+							PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+						},
+						ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(addr, scopes, after)},
+						Check:             onTenant,
+					},
+					{
+						Config: target.Config(testAccClientConfig_jwt(name, "second", "")),
+						ConfigPlanChecks: resource.ConfigPlanChecks{
+							PreApply:             []plancheck.PlanCheck{plancheck.ExpectKnownValue(addr, scopes, after)},
+							PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+						},
+						Check: onTenant,
+					},
+				},
+			})
+		})
+	}
+}
+
+func testAccClientConfig_jwt(name, description, scopes string) string {
+	return fmt.Sprintf(`
+resource "tenant_client" "test" {
+  name        = %[1]q
+  description = %[2]q
+  jwt_configuration = {
+    alg = "RS256"
+    %[3]s
+  }
+}
+`, name, description, scopes)
+}

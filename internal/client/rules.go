@@ -2,6 +2,10 @@ package client
 
 import (
 	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -56,9 +60,13 @@ var clientRules = []planRule{
 			"session_transfer.delegation.enforce_device_binding"}},
 	{"cleared", "None: removing the argument clears the value on the tenant.", "no rule",
 		[]string{"callbacks", "allowed_origins", "web_origins", "client_aliases", "allowed_clients", "allowed_logout_urls",
-			"jwt_configuration.scopes", "client_metadata", "refresh_token.policies", "organization_discovery_methods",
+			"client_metadata", "refresh_token.policies", "organization_discovery_methods",
 			"compliance_level", "default_organization", "token_exchange", "token_quota", "resource_server_identifier",
 			"skip_non_verifiable_callback_uri_confirmation_prompt", "async_approval_notification_channels"}},
+	{"cleared where the tenant lets go", "None: removing the argument sends none and shows it known after apply; a " +
+		"tenant that keeps it anyway (one that merges the object into the one it holds) keeps it, the apply warns, and it " +
+		"is the state's from then on.", "`KeepFilled` of the top-level object",
+		[]string{"jwt_configuration.scopes"}},
 	{"cleared, filled inside", "None, as `cleared`; inside an object the configuration sets, as `filled`.", "`KeepFilled`",
 		[]string{"session_transfer"}},
 	{"shown", "The state's list, as `kept`; when the state holds none (no answer showed one), none while the update " +
@@ -84,6 +92,9 @@ var grantRules = []planRule{
 var (
 	keptObject   = []planmodifier.Object{objectplanmodifier.UseStateForUnknown()}
 	filledObject = []planmodifier.Object{planmodifiers.KeepFilled()}
+	// jwtObject clears scopes the configuration removes, where the tenant
+	// lets them go (see clearScopes).
+	jwtObject = []planmodifier.Object{planmodifiers.KeepFilled("scopes")}
 
 	// oidcConformantDefault is the tenant's default for the app_type [O:
 	// true for resource_server and express_configuration clients, false
@@ -143,6 +154,35 @@ func planGrantTypes(ctx context.Context, req resource.ModifyPlanRequest, resp *r
 	if state.IsNull() && !resp.Plan.Raw.Equal(req.State.Raw) {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, at, types.ListUnknown(types.StringType))...)
 	}
+}
+
+// scopesPath is jwt_configuration.scopes, which KeepFilled clears where the
+// tenant lets go.
+var scopesPath = path.Root("jwt_configuration").AtName("scopes")
+
+// keptScopes is the other half of the scopes rule: when an update cleared
+// jwt_configuration.scopes (planned known after apply) and the tenant's
+// answer still holds them, the tenant merges the object into the one it
+// holds and takes no request that removes them (the reference does not say
+// how they are cleared: an empty object clears them where the tenant
+// replaces the object, and a null is refused): they are the tenant's, the
+// apply warns, and the resource records it so that later plans keep them.
+func keptScopes(ctx context.Context, req resource.UpdateRequest, answered clientModel, resp *resource.UpdateResponse) {
+	var configured, planned types.Map
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, scopesPath, &configured)...)
+	if resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, scopesPath, &planned)...); resp.Diagnostics.HasError() ||
+		!configured.IsNull() || !planned.IsUnknown() {
+		return
+	}
+	j, ok := as[jwtModel](ctx, answered.JWTConfiguration, &resp.Diagnostics)
+	if !ok || j.Scopes.IsNull() {
+		return
+	}
+	planmodifiers.MarkTenantKept(ctx, resp.Private, scopesPath, &resp.Diagnostics)
+	resp.Diagnostics.AddAttributeWarning(scopesPath, "Scopes kept by the tenant", fmt.Sprintf(
+		"The configuration no longer sets jwt_configuration.scopes, but the tenant kept them (%s) when the update sent none: "+
+			"it merges jwt_configuration into the one it holds. They stay as the tenant's; to change them, set scopes.",
+		strings.Join(slices.Sorted(maps.Keys(j.Scopes.Elements())), ", ")))
 }
 
 // secretPlan plans client_secret: null without client_secret_in_state; known

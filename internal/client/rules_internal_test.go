@@ -53,6 +53,7 @@ func TestPlanRules(t *testing.T) {
 		typeName       string // tenant_client when empty
 		config, answer string // the answer is null for a create
 		inState        bool   // client_secret_in_state in the state
+		private        string // the prior private state, as Terraform holds it
 		want           map[string]string
 		sends          string
 	}{
@@ -143,6 +144,18 @@ func TestPlanRules(t *testing.T) {
 			sends: `{"session_transfer":{"can_create_session_transfer_token":false,"delegation":{"allow_delegated_access":false}}}`,
 		},
 		{
+			name:   "cleared where the tenant lets go: scopes removed: known after apply, jwt_configuration sent without them",
+			config: ruleConfig(""), answer: strings.Replace(answered, `"secret_encoded":false}`, `"secret_encoded":false,"scopes":{"openid":"x"}}`, 1) + `}`,
+			want:  map[string]string{"jwt_configuration.scopes": "?", "jwt_configuration.lifetime_in_seconds": "?"},
+			sends: `{"jwt_configuration":{"secret_encoded":false,"alg":"RS256","scopes":{}}}`,
+		},
+		{
+			name:   "cleared where the tenant lets go: scopes the tenant kept at their removal are the state's",
+			config: ruleConfig(""), answer: strings.Replace(answered, `"secret_encoded":false}`, `"secret_encoded":false,"scopes":{"openid":"x"}}`, 1) + `}`,
+			private: `{"tenant_kept:jwt_configuration.scopes":"dHJ1ZQ=="}`,
+			sends:   `{}`,
+		},
+		{
 			name:   "cleared: callbacks removed sends none",
 			config: ruleConfig(""), answer: answered + `,"callbacks":["https://app.example.com/cb"]}`,
 			want:  map[string]string{"callbacks": "null"},
@@ -187,7 +200,7 @@ func TestPlanRules(t *testing.T) {
 			config: ruleConfig(""),
 			want: map[string]string{"id": "?", "description": `"first"`, "app_type": "?", "oidc_conformant": "false",
 				"grant_types": "?", "jwt_configuration.alg": `"RS256"`, "jwt_configuration.lifetime_in_seconds": "?",
-				"jwt_configuration.secret_encoded": "?", "oidc_logout.backchannel_logout_initiators": "?",
+				"jwt_configuration.secret_encoded": "?", "jwt_configuration.scopes": "null", "oidc_logout.backchannel_logout_initiators": "?",
 				"refresh_token.infinite_token_lifetime": "true", "callbacks": "null", "client_secret": "null"},
 		},
 		{
@@ -214,7 +227,7 @@ func TestPlanRules(t *testing.T) {
 			if tc.answer != "" {
 				prior = r.state(t, tc.answer, tc.inState)
 			}
-			planned := r.plan(t, config, prior)
+			planned := r.plan(t, config, prior, []byte(tc.private))
 			got, want := flatten("", planned), map[string]string{}
 			if tc.answer != "" {
 				want = flatten("", prior)
@@ -331,7 +344,7 @@ func (r ruleSet) state(t *testing.T, answer string, inState bool) tftypes.Value 
 
 // plan is the framework's plan of config over prior, from the proposal
 // Terraform makes.
-func (r ruleSet) plan(t *testing.T, config, prior tftypes.Value) tftypes.Value {
+func (r ruleSet) plan(t *testing.T, config, prior tftypes.Value, private []byte) tftypes.Value {
 	dv := func(v tftypes.Value) *tfprotov6.DynamicValue {
 		d, err := tfprotov6.NewDynamicValue(r.typ, v)
 		if err != nil {
@@ -341,6 +354,7 @@ func (r ruleSet) plan(t *testing.T, config, prior tftypes.Value) tftypes.Value {
 	}
 	resp, err := r.srv.PlanResourceChange(context.Background(), &tfprotov6.PlanResourceChangeRequest{
 		TypeName: r.typeName, Config: dv(config), PriorState: dv(prior), ProposedNewState: dv(proposed(r.schema.Attributes, prior, config)),
+		PriorPrivate: private,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -91,17 +91,18 @@ func checkClass(class string, a schema.Attribute, filledBy string) error {
 		optional, computed, hasDefault bool
 		mods                           []string
 	}{
-		"assigned":               {false, true, false, []string{"useStateForUnknownModifier"}},
-		"default":                {true, true, true, nil},
-		"derived default":        {true, true, false, []string{"planmodifiers.DefaultFromModifier"}},
-		"kept":                   {true, true, false, []string{"useStateForUnknownModifier"}},
-		"kept, filled inside":    {true, true, false, []string{"planmodifiers.keepFilled"}},
-		"filled":                 {true, true, false, nil},
-		"cleared":                {true, false, false, nil},
-		"cleared, filled inside": {true, false, false, []string{"planmodifiers.keepFilled"}},
-		"shown":                  {true, true, false, nil},
-		"switch":                 {true, false, false, nil},
-		"secret":                 {false, true, false, []string{"client.secretPlan"}},
+		"assigned":                         {false, true, false, []string{"useStateForUnknownModifier"}},
+		"default":                          {true, true, true, nil},
+		"derived default":                  {true, true, false, []string{"planmodifiers.DefaultFromModifier"}},
+		"kept":                             {true, true, false, []string{"useStateForUnknownModifier"}},
+		"kept, filled inside":              {true, true, false, []string{"planmodifiers.keepFilled"}},
+		"filled":                           {true, true, false, nil},
+		"cleared":                          {true, false, false, nil},
+		"cleared, filled inside":           {true, false, false, []string{"planmodifiers.keepFilled"}},
+		"cleared where the tenant lets go": {true, true, false, nil},
+		"shown":                            {true, true, false, nil},
+		"switch":                           {true, false, false, nil},
+		"secret":                           {false, true, false, []string{"client.secretPlan"}},
 	}[class]
 	got := fmt.Sprintf("optional %t, computed %t, default %t", optional, computed, hasDefault)
 	if exp := fmt.Sprintf("optional %t, computed %t, default %t", want.optional, want.computed, want.hasDefault); got != exp {
@@ -115,7 +116,7 @@ func checkClass(class string, a schema.Attribute, filledBy string) error {
 			return fmt.Errorf("plan modifiers %v, want %v", mods, want.mods)
 		}
 	}
-	if (class == "filled") != (filledBy != "") && class != "cleared" && class != "default" && class != "derived default" {
+	if inside := class == "filled" || class == "cleared where the tenant lets go"; inside != (filledBy != "") && class != "cleared" {
 		return fmt.Errorf("inside %q, which KeepFilled rules", filledBy)
 	}
 	return nil

@@ -213,7 +213,7 @@ func clientSchema() schema.Schema {
 					"a setting left out of the object keeps its value too.",
 				Optional:      true,
 				Computed:      true,
-				PlanModifiers: filledObject,
+				PlanModifiers: jwtObject,
 				Attributes: map[string]schema.Attribute{
 					"alg": schema.StringAttribute{
 						MarkdownDescription: "The signing algorithm: `HS256`, `RS256` or `PS256`.",
@@ -233,10 +233,13 @@ func clientSchema() schema.Schema {
 						Computed:            true,
 					},
 					"scopes": schema.MapAttribute{
-						MarkdownDescription: "Claims added to the ID token per scope. Removing it clears them.",
-						Optional:            true,
-						ElementType:         types.StringType,
-						Validators:          []validator.Map{mapvalidator.SizeAtLeast(1)},
+						MarkdownDescription: "Claims added to the ID token per scope. Removing it clears them where the tenant " +
+							"lets them go: a tenant that merges `jwt_configuration` into the one it holds keeps them, the apply " +
+							"warns, and they are kept from then on.",
+						Optional:    true,
+						Computed:    true,
+						ElementType: types.StringType,
+						Validators:  []validator.Map{mapvalidator.SizeAtLeast(1)},
 					},
 				},
 			},

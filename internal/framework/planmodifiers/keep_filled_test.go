@@ -66,6 +66,7 @@ func TestKeepFilled(t *testing.T) {
 	none := types.ObjectNull(stTypes)
 	for name, tc := range map[string]struct {
 		create                    bool
+		cleared                   []string
 		config, plan, state, want types.Object
 	}{
 		"create: what the tenant fills is known after apply": {
@@ -116,6 +117,31 @@ func TestKeepFilled(t *testing.T) {
 			config: st(unknown, nil, d(nil, nil)), plan: st(unknown, unknown, d(unknown, nil)), state: st(true, nil, d(true, "ip")),
 			want: st(unknown, unknown, d(true, "ip")),
 		},
+		"cleared, left out while the state holds one: known after apply, the object sent": {
+			cleared: []string{"lifetime"},
+			config:  st(true, nil, d(true, nil)), plan: st(true, unknown, d(true, unknown)), state: st(true, "36000", d(true, nil)),
+			want: st(true, unknown, d(true, unknown)),
+		},
+		"cleared, left out in an unmarked plan: known after apply": {
+			cleared: []string{"lifetime"},
+			config:  st(true, nil, d(nil, nil)), plan: st(true, "36000", d(true, nil)), state: st(true, "36000", d(true, nil)),
+			want: st(true, unknown, d(true, nil)),
+		},
+		"cleared, left out while the state holds none: none": {
+			cleared: []string{"lifetime"},
+			config:  st(true, nil, d(true, nil)), plan: st(true, unknown, d(true, unknown)), state: st(true, nil, d(true, nil)),
+			want: st(true, nil, d(true, nil)),
+		},
+		"cleared, set: the configuration's": {
+			cleared: []string{"lifetime"},
+			config:  st(true, "60", d(true, nil)), plan: st(true, "60", d(true, unknown)), state: st(true, "36000", d(true, nil)),
+			want: st(true, "60", d(true, unknown)),
+		},
+		"cleared, on create: none": {
+			create: true, cleared: []string{"lifetime"},
+			config: st(true, nil, d(nil, nil)), plan: st(true, unknown, d(unknown, nil)), state: none,
+			want: st(true, nil, d(unknown, nil)),
+		},
 		"nothing marked: the plan stays": {
 			config: st(true, nil, d(nil, nil)), plan: st(true, nil, d(true, "ip")), state: st(true, nil, d(true, "ip")),
 			want: st(true, nil, d(true, "ip")),
@@ -133,7 +159,7 @@ func TestKeepFilled(t *testing.T) {
 				StateValue:  tc.state,
 			}
 			resp := planmodifier.ObjectResponse{PlanValue: req.PlanValue}
-			planmodifiers.KeepFilled().PlanModifyObject(ctx, req, &resp)
+			planmodifiers.KeepFilled(tc.cleared...).PlanModifyObject(ctx, req, &resp)
 			if resp.Diagnostics.HasError() {
 				t.Fatal(resp.Diagnostics)
 			}
