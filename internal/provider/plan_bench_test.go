@@ -2,6 +2,8 @@ package provider_test
 
 import (
 	"context"
+	"encoding/json"
+	"math/big"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -29,36 +31,11 @@ import (
 //	go test -run '^$' -bench PlanResourceChange -benchmem -count 5 ./internal/provider/
 func BenchmarkPlanResourceChange(b *testing.B) {
 	ctx := context.Background()
-	emu, err := emulator.Start(emulator.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = emu.Close() })
-	srv := configured(b, provider.NewServer("bench")(), emu)
-	floor := configured(b, providerserver.NewProtocol6(floorProvider{})(), emu)
-	schemas, err := srv.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	clientType := schemas.ResourceSchemas[client.TypeName].ValueType()
-	grantType := schemas.ResourceSchemas[client.GrantTypeName].ValueType()
-
-	clientConfig := objectValue(clientType, map[string]tftypes.Value{
-		"name":        tftypes.NewValue(tftypes.String, "bench client 0"),
-		"app_type":    tftypes.NewValue(tftypes.String, "non_interactive"),
-		"grant_types": tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, []tftypes.Value{tftypes.NewValue(tftypes.String, "client_credentials")}),
-	})
-	clientState := create(b, srv, client.TypeName, clientType, clientConfig)
-	var clientID string
-	if err := attribute(clientState, "client_id").As(&clientID); err != nil {
-		b.Fatal(err)
-	}
-	grantConfig := objectValue(grantType, map[string]tftypes.Value{
-		"client_id": tftypes.NewValue(tftypes.String, clientID),
-		"audience":  tftypes.NewValue(tftypes.String, emu.Audience()),
-		"scopes":    tftypes.NewValue(tftypes.Set{ElementType: tftypes.String}, []tftypes.Value{tftypes.NewValue(tftypes.String, "read:clients")}),
-	})
-	grantState := create(b, srv, client.GrantTypeName, grantType, grantConfig)
+	f := newFixture(b)
+	srv, floor, emu := f.srv, configured(b, providerserver.NewProtocol6(floorProvider{})(), f.emu), f.emu
+	_ = emu
+	clientType, clientConfig, clientState := f.clientType, f.clientConfig, f.clientState
+	grantType, grantConfig, grantState := f.grantType, f.grantConfig, f.grantState
 
 	changed := tftypes.NewValue(tftypes.String, "changed")
 	described, describedState := withAttribute(clientConfig, "description", changed), withAttribute(clientState, "description", changed)
@@ -100,6 +77,156 @@ func BenchmarkPlanResourceChange(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkRefresh is the provider's CPU for the other calls a no-change
+// plan makes of each object, before PlanResourceChange: the state's
+// upgrade, the configuration's validation and the refresh (its read served
+// from the list pages the provider shares, as in a plan of many objects;
+// the benchmark fails if a read makes a request). On a quiet machine:
+//
+//	go test -run '^$' -bench Refresh -benchmem -count 5 ./internal/provider/
+func BenchmarkRefresh(b *testing.B) {
+	ctx := context.Background()
+	f := newFixture(b)
+	for _, o := range []struct {
+		name          string
+		typeName      string
+		typ           tftypes.Type
+		config, state tftypes.Value
+	}{
+		{"client", client.TypeName, f.clientType, f.clientConfig, f.clientState},
+		{"grant", client.GrantTypeName, f.grantType, f.grantConfig, f.grantState},
+	} {
+		raw, err := json.Marshal(stateJSON(o.state))
+		if err != nil {
+			b.Fatal(err)
+		}
+		state := dynamic(b, o.typ, o.state)
+		calls := map[string]func() ([]*tfprotov6.Diagnostic, error){
+			"UpgradeResourceState": func() ([]*tfprotov6.Diagnostic, error) {
+				resp, err := f.srv.UpgradeResourceState(ctx, &tfprotov6.UpgradeResourceStateRequest{TypeName: o.typeName, RawState: &tfprotov6.RawState{JSON: raw}})
+				return diagsOf(resp, err, func() []*tfprotov6.Diagnostic { return resp.Diagnostics })
+			},
+			"ValidateResourceConfig": func() ([]*tfprotov6.Diagnostic, error) {
+				resp, err := f.srv.ValidateResourceConfig(ctx, &tfprotov6.ValidateResourceConfigRequest{TypeName: o.typeName, Config: dynamic(b, o.typ, o.config)})
+				return diagsOf(resp, err, func() []*tfprotov6.Diagnostic { return resp.Diagnostics })
+			},
+			"ReadResource": func() ([]*tfprotov6.Diagnostic, error) {
+				resp, err := f.srv.ReadResource(ctx, &tfprotov6.ReadResourceRequest{TypeName: o.typeName, CurrentState: state})
+				return diagsOf(resp, err, func() []*tfprotov6.Diagnostic { return resp.Diagnostics })
+			},
+		}
+		for _, name := range []string{"UpgradeResourceState", "ValidateResourceConfig", "ReadResource"} {
+			call := calls[name]
+			b.Run(o.name+" "+name, func(b *testing.B) {
+				// The first reads of a run go to the object; the later ones
+				// are served from the list pages.
+				for range 4 {
+					if ds, err := call(); err != nil || len(ds) > 0 {
+						b.Fatalf("%v %v", err, diagnostics(ds))
+					}
+				}
+				before := f.emu.Stats().Total
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := call(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if n := f.emu.Stats().Total - before; n > 0 {
+					b.Fatalf("%d requests in the loop: the call is not the provider's alone", n)
+				}
+			})
+		}
+	}
+}
+
+// fixture is a configured provider server with a client and a grant
+// created through it against the emulator: the configuration of the
+// bench's clients mode and the state the provider wrote.
+type fixture struct {
+	emu                       *emulator.Server
+	srv                       tfprotov6.ProviderServer
+	clientType, grantType     tftypes.Type
+	clientConfig, clientState tftypes.Value
+	grantConfig, grantState   tftypes.Value
+}
+
+func newFixture(b *testing.B) fixture {
+	ctx := context.Background()
+	emu, err := emulator.Start(emulator.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = emu.Close() })
+	f := fixture{emu: emu, srv: configured(b, provider.NewServer("bench")(), emu)}
+	schemas, err := f.srv.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	f.clientType = schemas.ResourceSchemas[client.TypeName].ValueType()
+	f.grantType = schemas.ResourceSchemas[client.GrantTypeName].ValueType()
+	f.clientConfig = objectValue(f.clientType, map[string]tftypes.Value{
+		"name":        tftypes.NewValue(tftypes.String, "bench client 0"),
+		"app_type":    tftypes.NewValue(tftypes.String, "non_interactive"),
+		"grant_types": tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, []tftypes.Value{tftypes.NewValue(tftypes.String, "client_credentials")}),
+	})
+	f.clientState = create(b, f.srv, client.TypeName, f.clientType, f.clientConfig)
+	var clientID string
+	if err := attribute(f.clientState, "client_id").As(&clientID); err != nil {
+		b.Fatal(err)
+	}
+	f.grantConfig = objectValue(f.grantType, map[string]tftypes.Value{
+		"client_id": tftypes.NewValue(tftypes.String, clientID),
+		"audience":  tftypes.NewValue(tftypes.String, emu.Audience()),
+		"scopes":    tftypes.NewValue(tftypes.Set{ElementType: tftypes.String}, []tftypes.Value{tftypes.NewValue(tftypes.String, "read:clients")}),
+	})
+	f.grantState = create(b, f.srv, client.GrantTypeName, f.grantType, f.grantConfig)
+	return f
+}
+
+func diagsOf[T any](resp *T, err error, diags func() []*tfprotov6.Diagnostic) ([]*tfprotov6.Diagnostic, error) {
+	if err != nil || resp == nil {
+		return nil, err
+	}
+	return diags(), nil
+}
+
+// stateJSON is v as Terraform writes it in the state's JSON.
+func stateJSON(v tftypes.Value) any {
+	switch {
+	case v.IsNull():
+		return nil
+	case v.Type().Is(tftypes.Object{}), v.Type().Is(tftypes.Map{}):
+		var m map[string]tftypes.Value
+		_ = v.As(&m)
+		out := map[string]any{}
+		for k, e := range m {
+			out[k] = stateJSON(e)
+		}
+		return out
+	case v.Type().Is(tftypes.List{}), v.Type().Is(tftypes.Set{}):
+		var l []tftypes.Value
+		_ = v.As(&l)
+		out := []any{}
+		for _, e := range l {
+			out = append(out, stateJSON(e))
+		}
+		return out
+	case v.Type().Is(tftypes.Number):
+		var n big.Float
+		_ = v.As(&n)
+		f, _ := n.Float64()
+		return f
+	case v.Type().Is(tftypes.Bool):
+		var x bool
+		_ = v.As(&x)
+		return x
+	}
+	var x string
+	_ = v.As(&x)
+	return x
 }
 
 // configured is srv configured for the emulator.
