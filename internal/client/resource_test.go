@@ -849,3 +849,39 @@ resource "tenant_client" "test" {
 }
 `, name, description, scopes)
 }
+
+// TestAccClient_lostCreate: a create whose answer is lost (the tenant
+// applies it and closes the connection) finds the client of that name and
+// does not adopt it, since names are not unique: the error names it with
+// its import command, and the tenant holds the one client, not two.
+func TestAccClient_lostCreate(t *testing.T) {
+	target := acctest.NewTarget(t)
+	emu := target.RequireEmulator(t)
+	name := acctest.RandomName()
+	emu.SetFaults(emulator.Faults{DropRate: 1})
+	var found []mgmt.AppClient
+	t.Cleanup(func() {
+		for _, c := range found {
+			_ = target.Client().DeleteClient(context.Background(), c.ClientID)
+		}
+	})
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: target.Config(testAccClientConfig_name(name)),
+			ExpectError: regexp.MustCompile(`(?s)creating the client with name "` + name + `" was lost.*holds\s+the\s+client\s+\w{32}\s+of\s+that\s+name\.` +
+				`\s+The\s+name\s+is\s+not\s+unique,\s+so\s+none\s+was\s+adopted.*terraform import tenant_client.<name> \w{32}`),
+		}},
+		CheckDestroy: func(*terraform.State) error {
+			emu.SetFaults(emulator.Faults{})
+			var err error
+			if found, err = target.Client().FindClientsByName(context.Background(), name); err != nil {
+				return err
+			}
+			if len(found) != 1 {
+				return fmt.Errorf("the tenant holds %d clients named %q, want the one created", len(found), name)
+			}
+			return nil
+		},
+	})
+}
