@@ -298,9 +298,9 @@ func defaultRefreshToken() types.Object {
 		"rotation_type":                types.StringValue("non-rotating"),
 		"expiration_type":              types.StringValue("non-expiring"),
 		"leeway":                       types.Int64Value(0),
-		"token_lifetime":               types.Int64Value(DefaultRefreshLifetime),
+		"token_lifetime":               types.Int64Value(defaultRefreshLifetime),
 		"infinite_token_lifetime":      types.BoolValue(true),
-		"idle_token_lifetime":          types.Int64Value(DefaultRefreshIdleLifetime),
+		"idle_token_lifetime":          types.Int64Value(defaultRefreshIdleLifetime),
 		"infinite_idle_token_lifetime": types.BoolValue(true),
 		"policies":                     types.ListNull(policyType),
 	})
@@ -373,9 +373,9 @@ func refreshFromAPI(ctx context.Context, r *mgmt.RefreshToken, diags *diag.Diagn
 		RotationType:              str(r.RotationType, "non-rotating"),
 		ExpirationType:            expiration,
 		Leeway:                    num(r.Leeway, 0),
-		TokenLifetime:             num(r.TokenLifetime, DefaultRefreshLifetime),
+		TokenLifetime:             num(r.TokenLifetime, defaultRefreshLifetime),
 		InfiniteTokenLifetime:     infinite(r.InfiniteTokenLifetime),
-		IdleTokenLifetime:         num(r.IdleTokenLifetime, DefaultRefreshIdleLifetime),
+		IdleTokenLifetime:         num(r.IdleTokenLifetime, defaultRefreshIdleLifetime),
 		InfiniteIdleTokenLifetime: infinite(r.InfiniteIdleTokenLifetime),
 		Policies:                  policies,
 	}, diags)

@@ -28,43 +28,43 @@ const TypeName = "tenant_client"
 // The enums of the client's fields: the SDK's doc comments [S], and where
 // they give none the values recorded [O] or assumed (see each).
 var (
-	// AppTypes [S].
-	AppTypes = []string{"spa", "native", "non_interactive", "regular_web", "resource_server", "rms", "box", "cloudbees", "concur",
+	// appTypes [S].
+	appTypes = []string{"spa", "native", "non_interactive", "regular_web", "resource_server", "rms", "box", "cloudbees", "concur",
 		"dropbox", "mscrm", "echosign", "egnyte", "newrelic", "office365", "salesforce", "sentry", "sharepoint", "slack", "springcm",
 		"zendesk", "zoom", "sso_integration", "oag", "express_configuration"}
-	TokenEndpointAuthMethods = []string{"none", "client_secret_post", "client_secret_basic"} // [S]
-	JWTAlgs                  = []string{"HS256", "RS256", "PS256"}                           // [S]
-	RotationTypes            = []string{"rotating", "non-rotating"}                          // [S]
-	ExpirationTypes          = []string{"expiring", "non-expiring"}                          // [S]
-	// ProfileTypes are the token exchange profile types a client may be
+	tokenEndpointAuthMethods = []string{"none", "client_secret_post", "client_secret_basic"} // [S]
+	jwtAlgs                  = []string{"HS256", "RS256", "PS256"}                           // [S]
+	rotationTypes            = []string{"rotating", "non-rotating"}                          // [S]
+	expirationTypes          = []string{"expiring", "non-expiring"}                          // [S]
+	// profileTypes are the token exchange profile types a client may be
 	// allowed [O shape, S values].
-	ProfileTypes = []string{"custom_authentication", "on_behalf_of_token_exchange"}
-	// OrganizationUsages: the grant's documented values [S], assumed for the
+	profileTypes = []string{"custom_authentication", "on_behalf_of_token_exchange"}
+	// organizationUsages: the grant's documented values [S], assumed for the
 	// client (its SDK doc gives none; allow and require are recorded).
-	OrganizationUsages = []string{"deny", "allow", "require"}
-	// OrganizationRequireBehaviors: pre_login_prompt and post_login_prompt
+	organizationUsages = []string{"deny", "allow", "require"}
+	// organizationRequireBehaviors: pre_login_prompt and post_login_prompt
 	// are recorded [O]; no_prompt is assumed.
-	OrganizationRequireBehaviors = []string{"no_prompt", "pre_login_prompt", "post_login_prompt"}
-	DiscoveryMethods             = []string{"email", "organization_name"}               // [S]
-	AsyncChannels                = []string{"guardian-push", "email"}                   // [S]
-	ThirdPartySecurityModes      = []string{"strict", "permissive"}                     // [S]
-	RedirectionPolicies          = []string{"allow_always", "open_redirect_protection"} // [S]
-	// SessionAuthMethods and DeviceBindings: the recorded values [O] and the
+	organizationRequireBehaviors = []string{"no_prompt", "pre_login_prompt", "post_login_prompt"}
+	discoveryMethods             = []string{"email", "organization_name"}               // [S]
+	asyncChannels                = []string{"guardian-push", "email"}                   // [S]
+	thirdPartySecurityModes      = []string{"strict", "permissive"}                     // [S]
+	redirectionPolicies          = []string{"allow_always", "open_redirect_protection"} // [S]
+	// sessionAuthMethods and deviceBindings: the recorded values [O] and the
 	// delegation's documented ones [S].
-	SessionAuthMethods   = []string{"cookie", "query"}
-	DeviceBindings       = []string{"ip", "asn", "none"}
-	DelegationBindings   = []string{"ip", "asn"}
-	DefaultOrgFlows      = []string{"client_credentials"} // [O]
-	LogoutInitiatorModes = []string{"custom", "all"}      // custom [O]; all assumed
+	sessionAuthMethods   = []string{"cookie", "query"}
+	deviceBindings       = []string{"ip", "asn", "none"}
+	delegationBindings   = []string{"ip", "asn"}
+	defaultOrgFlows      = []string{"client_credentials"} // [O]
+	logoutInitiatorModes = []string{"custom", "all"}      // custom [O]; all assumed
 )
 
 // The tenant's defaults for a new client [O].
 const (
-	DefaultRefreshLifetime     = 2592000
-	DefaultRefreshIdleLifetime = 1296000
-	MaxDescription             = 140 // [S]
-	MaxMetadataKeys            = 10  // [S]
-	MaxMetadataLength          = 255 // [S]
+	defaultRefreshLifetime     = 2592000
+	defaultRefreshIdleLifetime = 1296000
+	maxDescription             = 140 // [S]
+	maxMetadataKeys            = 10  // [S]
+	maxMetadataLength          = 255 // [S]
 )
 
 // metadataKey is the SDK's set of characters for client_metadata keys [S].
@@ -163,17 +163,17 @@ func clientSchema() schema.Schema {
 			},
 			"description": schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("What the client is for, up to %d characters. Defaults to an empty string "+
-					"(none, the tenant's default); removing it clears the description.", MaxDescription),
+					"(none, the tenant's default); removing it clears the description.", maxDescription),
 				Optional:   true,
 				Computed:   true,
 				Default:    stringdefault.StaticString(""),
-				Validators: []validator.String{stringvalidator.UTF8LengthAtMost(MaxDescription)},
+				Validators: []validator.String{stringvalidator.UTF8LengthAtMost(maxDescription)},
 			},
 			"app_type": keepString("The kind of application, which decides the settings that apply: `spa`, `native`, "+
 				"`non_interactive` (machine to machine), `regular_web`, `resource_server`, or one of the SSO integrations "+
 				"(`rms`, `box`, `cloudbees`, `concur`, `dropbox`, `mscrm`, `echosign`, `egnyte`, `newrelic`, `office365`, "+
 				"`salesforce`, `sentry`, `sharepoint`, `slack`, `springcm`, `zendesk`, `zoom`, `sso_integration`, `oag`, "+
-				"`express_configuration`).", stringvalidator.OneOf(AppTypes...)),
+				"`express_configuration`).", stringvalidator.OneOf(appTypes...)),
 			"logo_uri": keepString("URL of the client's logo (150x150 pixels recommended)."),
 			"is_first_party": defaultBool("Whether the client is a first-party application. A custom token exchange needs "+
 				"a first-party client.", true),
@@ -219,7 +219,7 @@ func clientSchema() schema.Schema {
 						MarkdownDescription: "The signing algorithm: `HS256`, `RS256` or `PS256`.",
 						Optional:            true,
 						Computed:            true,
-						Validators:          []validator.String{stringvalidator.OneOf(JWTAlgs...)},
+						Validators:          []validator.String{stringvalidator.OneOf(jwtAlgs...)},
 					},
 					"lifetime_in_seconds": schema.Int64Attribute{
 						MarkdownDescription: "Lifetime of the ID tokens, in seconds (0 or more; the tenant sets 36000 for a new client).",
@@ -254,21 +254,21 @@ func clientSchema() schema.Schema {
 			"custom_login_page_preview": keepString("The HTML of the preview of the custom login page."),
 			"form_template":             keepString("The HTML of the form used by WS-Federation."),
 			"token_endpoint_auth_method": keepString("How the client authenticates at the token endpoint: `none` (a public "+
-				"client, without a secret), `client_secret_post` or `client_secret_basic`.", stringvalidator.OneOf(TokenEndpointAuthMethods...)),
+				"client, without a secret), `client_secret_post` or `client_secret_basic`.", stringvalidator.OneOf(tokenEndpointAuthMethods...)),
 			"client_metadata": schema.MapAttribute{
 				MarkdownDescription: fmt.Sprintf("Metadata of the client: at most %d keys of 1 to %d characters (letters, "+
 					"digits, space, tab and `:,-+=_*?\"/\\()<>@`), each mapped to a string of up to %d characters. Keys added "+
 					"outside Terraform are removed on the next apply; removing the argument removes every key.",
-					MaxMetadataKeys, MaxMetadataLength, MaxMetadataLength),
+					maxMetadataKeys, maxMetadataLength, maxMetadataLength),
 				Optional:    true,
 				ElementType: types.StringType,
 				Validators: []validator.Map{
-					mapvalidator.SizeBetween(1, MaxMetadataKeys),
+					mapvalidator.SizeBetween(1, maxMetadataKeys),
 					mapvalidator.KeysAre(
-						stringvalidator.LengthBetween(1, MaxMetadataLength),
+						stringvalidator.LengthBetween(1, maxMetadataLength),
 						stringvalidator.RegexMatches(metadataKey, "must use letters, digits, space, tab and :,-+=_*?\"/\\()<>@ only"),
 					),
-					mapvalidator.ValueStringsAre(stringvalidator.LengthAtMost(MaxMetadataLength)),
+					mapvalidator.ValueStringsAre(stringvalidator.LengthAtMost(maxMetadataLength)),
 				},
 			},
 			"initiate_login_uri": keepString("URL the tenant sends users to for a sign-in started elsewhere (an `https://` "+
@@ -297,14 +297,14 @@ func clientSchema() schema.Schema {
 						Optional:            true,
 						Computed:            true,
 						Default:             stringdefault.StaticString("non-rotating"),
-						Validators:          []validator.String{stringvalidator.OneOf(RotationTypes...)},
+						Validators:          []validator.String{stringvalidator.OneOf(rotationTypes...)},
 					},
 					"expiration_type": schema.StringAttribute{
 						MarkdownDescription: "`expiring` or `non-expiring` (the default).",
 						Optional:            true,
 						Computed:            true,
 						Default:             stringdefault.StaticString("non-expiring"),
-						Validators:          []validator.String{stringvalidator.OneOf(ExpirationTypes...)},
+						Validators:          []validator.String{stringvalidator.OneOf(expirationTypes...)},
 					},
 					"leeway": schema.Int64Attribute{
 						MarkdownDescription: "Seconds during which a rotated refresh token may still be used (default 0).",
@@ -314,10 +314,10 @@ func clientSchema() schema.Schema {
 						Validators:          []validator.Int64{int64validator.AtLeast(0)},
 					},
 					"token_lifetime": schema.Int64Attribute{
-						MarkdownDescription: fmt.Sprintf("Lifetime of a refresh token, in seconds (default %d).", DefaultRefreshLifetime),
+						MarkdownDescription: fmt.Sprintf("Lifetime of a refresh token, in seconds (default %d).", defaultRefreshLifetime),
 						Optional:            true,
 						Computed:            true,
-						Default:             int64default.StaticInt64(DefaultRefreshLifetime),
+						Default:             int64default.StaticInt64(defaultRefreshLifetime),
 						Validators:          []validator.Int64{int64validator.AtLeast(0)},
 					},
 					"infinite_token_lifetime": schema.BoolAttribute{
@@ -328,10 +328,10 @@ func clientSchema() schema.Schema {
 						PlanModifiers: []planmodifier.Bool{infiniteDefault},
 					},
 					"idle_token_lifetime": schema.Int64Attribute{
-						MarkdownDescription: fmt.Sprintf("Seconds after which an unused refresh token expires (default %d).", DefaultRefreshIdleLifetime),
+						MarkdownDescription: fmt.Sprintf("Seconds after which an unused refresh token expires (default %d).", defaultRefreshIdleLifetime),
 						Optional:            true,
 						Computed:            true,
-						Default:             int64default.StaticInt64(DefaultRefreshIdleLifetime),
+						Default:             int64default.StaticInt64(defaultRefreshIdleLifetime),
 						Validators:          []validator.Int64{int64validator.AtLeast(0)},
 					},
 					"infinite_idle_token_lifetime": schema.BoolAttribute{
@@ -362,12 +362,12 @@ func clientSchema() schema.Schema {
 				},
 			},
 			"organization_usage": keepString("How the client uses organizations: `deny`, `allow` or `require`.",
-				stringvalidator.OneOf(OrganizationUsages...)),
+				stringvalidator.OneOf(organizationUsages...)),
 			"organization_require_behavior": keepString("How the sign-in asks for the organization when it is required: "+
-				"`no_prompt`, `pre_login_prompt` or `post_login_prompt`.", stringvalidator.OneOf(OrganizationRequireBehaviors...)),
+				"`no_prompt`, `pre_login_prompt` or `post_login_prompt`.", stringvalidator.OneOf(organizationRequireBehaviors...)),
 			"organization_discovery_methods": enumList("How users find their organization before sign-in: `email` "+
 				"(by the domain of their address) and `organization_name`. Needs `organization_require_behavior = "+
-				"\"pre_login_prompt\"`.", DiscoveryMethods),
+				"\"pre_login_prompt\"`.", discoveryMethods),
 			"client_authentication_methods": schema.SingleNestedAttribute{
 				MarkdownDescription: "The credentials the client authenticates with instead of its secret, by id: read from the " +
 					"tenant, managed through the client's credentials (not by this resource).",
@@ -404,7 +404,7 @@ func clientSchema() schema.Schema {
 							"mode": schema.StringAttribute{
 								MarkdownDescription: "`custom` (the events in `selected_initiators`) or `all`.",
 								Required:            true,
-								Validators:          []validator.String{stringvalidator.OneOf(LogoutInitiatorModes...)},
+								Validators:          []validator.String{stringvalidator.OneOf(logoutInitiatorModes...)},
 							},
 							"selected_initiators": schema.ListAttribute{
 								MarkdownDescription: "The events, with `mode = \"custom\"` (e.g. `rp-logout`, `idp-logout`).",
@@ -451,7 +451,7 @@ func clientSchema() schema.Schema {
 						Validators: []validator.List{
 							listvalidator.SizeAtLeast(1),
 							listvalidator.UniqueValues(),
-							listvalidator.ValueStringsAre(stringvalidator.OneOf(DefaultOrgFlows...)),
+							listvalidator.ValueStringsAre(stringvalidator.OneOf(defaultOrgFlows...)),
 						},
 					},
 				},
@@ -470,7 +470,7 @@ func clientSchema() schema.Schema {
 						Validators: []validator.List{
 							listvalidator.SizeAtLeast(1),
 							listvalidator.UniqueValues(),
-							listvalidator.ValueStringsAre(stringvalidator.OneOf(ProfileTypes...)),
+							listvalidator.ValueStringsAre(stringvalidator.OneOf(profileTypes...)),
 						},
 					},
 				},
@@ -516,14 +516,14 @@ func clientSchema() schema.Schema {
 						ElementType:         types.StringType,
 						Validators: []validator.List{
 							listvalidator.UniqueValues(),
-							listvalidator.ValueStringsAre(stringvalidator.OneOf(SessionAuthMethods...)),
+							listvalidator.ValueStringsAre(stringvalidator.OneOf(sessionAuthMethods...)),
 						},
 					},
 					"enforce_device_binding": schema.StringAttribute{
 						MarkdownDescription: "Binding of the token to the device: `ip`, `asn` or `none`.",
 						Optional:            true,
 						Computed:            true,
-						Validators:          []validator.String{stringvalidator.OneOf(DeviceBindings...)},
+						Validators:          []validator.String{stringvalidator.OneOf(deviceBindings...)},
 					},
 					"allow_refresh_token":           tenantBool("Whether a refresh token may be issued with the transferred session."),
 					"enforce_online_refresh_tokens": tenantBool("Whether refresh tokens are bound to the session."),
@@ -538,7 +538,7 @@ func clientSchema() schema.Schema {
 								MarkdownDescription: "Binding of delegated access to the device: `ip` or `asn`.",
 								Optional:            true,
 								Computed:            true,
-								Validators:          []validator.String{stringvalidator.OneOf(DelegationBindings...)},
+								Validators:          []validator.String{stringvalidator.OneOf(delegationBindings...)},
 							},
 						},
 					},
@@ -557,13 +557,13 @@ func clientSchema() schema.Schema {
 				Optional: true,
 			},
 			"async_approval_notification_channels": enumList("How a user is asked for an asynchronous approval: "+
-				"`guardian-push` and `email`.", AsyncChannels),
+				"`guardian-push` and `email`.", asyncChannels),
 			"third_party_security_mode": schema.StringAttribute{
 				MarkdownDescription: "The security mode of a third-party client: `strict` or `permissive`. Set on create only: " +
 					"changing it replaces the client. When not set, the tenant's value is kept.",
 				Optional:   true,
 				Computed:   true,
-				Validators: []validator.String{stringvalidator.OneOf(ThirdPartySecurityModes...)},
+				Validators: []validator.String{stringvalidator.OneOf(thirdPartySecurityModes...)},
 				PlanModifiers: []planmodifier.String{
 					stringplanmodifier.UseStateForUnknown(),
 					stringplanmodifier.RequiresReplaceIfConfigured(),
@@ -571,7 +571,7 @@ func clientSchema() schema.Schema {
 			},
 			"redirection_policy": keepString("Whether users are sent to the callback URL on errors and in email "+
 				"verification: `allow_always` or `open_redirect_protection` (third-party clients in strict mode).",
-				stringvalidator.OneOf(RedirectionPolicies...)),
+				stringvalidator.OneOf(redirectionPolicies...)),
 			"fedcm_login": schema.SingleNestedAttribute{
 				MarkdownDescription: "Federated Credential Management sign-in. When not set, the tenant's setting is kept.",
 				Optional:            true,
