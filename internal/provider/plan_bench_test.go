@@ -52,6 +52,8 @@ func BenchmarkPlanResourceChange(b *testing.B) {
 		{"client no change, framework floor", floor, client.TypeName, clientType, clientConfig, clientState, clientState, true},
 		{"client description change", srv, client.TypeName, clientType, described, clientState, describedState, true},
 		{"client description change, framework floor", floor, client.TypeName, clientType, described, clientState, describedState, false},
+		{"client create", srv, client.TypeName, clientType, clientConfig, tftypes.NewValue(clientType, nil), clientConfig, false},
+		{"client create, framework floor", floor, client.TypeName, clientType, clientConfig, tftypes.NewValue(clientType, nil), clientConfig, false},
 		{"grant no change", srv, client.GrantTypeName, grantType, grantConfig, grantState, grantState, true},
 		{"grant no change, framework floor", floor, client.GrantTypeName, grantType, grantConfig, grantState, grantState, true},
 	} {
