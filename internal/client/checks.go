@@ -6,10 +6,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-
-	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
 )
 
 // ValidateConfig checks the rules that span attributes, before any
@@ -29,10 +26,9 @@ func (r *clientResource) ValidateConfig(ctx context.Context, req resource.Valida
 	}
 }
 
-// ModifyPlan keeps the state as the plan when the plan changes nothing (a
-// value the tenant left out of an object would show "known after apply" at
-// every plan otherwise), and warns, at plan time, about a client the tenant would not let
-// run a custom token exchange: token_exchange allows
+// ModifyPlan plans grant_types, whose rule looks at the whole plan (see
+// planGrantTypes), and warns, at plan time, about a client the tenant would
+// not let run a custom token exchange: token_exchange allows
 // custom_authentication, but the client is not first-party or not
 // OIDC-conformant (token-exchange-flow.md §1). It warns rather than fails:
 // the requirement is reported [R], not observed, and whether the tenant
@@ -42,19 +38,24 @@ func (r *clientResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	if req.Plan.Raw.IsNull() {
 		return
 	}
-	framework.KeepStateWhenUnchanged(req, resp)
-	var plan resourceModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() {
+	planGrantTypes(ctx, req, resp)
+	var exchange types.Object
+	if resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, path.Root("token_exchange"), &exchange)...); resp.Diagnostics.HasError() {
 		return
 	}
-	if !plan.allowsProfileType(ctx, "custom_authentication") {
+	if !(clientModel{TokenExchange: exchange}).allowsProfileType(ctx, "custom_authentication") {
+		return
+	}
+	var firstParty, conformant types.Bool
+	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, path.Root("is_first_party"), &firstParty)...)
+	if resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, path.Root("oidc_conformant"), &conformant)...); resp.Diagnostics.HasError() {
 		return
 	}
 	var unfit []string
-	if isSet(plan.IsFirstParty) && !plan.IsFirstParty.ValueBool() {
+	if isSet(firstParty) && !firstParty.ValueBool() {
 		unfit = append(unfit, "is_first_party = false")
 	}
-	if isSet(plan.OIDCConformant) && !plan.OIDCConformant.ValueBool() {
+	if isSet(conformant) && !conformant.ValueBool() {
 		unfit = append(unfit, "oidc_conformant = false")
 	}
 	if len(unfit) == 0 {
@@ -74,112 +75,4 @@ func joinAnd(items []string) string {
 		return items[0]
 	}
 	return fmt.Sprintf("%s and %s", items[0], items[1])
-}
-
-// oidcConformantDefault plans oidc_conformant when the configuration leaves
-// it out: the tenant's default for the planned app_type [O: true for
-// resource_server and express_configuration clients, false for the
-// others].
-type oidcConformantDefault struct{}
-
-func (oidcConformantDefault) Description(context.Context) string {
-	return "Defaults to true for resource_server and express_configuration clients, false for the others."
-}
-
-func (m oidcConformantDefault) MarkdownDescription(ctx context.Context) string {
-	return m.Description(ctx)
-}
-
-func (oidcConformantDefault) PlanModifyBool(ctx context.Context, req planmodifier.BoolRequest, resp *planmodifier.BoolResponse) {
-	if !req.ConfigValue.IsNull() || req.Plan.Raw.IsNull() {
-		return
-	}
-	// The app_type the client will have: the configuration's, else the
-	// state's (app_type keeps the tenant's value), else none (the tenant
-	// sets none on create [O]). The plan's may not be settled yet.
-	var appType types.String
-	if resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("app_type"), &appType)...); resp.Diagnostics.HasError() {
-		return
-	}
-	if appType.IsNull() && !req.State.Raw.IsNull() {
-		if resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("app_type"), &appType)...); resp.Diagnostics.HasError() {
-			return
-		}
-	}
-	if appType.IsUnknown() {
-		resp.PlanValue = types.BoolUnknown()
-		return
-	}
-	t := appType.ValueString()
-	resp.PlanValue = types.BoolValue(t == "resource_server" || t == "express_configuration")
-}
-
-// infiniteDefault plans infinite_token_lifetime and
-// infinite_idle_token_lifetime when the configuration leaves them out:
-// true for non-expiring refresh tokens, false for expiring ones [O].
-type infiniteDefault struct{}
-
-func (infiniteDefault) Description(context.Context) string {
-	return "Defaults to true for non-expiring refresh tokens and false for expiring ones."
-}
-
-func (m infiniteDefault) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
-
-func (infiniteDefault) PlanModifyBool(ctx context.Context, req planmodifier.BoolRequest, resp *planmodifier.BoolResponse) {
-	if !req.ConfigValue.IsNull() || req.Plan.Raw.IsNull() {
-		return
-	}
-	var expiration types.String
-	if resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, req.Path.ParentPath().AtName("expiration_type"), &expiration)...); resp.Diagnostics.HasError() {
-		return
-	}
-	if expiration.IsUnknown() || expiration.IsNull() {
-		resp.PlanValue = types.BoolUnknown()
-		return
-	}
-	resp.PlanValue = types.BoolValue(expiration.ValueString() != "expiring")
-}
-
-// secretPlan plans client_secret: null without client_secret_in_state; known
-// after apply on create, when client_secret_in_state is switched on, and
-// when client_secret_rotation changes to another value; otherwise the
-// state's.
-type secretPlan struct{}
-
-func (secretPlan) Description(context.Context) string {
-	return "The client secret with client_secret_in_state, known after a create or a rotation."
-}
-
-func (m secretPlan) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
-
-func (secretPlan) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
-	if req.Plan.Raw.IsNull() {
-		return
-	}
-	var inState, wasInState types.Bool
-	var rotation, prior types.Int64
-	if resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("client_secret_in_state"), &inState)...); resp.Diagnostics.HasError() {
-		return
-	}
-	switch {
-	case inState.IsUnknown():
-		resp.PlanValue = types.StringUnknown()
-		return
-	case !inState.ValueBool():
-		resp.PlanValue = types.StringNull()
-		return
-	case req.State.Raw.IsNull():
-		resp.PlanValue = types.StringUnknown()
-		return
-	}
-	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("client_secret_in_state"), &wasInState)...)
-	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("client_secret_rotation"), &rotation)...)
-	if resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("client_secret_rotation"), &prior)...); resp.Diagnostics.HasError() {
-		return
-	}
-	if !wasInState.ValueBool() || req.StateValue.IsNull() || changed(rotation, prior) && !rotation.IsNull() {
-		resp.PlanValue = types.StringUnknown()
-		return
-	}
-	resp.PlanValue = req.StateValue
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/tenant-iac/terraform-provider-tenant/internal/conns"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/validate"
@@ -28,7 +27,7 @@ var (
 func NewSecretEphemeralResource() ephemeral.EphemeralResource { return &secretEphemeral{} }
 
 type secretEphemeral struct {
-	tenant *conns.TenantClient
+	framework.EphemeralWithTenant
 }
 
 type secretModel struct {
@@ -38,10 +37,6 @@ type secretModel struct {
 
 func (e *secretEphemeral) Metadata(_ context.Context, _ ephemeral.MetadataRequest, resp *ephemeral.MetadataResponse) {
 	resp.TypeName = SecretTypeName
-}
-
-func (e *secretEphemeral) Configure(_ context.Context, req ephemeral.ConfigureRequest, resp *ephemeral.ConfigureResponse) {
-	e.tenant = framework.Tenant(req.ProviderData, &resp.Diagnostics)
 }
 
 func (e *secretEphemeral) Schema(_ context.Context, _ ephemeral.SchemaRequest, resp *ephemeral.SchemaResponse) {
@@ -70,7 +65,7 @@ func (e *secretEphemeral) Open(ctx context.Context, req ephemeral.OpenRequest, r
 		return
 	}
 	id := m.ClientID.ValueString()
-	c, err := e.tenant.API.GetClient(ctx, id)
+	c, err := e.Tenant.API.GetClient(ctx, id)
 	switch {
 	case mgmt.IsNotFound(err):
 		resp.Diagnostics.AddError("Unable to read client secret", fmt.Sprintf("No client has the id %q in the tenant.", id))

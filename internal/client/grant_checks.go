@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
@@ -161,33 +159,5 @@ func (r *grantResource) checkAPI(ctx context.Context, plan grantModel, creating 
 		resp.Diagnostics.AddAttributeWarning(path.Root("scopes"), "Client grant of undefined scopes", fmt.Sprintf(
 			"The API %q does not define %s. A token carries only scopes its API defines, so the tenant may refuse these or "+
 				"leave them out of the client's tokens. Add them to the API's scopes, or remove them here.", audience, strings.Join(missing, ", ")))
-	}
-}
-
-// scopesDefault plans scopes when the configuration leaves them out: none
-// (an empty set) for a grant of listed scopes, null with allow_all_scopes.
-type scopesDefault struct{}
-
-func (scopesDefault) Description(context.Context) string {
-	return "Defaults to no scopes; null with allow_all_scopes."
-}
-
-func (m scopesDefault) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
-
-func (scopesDefault) PlanModifySet(ctx context.Context, req planmodifier.SetRequest, resp *planmodifier.SetResponse) {
-	if !req.ConfigValue.IsNull() || req.Plan.Raw.IsNull() {
-		return
-	}
-	var all types.Bool
-	if resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("allow_all_scopes"), &all)...); resp.Diagnostics.HasError() {
-		return
-	}
-	switch {
-	case all.IsUnknown():
-		resp.PlanValue = types.SetUnknown(types.StringType)
-	case all.ValueBool():
-		resp.PlanValue = types.SetNull(types.StringType)
-	default:
-		resp.PlanValue = types.SetValueMust(types.StringType, []attr.Value{})
 	}
 }

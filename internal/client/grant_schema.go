@@ -24,10 +24,10 @@ import (
 const GrantTypeName = "tenant_client_grant"
 
 var (
-	// SubjectTypes of a grant [S]; client is the default.
-	SubjectTypes = []string{"client", "user"}
-	// GrantOrganizationUsages of a grant [S]; deny is the default.
-	GrantOrganizationUsages = []string{"deny", "allow", "require"}
+	// subjectTypes of a grant [S]; client is the default.
+	subjectTypes = []string{"client", "user"}
+	// grantOrganizationUsages of a grant [S]; deny is the default.
+	grantOrganizationUsages = []string{"deny", "allow", "require"}
 )
 
 func (r *grantResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -64,7 +64,7 @@ func grantSchema() schema.Schema {
 				Optional:      true,
 				Computed:      true,
 				ElementType:   types.StringType,
-				PlanModifiers: []planmodifier.Set{scopesDefault{}},
+				PlanModifiers: []planmodifier.Set{scopesDefault},
 				Validators: []validator.Set{
 					setvalidator.ValueStringsAre(stringvalidator.UTF8LengthBetween(1, 280)),
 				},
@@ -82,7 +82,7 @@ func grantSchema() schema.Schema {
 				Optional:      true,
 				Computed:      true,
 				Default:       stringdefault.StaticString("client"),
-				Validators:    []validator.String{stringvalidator.OneOf(SubjectTypes...)},
+				Validators:    []validator.String{stringvalidator.OneOf(subjectTypes...)},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"organization_usage": schema.StringAttribute{
@@ -91,7 +91,7 @@ func grantSchema() schema.Schema {
 				Optional:   true,
 				Computed:   true,
 				Default:    stringdefault.StaticString("deny"),
-				Validators: []validator.String{stringvalidator.OneOf(GrantOrganizationUsages...)},
+				Validators: []validator.String{stringvalidator.OneOf(grantOrganizationUsages...)},
 			},
 			"allow_any_organization": schema.BoolAttribute{
 				MarkdownDescription: "Whether any organization may be used with the grant (otherwise the grant must be " +

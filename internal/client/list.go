@@ -48,7 +48,7 @@ func (l *clientList) ListResourceConfigSchema(_ context.Context, _ list.ListReso
 				Optional:            true,
 				Validators: []validator.List{
 					listvalidator.SizeAtLeast(1),
-					listvalidator.ValueStringsAre(stringvalidator.OneOf(AppTypes...)),
+					listvalidator.ValueStringsAre(stringvalidator.OneOf(appTypes...)),
 				},
 			},
 		},

@@ -230,7 +230,9 @@ func stringMap(ctx context.Context, m types.Map, diags *diag.Diagnostics) map[st
 }
 
 // jwtToAPI is jwt_configuration to send: every known setting, and scopes
-// as an empty object when none, so that a merge clears them too.
+// as an empty object when none or cleared (the tenant that replaces the
+// object clears them either way; one that merges it keeps them, which the
+// update reads back: see keptScopes).
 func jwtToAPI(ctx context.Context, o types.Object, diags *diag.Diagnostics) *mgmt.JWTConfiguration {
 	m, ok := as[jwtModel](ctx, o, diags)
 	if !ok {
@@ -296,9 +298,9 @@ func defaultRefreshToken() types.Object {
 		"rotation_type":                types.StringValue("non-rotating"),
 		"expiration_type":              types.StringValue("non-expiring"),
 		"leeway":                       types.Int64Value(0),
-		"token_lifetime":               types.Int64Value(DefaultRefreshLifetime),
+		"token_lifetime":               types.Int64Value(defaultRefreshLifetime),
 		"infinite_token_lifetime":      types.BoolValue(true),
-		"idle_token_lifetime":          types.Int64Value(DefaultRefreshIdleLifetime),
+		"idle_token_lifetime":          types.Int64Value(defaultRefreshIdleLifetime),
 		"infinite_idle_token_lifetime": types.BoolValue(true),
 		"policies":                     types.ListNull(policyType),
 	})
@@ -371,9 +373,9 @@ func refreshFromAPI(ctx context.Context, r *mgmt.RefreshToken, diags *diag.Diagn
 		RotationType:              str(r.RotationType, "non-rotating"),
 		ExpirationType:            expiration,
 		Leeway:                    num(r.Leeway, 0),
-		TokenLifetime:             num(r.TokenLifetime, DefaultRefreshLifetime),
+		TokenLifetime:             num(r.TokenLifetime, defaultRefreshLifetime),
 		InfiniteTokenLifetime:     infinite(r.InfiniteTokenLifetime),
-		IdleTokenLifetime:         num(r.IdleTokenLifetime, DefaultRefreshIdleLifetime),
+		IdleTokenLifetime:         num(r.IdleTokenLifetime, defaultRefreshIdleLifetime),
 		InfiniteIdleTokenLifetime: infinite(r.InfiniteIdleTokenLifetime),
 		Policies:                  policies,
 	}, diags)

@@ -6,7 +6,6 @@ package client
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -45,75 +44,66 @@ func (r *clientResource) IdentitySchema(_ context.Context, _ resource.IdentitySc
 // createAttempts bounds the creates of one client after lost answers.
 const createAttempts = 3
 
+// clientCreation names a client by its name in the diagnostics of a
+// create. A client's name is not unique, so a create whose answer was lost
+// cannot be told from another writer's client of the same name: when none
+// of that name exists the create is sent again, and when some exist none is
+// adopted.
+func clientCreation(name string) framework.Creation {
+	return framework.Creation{TypeName: TypeName, Summary: "client", Noun: "client", Key: "name", Value: name, NotUnique: true}
+}
+
 func (r *clientResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var m, config resourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.Append(req.Config.Get(ctx, &config)...); resp.Diagnostics.HasError() {
+	clientData.Get(ctx, req.Plan.Raw, &m, &resp.Diagnostics)
+	if clientData.Get(ctx, req.Config.Raw, &config, &resp.Diagnostics); resp.Diagnostics.HasError() {
 		return
 	}
 	body, diags := m.toCreate(ctx, config.clientModel)
 	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
 		return
 	}
-	c, err := r.create(ctx, body)
-	if err != nil {
-		resp.Diagnostics.AddError("Unable to create client", r.createErrorDetail(body, err))
+	var named []mgmt.AppClient
+	c, outcome, err := mgmt.SafeCreate(ctx, createAttempts,
+		func() (*mgmt.AppClient, error) { return r.Tenant.API.CreateClient(ctx, body) },
+		func() (*mgmt.AppClient, error) {
+			var err error
+			if named, err = r.Tenant.API.FindClientsByName(ctx, *body.Name); err != nil || len(named) == 0 {
+				return nil, err
+			}
+			return &named[len(named)-1], nil
+		},
+		func(*mgmt.AppClient) bool { return false })
+	if !clientCreation(*body.Name).Result(namedClients(named), outcome, err, func(err error) string {
+		return framework.APIErrorDetail(fmt.Sprintf("Creating the client named %q", *body.Name), err)
+	}, &resp.Diagnostics) {
 		return
 	}
 	resp.Diagnostics.Append(m.fromAPI(ctx, c)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	resp.State.Raw = clientData.Value(ctx, &m, &resp.Diagnostics)
 	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: m.ID}, &resp.Diagnostics)
 }
 
-// errLostCreate is a create whose answer was lost while clients of its
-// name now exist: one of them may be its own.
-type errLostCreate struct {
-	cause error
-	found []mgmt.AppClient
-}
-
-func (e *errLostCreate) Error() string { return e.cause.Error() }
-
-// create sends the POST. A client's name is not unique, so a create whose
-// answer was lost (mgmt.IsUncertain) cannot be told from another writer's
-// client of the same name: when none of that name exists the create was
-// not applied and is sent again; when some exist, none is adopted (it
-// could be another configuration's) and errLostCreate names them.
-func (r *clientResource) create(ctx context.Context, body mgmt.AppClient) (*mgmt.AppClient, error) {
-	var err error
-	for range createAttempts {
-		var c *mgmt.AppClient
-		if c, err = r.Tenant.API.CreateClient(ctx, body); err == nil || !mgmt.IsUncertain(err) {
-			return c, err
-		}
-		found, ferr := r.Tenant.API.FindClientsByName(ctx, *body.Name)
-		if ferr != nil {
-			return nil, errors.Join(err, ferr)
-		}
-		if len(found) > 0 {
-			return nil, &errLostCreate{cause: err, found: found}
-		}
+// namedClients is what a create found under its name: the newest client,
+// the others beside it.
+func namedClients(named []mgmt.AppClient) *framework.Found {
+	if len(named) == 0 {
+		return nil
 	}
-	return nil, err
-}
-
-func (r *clientResource) createErrorDetail(body mgmt.AppClient, err error) string {
-	var lost *errLostCreate
-	if !errors.As(err, &lost) {
-		return framework.APIErrorDetail(fmt.Sprintf("Creating the client named %q", *body.Name), err)
+	others := make([]string, len(named)-1)
+	for i, c := range named[:len(named)-1] {
+		others[i] = c.ClientID
 	}
-	ids := make([]string, len(lost.found))
-	for i, c := range lost.found {
-		ids[i] = c.ClientID
+	f := &framework.Found{ID: named[len(named)-1].ClientID}
+	if len(others) > 0 {
+		f.Description = "and " + strings.Join(others, ", ")
 	}
-	return fmt.Sprintf("The answer to creating the client named %q was lost (%v), and the tenant now holds client(s) of that name: %s. "+
-		"Names are not unique, so none was adopted.\n\nIf one is this apply's, import it:\n  terraform import %s.<name> %s\n"+
-		"otherwise apply again.", *body.Name, lost.cause, strings.Join(ids, ", "), TypeName, ids[len(ids)-1])
+	return f
 }
 
 func (r *clientResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var m resourceModel
-	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
+	if clientData.Get(ctx, req.State.Raw, &m, &resp.Diagnostics); resp.Diagnostics.HasError() {
 		return
 	}
 	// The identity comes from the state, so it holds even when the object is gone.
@@ -128,7 +118,7 @@ func (r *clientResource) Read(ctx context.Context, req resource.ReadRequest, res
 		return
 	}
 	resp.Diagnostics.Append(m.fromAPI(ctx, c)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	resp.State.Raw = clientData.Value(ctx, &m, &resp.Diagnostics)
 }
 
 // Update sends the changed fields, then rotates the secret when
@@ -136,8 +126,8 @@ func (r *clientResource) Read(ctx context.Context, req resource.ReadRequest, res
 // (client_secret_in_state switched on) it reads the client.
 func (r *clientResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state resourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
+	clientData.Get(ctx, req.Plan.Raw, &plan, &resp.Diagnostics)
+	if clientData.Get(ctx, req.State.Raw, &state, &resp.Diagnostics); resp.Diagnostics.HasError() {
 		return
 	}
 	id := state.ID.ValueString()
@@ -163,7 +153,7 @@ func (r *clientResource) Update(ctx context.Context, req resource.UpdateRequest,
 					plan.ClientSecret = state.ClientSecret
 				}
 				resp.Diagnostics.Append(plan.fromAPI(ctx, patched)...)
-				resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+				resp.State.Raw = clientData.Value(ctx, &plan, &resp.Diagnostics)
 			}
 			resp.Diagnostics.AddError("Unable to rotate client secret", framework.APIErrorDetail(fmt.Sprintf("Rotating the secret of the client %q", id), err)+
 				"\n\nThe rotation needs the update:client_keys scope.")
@@ -173,7 +163,7 @@ func (r *clientResource) Update(ctx context.Context, req resource.UpdateRequest,
 	if c == nil && req.Plan.Raw.IsFullyKnown() {
 		// Nothing was sent and nothing is left to learn: the plan holds
 		// the state's values and the new switches.
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		resp.State.Raw = clientData.Value(ctx, &plan, &resp.Diagnostics)
 		framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: plan.ID}, &resp.Diagnostics)
 		return
 	}
@@ -189,15 +179,9 @@ func (r *clientResource) Update(ctx context.Context, req resource.UpdateRequest,
 				"Grant it to the provider's client, or read the secret with the tenant_client_secret ephemeral resource where it has it.", id))
 		return
 	}
-	planned := plan.GrantTypes
 	resp.Diagnostics.Append(plan.fromAPI(ctx, c)...)
-	if !planned.IsUnknown() && !changed(planned, state.GrantTypes) {
-		// Not sent, so unchanged: the answers to GET and to PATCH may
-		// differ in whether they show it ("sometimes" in both [O]); the
-		// next refresh reads it.
-		plan.GrantTypes = planned
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	keptScopes(ctx, req, plan.clientModel, resp)
+	resp.State.Raw = clientData.Value(ctx, &plan, &resp.Diagnostics)
 	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: plan.ID}, &resp.Diagnostics)
 }
 
@@ -209,7 +193,7 @@ func emptyUpdate(u mgmt.AppClientUpdate) bool {
 
 func (r *clientResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var m resourceModel
-	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
+	if clientData.Get(ctx, req.State.Raw, &m, &resp.Diagnostics); resp.Diagnostics.HasError() {
 		return
 	}
 	if err := r.Tenant.API.DeleteClient(ctx, m.ID.ValueString()); err != nil {

@@ -731,3 +731,157 @@ resource "tenant_client" "test" {
 		})
 	}
 }
+
+// TestAccClient_grantTypesImported: a client imported from a tenant whose
+// GET answers leave grant_types out holds none in the state; an update that
+// changes something plans the list known after apply and reads it from the
+// PATCH answer, which shows it, and the next plan is empty.
+func TestAccClient_grantTypesImported(t *testing.T) {
+	target := acctest.NewTarget(t)
+	emu := target.RequireEmulator(t)
+	domain := withoutGrantTypes(t, target, "GET")
+	name := acctest.RandomName()
+	c, err := target.Client().CreateClient(context.Background(), mgmt.AppClient{Name: &name, GrantTypes: &[]string{"client_credentials"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	config := func(description string) string {
+		return fmt.Sprintf(`provider "tenant" {
+  domain        = %q
+  audience      = %q
+  client_id     = %q
+  client_secret = %q
+}
+
+resource "tenant_client" "test" {
+  name        = %q
+  description = %q
+}
+`, domain, emu.Audience(), target.ClientID, target.ClientSecret, name, description)
+	}
+	grantTypes := tfjsonpath.New("grant_types")
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             target.CheckGone(client.TypeName, getClient),
+		Steps: []resource.TestStep{
+			{
+				Config: config(""), ResourceName: addr, ImportState: true, ImportStateId: c.ClientID, ImportStatePersist: true,
+				ImportStateCheck: func(s []*terraform.InstanceState) error {
+					if n := s[0].Attributes["grant_types.#"]; n != "" && n != "0" {
+						return fmt.Errorf("the import read %s grant types through answers that leave them out", n)
+					}
+					return nil
+				},
+			},
+			{
+				Config: config("second"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectUnknownValue(addr, grantTypes)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, grantTypes, knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("client_credentials")})),
+				},
+			},
+		},
+	})
+}
+
+// TestAccClient_scopesRemoved: jwt_configuration.scopes removed from the
+// configuration, under both readings of a nested object's PATCH. A tenant
+// that replaces the object clears them; one that merges it keeps them,
+// since it takes no request that removes them (an empty object is merged,
+// a null refused): the apply reads that back, and later plans keep them.
+// Either way the next plans are empty.
+func TestAccClient_scopesRemoved(t *testing.T) {
+	for mode, kept := range map[string]bool{"replace": false, "merge": true} {
+		t.Run(mode, func(t *testing.T) {
+			target := acctest.NewTargetWith(t, emulator.Options{Assume: emulator.Assumptions{ClientPatch: mode}})
+			name := acctest.RandomName()
+			scopes := tfjsonpath.New("jwt_configuration").AtMapKey("scopes")
+			var after knownvalue.Check = knownvalue.Null()
+			if kept {
+				after = knownvalue.MapExact(map[string]knownvalue.Check{"openid": knownvalue.StringExact("sub")})
+			}
+			onTenant := checkClient(target, func(c *mgmt.AppClient) error {
+				if has := c.JWTConfiguration != nil && c.JWTConfiguration.Scopes != nil && len(*c.JWTConfiguration.Scopes) > 0; has != kept {
+					return fmt.Errorf("the tenant's scopes: %v, want kept %v", c.JWTConfiguration, kept)
+				}
+				return nil
+			})
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: acctest.ProviderFactories,
+				CheckDestroy:             target.CheckGone(client.TypeName, getClient),
+				Steps: []resource.TestStep{
+					{Config: target.Config(testAccClientConfig_jwt(name, "", `scopes = { openid = "sub" }`))},
+					{
+						Config: target.Config(testAccClientConfig_jwt(name, "", "")),
+						ConfigPlanChecks: resource.ConfigPlanChecks{
+							PreApply:             []plancheck.PlanCheck{plancheck.ExpectUnknownValue(addr, scopes)},
+							PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+						},
+						ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(addr, scopes, after)},
+						Check:             onTenant,
+					},
+					{
+						Config: target.Config(testAccClientConfig_jwt(name, "second", "")),
+						ConfigPlanChecks: resource.ConfigPlanChecks{
+							PreApply:             []plancheck.PlanCheck{plancheck.ExpectKnownValue(addr, scopes, after)},
+							PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+						},
+						Check: onTenant,
+					},
+				},
+			})
+		})
+	}
+}
+
+func testAccClientConfig_jwt(name, description, scopes string) string {
+	return fmt.Sprintf(`
+resource "tenant_client" "test" {
+  name        = %[1]q
+  description = %[2]q
+  jwt_configuration = {
+    alg = "RS256"
+    %[3]s
+  }
+}
+`, name, description, scopes)
+}
+
+// TestAccClient_lostCreate: a create whose answer is lost (the tenant
+// applies it and closes the connection) finds the client of that name and
+// does not adopt it, since names are not unique: the error names it with
+// its import command, and the tenant holds the one client, not two.
+func TestAccClient_lostCreate(t *testing.T) {
+	target := acctest.NewTarget(t)
+	emu := target.RequireEmulator(t)
+	name := acctest.RandomName()
+	emu.SetFaults(emulator.Faults{DropRate: 1})
+	var found []mgmt.AppClient
+	t.Cleanup(func() {
+		for _, c := range found {
+			_ = target.Client().DeleteClient(context.Background(), c.ClientID)
+		}
+	})
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: target.Config(testAccClientConfig_name(name)),
+			ExpectError: regexp.MustCompile(`(?s)creating the client with name "` + name + `" was lost.*holds\s+the\s+client\s+\w{32}\s+of\s+that\s+name\.` +
+				`\s+The\s+name\s+is\s+not\s+unique,\s+so\s+none\s+was\s+adopted.*terraform import tenant_client.<name> \w{32}`),
+		}},
+		CheckDestroy: func(*terraform.State) error {
+			emu.SetFaults(emulator.Faults{})
+			var err error
+			if found, err = target.Client().FindClientsByName(context.Background(), name); err != nil {
+				return err
+			}
+			if len(found) != 1 {
+				return fmt.Errorf("the tenant holds %d clients named %q, want the one created", len(found), name)
+			}
+			return nil
+		},
+	})
+}

@@ -14,9 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectdefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
@@ -30,43 +28,43 @@ const TypeName = "tenant_client"
 // The enums of the client's fields: the SDK's doc comments [S], and where
 // they give none the values recorded [O] or assumed (see each).
 var (
-	// AppTypes [S].
-	AppTypes = []string{"spa", "native", "non_interactive", "regular_web", "resource_server", "rms", "box", "cloudbees", "concur",
+	// appTypes [S].
+	appTypes = []string{"spa", "native", "non_interactive", "regular_web", "resource_server", "rms", "box", "cloudbees", "concur",
 		"dropbox", "mscrm", "echosign", "egnyte", "newrelic", "office365", "salesforce", "sentry", "sharepoint", "slack", "springcm",
 		"zendesk", "zoom", "sso_integration", "oag", "express_configuration"}
-	TokenEndpointAuthMethods = []string{"none", "client_secret_post", "client_secret_basic"} // [S]
-	JWTAlgs                  = []string{"HS256", "RS256", "PS256"}                           // [S]
-	RotationTypes            = []string{"rotating", "non-rotating"}                          // [S]
-	ExpirationTypes          = []string{"expiring", "non-expiring"}                          // [S]
-	// ProfileTypes are the token exchange profile types a client may be
+	tokenEndpointAuthMethods = []string{"none", "client_secret_post", "client_secret_basic"} // [S]
+	jwtAlgs                  = []string{"HS256", "RS256", "PS256"}                           // [S]
+	rotationTypes            = []string{"rotating", "non-rotating"}                          // [S]
+	expirationTypes          = []string{"expiring", "non-expiring"}                          // [S]
+	// profileTypes are the token exchange profile types a client may be
 	// allowed [O shape, S values].
-	ProfileTypes = []string{"custom_authentication", "on_behalf_of_token_exchange"}
-	// OrganizationUsages: the grant's documented values [S], assumed for the
+	profileTypes = []string{"custom_authentication", "on_behalf_of_token_exchange"}
+	// organizationUsages: the grant's documented values [S], assumed for the
 	// client (its SDK doc gives none; allow and require are recorded).
-	OrganizationUsages = []string{"deny", "allow", "require"}
-	// OrganizationRequireBehaviors: pre_login_prompt and post_login_prompt
+	organizationUsages = []string{"deny", "allow", "require"}
+	// organizationRequireBehaviors: pre_login_prompt and post_login_prompt
 	// are recorded [O]; no_prompt is assumed.
-	OrganizationRequireBehaviors = []string{"no_prompt", "pre_login_prompt", "post_login_prompt"}
-	DiscoveryMethods             = []string{"email", "organization_name"}               // [S]
-	AsyncChannels                = []string{"guardian-push", "email"}                   // [S]
-	ThirdPartySecurityModes      = []string{"strict", "permissive"}                     // [S]
-	RedirectionPolicies          = []string{"allow_always", "open_redirect_protection"} // [S]
-	// SessionAuthMethods and DeviceBindings: the recorded values [O] and the
+	organizationRequireBehaviors = []string{"no_prompt", "pre_login_prompt", "post_login_prompt"}
+	discoveryMethods             = []string{"email", "organization_name"}               // [S]
+	asyncChannels                = []string{"guardian-push", "email"}                   // [S]
+	thirdPartySecurityModes      = []string{"strict", "permissive"}                     // [S]
+	redirectionPolicies          = []string{"allow_always", "open_redirect_protection"} // [S]
+	// sessionAuthMethods and deviceBindings: the recorded values [O] and the
 	// delegation's documented ones [S].
-	SessionAuthMethods   = []string{"cookie", "query"}
-	DeviceBindings       = []string{"ip", "asn", "none"}
-	DelegationBindings   = []string{"ip", "asn"}
-	DefaultOrgFlows      = []string{"client_credentials"} // [O]
-	LogoutInitiatorModes = []string{"custom", "all"}      // custom [O]; all assumed
+	sessionAuthMethods   = []string{"cookie", "query"}
+	deviceBindings       = []string{"ip", "asn", "none"}
+	delegationBindings   = []string{"ip", "asn"}
+	defaultOrgFlows      = []string{"client_credentials"} // [O]
+	logoutInitiatorModes = []string{"custom", "all"}      // custom [O]; all assumed
 )
 
 // The tenant's defaults for a new client [O].
 const (
-	DefaultRefreshLifetime     = 2592000
-	DefaultRefreshIdleLifetime = 1296000
-	MaxDescription             = 140 // [S]
-	MaxMetadataKeys            = 10  // [S]
-	MaxMetadataLength          = 255 // [S]
+	defaultRefreshLifetime     = 2592000
+	defaultRefreshIdleLifetime = 1296000
+	maxDescription             = 140 // [S]
+	maxMetadataKeys            = 10  // [S]
+	maxMetadataLength          = 255 // [S]
 )
 
 // metadataKey is the SDK's set of characters for client_metadata keys [S].
@@ -140,19 +138,6 @@ func enumList(desc string, enum []string) schema.ListAttribute {
 	}
 }
 
-// keepNested* are the plan modifiers of a value inside an object: see
-// keepNested. keepObject is for a top-level object, whose null is kept;
-// keepOptionalObject for an object the tenant answers only when set.
-var (
-	keepNestedString   = []planmodifier.String{keepNested{}}
-	keepNestedBool     = []planmodifier.Bool{keepNested{}}
-	keepNestedInt      = []planmodifier.Int64{keepNested{}}
-	keepNestedList     = []planmodifier.List{keepNested{}}
-	keepNestedObject   = []planmodifier.Object{keepNested{}}
-	keepOptionalObject = []planmodifier.Object{keepInParent{}}
-	keepObject         = []planmodifier.Object{objectplanmodifier.UseStateForUnknown()}
-)
-
 func clientSchema() schema.Schema {
 	return schema.Schema{
 		MarkdownDescription: "An application (a client of the tenant): how it signs users in, which tokens it gets, and " +
@@ -178,17 +163,17 @@ func clientSchema() schema.Schema {
 			},
 			"description": schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("What the client is for, up to %d characters. Defaults to an empty string "+
-					"(none, the tenant's default); removing it clears the description.", MaxDescription),
+					"(none, the tenant's default); removing it clears the description.", maxDescription),
 				Optional:   true,
 				Computed:   true,
 				Default:    stringdefault.StaticString(""),
-				Validators: []validator.String{stringvalidator.UTF8LengthAtMost(MaxDescription)},
+				Validators: []validator.String{stringvalidator.UTF8LengthAtMost(maxDescription)},
 			},
 			"app_type": keepString("The kind of application, which decides the settings that apply: `spa`, `native`, "+
 				"`non_interactive` (machine to machine), `regular_web`, `resource_server`, or one of the SSO integrations "+
 				"(`rms`, `box`, `cloudbees`, `concur`, `dropbox`, `mscrm`, `echosign`, `egnyte`, `newrelic`, `office365`, "+
 				"`salesforce`, `sentry`, `sharepoint`, `slack`, `springcm`, `zendesk`, `zoom`, `sso_integration`, `oag`, "+
-				"`express_configuration`).", stringvalidator.OneOf(AppTypes...)),
+				"`express_configuration`).", stringvalidator.OneOf(appTypes...)),
 			"logo_uri": keepString("URL of the client's logo (150x150 pixels recommended)."),
 			"is_first_party": defaultBool("Whether the client is a first-party application. A custom token exchange needs "+
 				"a first-party client.", true),
@@ -200,7 +185,7 @@ func clientSchema() schema.Schema {
 					"and `express_configuration` clients, `false` for the others; removing it returns to that default.",
 				Optional:      true,
 				Computed:      true,
-				PlanModifiers: []planmodifier.Bool{oidcConformantDefault{}},
+				PlanModifiers: []planmodifier.Bool{oidcConformantDefault},
 			},
 			"callbacks":           urlList("URLs the tenant may redirect to after a sign-in (the allowed callback URLs)."),
 			"allowed_origins":     urlList("URLs allowed to embed the login in an iframe (allowed origins)."),
@@ -215,10 +200,9 @@ func clientSchema() schema.Schema {
 					"usually `authorization_code`, `implicit`, `refresh_token` and `client_credentials`); removing the argument " +
 					"keeps the current list. Should the tenant's answer leave the list out, the last one known is kept, and a " +
 					"change made outside Terraform is not seen until an answer shows the list again.",
-				Optional:      true,
-				Computed:      true,
-				ElementType:   types.StringType,
-				PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()},
+				Optional:    true,
+				Computed:    true,
+				ElementType: types.StringType,
 				Validators: []validator.List{
 					listvalidator.UniqueValues(),
 					listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
@@ -229,33 +213,33 @@ func clientSchema() schema.Schema {
 					"a setting left out of the object keeps its value too.",
 				Optional:      true,
 				Computed:      true,
-				PlanModifiers: keepObject,
+				PlanModifiers: jwtObject,
 				Attributes: map[string]schema.Attribute{
 					"alg": schema.StringAttribute{
 						MarkdownDescription: "The signing algorithm: `HS256`, `RS256` or `PS256`.",
 						Optional:            true,
 						Computed:            true,
-						Validators:          []validator.String{stringvalidator.OneOf(JWTAlgs...)},
-						PlanModifiers:       keepNestedString,
+						Validators:          []validator.String{stringvalidator.OneOf(jwtAlgs...)},
 					},
 					"lifetime_in_seconds": schema.Int64Attribute{
 						MarkdownDescription: "Lifetime of the ID tokens, in seconds (0 or more; the tenant sets 36000 for a new client).",
 						Optional:            true,
 						Computed:            true,
 						Validators:          []validator.Int64{int64validator.AtLeast(0)},
-						PlanModifiers:       keepNestedInt,
 					},
 					"secret_encoded": schema.BoolAttribute{
 						MarkdownDescription: "Whether the client secret is base64-encoded (`false` for a new client).",
 						Optional:            true,
 						Computed:            true,
-						PlanModifiers:       keepNestedBool,
 					},
 					"scopes": schema.MapAttribute{
-						MarkdownDescription: "Claims added to the ID token per scope. Removing it clears them.",
-						Optional:            true,
-						ElementType:         types.StringType,
-						Validators:          []validator.Map{mapvalidator.SizeAtLeast(1)},
+						MarkdownDescription: "Claims added to the ID token per scope. Removing it clears them where the tenant " +
+							"lets them go: a tenant that merges `jwt_configuration` into the one it holds keeps them, the apply " +
+							"warns, and they are kept from then on.",
+						Optional:    true,
+						Computed:    true,
+						ElementType: types.StringType,
+						Validators:  []validator.Map{mapvalidator.SizeAtLeast(1)},
 					},
 				},
 			},
@@ -270,21 +254,21 @@ func clientSchema() schema.Schema {
 			"custom_login_page_preview": keepString("The HTML of the preview of the custom login page."),
 			"form_template":             keepString("The HTML of the form used by WS-Federation."),
 			"token_endpoint_auth_method": keepString("How the client authenticates at the token endpoint: `none` (a public "+
-				"client, without a secret), `client_secret_post` or `client_secret_basic`.", stringvalidator.OneOf(TokenEndpointAuthMethods...)),
+				"client, without a secret), `client_secret_post` or `client_secret_basic`.", stringvalidator.OneOf(tokenEndpointAuthMethods...)),
 			"client_metadata": schema.MapAttribute{
 				MarkdownDescription: fmt.Sprintf("Metadata of the client: at most %d keys of 1 to %d characters (letters, "+
 					"digits, space, tab and `:,-+=_*?\"/\\()<>@`), each mapped to a string of up to %d characters. Keys added "+
 					"outside Terraform are removed on the next apply; removing the argument removes every key.",
-					MaxMetadataKeys, MaxMetadataLength, MaxMetadataLength),
+					maxMetadataKeys, maxMetadataLength, maxMetadataLength),
 				Optional:    true,
 				ElementType: types.StringType,
 				Validators: []validator.Map{
-					mapvalidator.SizeBetween(1, MaxMetadataKeys),
+					mapvalidator.SizeBetween(1, maxMetadataKeys),
 					mapvalidator.KeysAre(
-						stringvalidator.LengthBetween(1, MaxMetadataLength),
+						stringvalidator.LengthBetween(1, maxMetadataLength),
 						stringvalidator.RegexMatches(metadataKey, "must use letters, digits, space, tab and :,-+=_*?\"/\\()<>@ only"),
 					),
-					mapvalidator.ValueStringsAre(stringvalidator.LengthAtMost(MaxMetadataLength)),
+					mapvalidator.ValueStringsAre(stringvalidator.LengthAtMost(maxMetadataLength)),
 				},
 			},
 			"initiate_login_uri": keepString("URL the tenant sends users to for a sign-in started elsewhere (an `https://` "+
@@ -313,14 +297,14 @@ func clientSchema() schema.Schema {
 						Optional:            true,
 						Computed:            true,
 						Default:             stringdefault.StaticString("non-rotating"),
-						Validators:          []validator.String{stringvalidator.OneOf(RotationTypes...)},
+						Validators:          []validator.String{stringvalidator.OneOf(rotationTypes...)},
 					},
 					"expiration_type": schema.StringAttribute{
 						MarkdownDescription: "`expiring` or `non-expiring` (the default).",
 						Optional:            true,
 						Computed:            true,
 						Default:             stringdefault.StaticString("non-expiring"),
-						Validators:          []validator.String{stringvalidator.OneOf(ExpirationTypes...)},
+						Validators:          []validator.String{stringvalidator.OneOf(expirationTypes...)},
 					},
 					"leeway": schema.Int64Attribute{
 						MarkdownDescription: "Seconds during which a rotated refresh token may still be used (default 0).",
@@ -330,10 +314,10 @@ func clientSchema() schema.Schema {
 						Validators:          []validator.Int64{int64validator.AtLeast(0)},
 					},
 					"token_lifetime": schema.Int64Attribute{
-						MarkdownDescription: fmt.Sprintf("Lifetime of a refresh token, in seconds (default %d).", DefaultRefreshLifetime),
+						MarkdownDescription: fmt.Sprintf("Lifetime of a refresh token, in seconds (default %d).", defaultRefreshLifetime),
 						Optional:            true,
 						Computed:            true,
-						Default:             int64default.StaticInt64(DefaultRefreshLifetime),
+						Default:             int64default.StaticInt64(defaultRefreshLifetime),
 						Validators:          []validator.Int64{int64validator.AtLeast(0)},
 					},
 					"infinite_token_lifetime": schema.BoolAttribute{
@@ -341,20 +325,20 @@ func clientSchema() schema.Schema {
 							"\"non-expiring\"` and `false` with `expiring`, as the tenant sets it.",
 						Optional:      true,
 						Computed:      true,
-						PlanModifiers: []planmodifier.Bool{infiniteDefault{}},
+						PlanModifiers: []planmodifier.Bool{infiniteDefault},
 					},
 					"idle_token_lifetime": schema.Int64Attribute{
-						MarkdownDescription: fmt.Sprintf("Seconds after which an unused refresh token expires (default %d).", DefaultRefreshIdleLifetime),
+						MarkdownDescription: fmt.Sprintf("Seconds after which an unused refresh token expires (default %d).", defaultRefreshIdleLifetime),
 						Optional:            true,
 						Computed:            true,
-						Default:             int64default.StaticInt64(DefaultRefreshIdleLifetime),
+						Default:             int64default.StaticInt64(defaultRefreshIdleLifetime),
 						Validators:          []validator.Int64{int64validator.AtLeast(0)},
 					},
 					"infinite_idle_token_lifetime": schema.BoolAttribute{
 						MarkdownDescription: "Whether unused refresh tokens never expire. Defaults as `infinite_token_lifetime` does.",
 						Optional:            true,
 						Computed:            true,
-						PlanModifiers:       []planmodifier.Bool{infiniteDefault{}},
+						PlanModifiers:       []planmodifier.Bool{infiniteDefault},
 					},
 					"policies": schema.ListNestedAttribute{
 						MarkdownDescription: "APIs a refresh token may get access tokens for besides its own (multi-resource " +
@@ -378,17 +362,17 @@ func clientSchema() schema.Schema {
 				},
 			},
 			"organization_usage": keepString("How the client uses organizations: `deny`, `allow` or `require`.",
-				stringvalidator.OneOf(OrganizationUsages...)),
+				stringvalidator.OneOf(organizationUsages...)),
 			"organization_require_behavior": keepString("How the sign-in asks for the organization when it is required: "+
-				"`no_prompt`, `pre_login_prompt` or `post_login_prompt`.", stringvalidator.OneOf(OrganizationRequireBehaviors...)),
+				"`no_prompt`, `pre_login_prompt` or `post_login_prompt`.", stringvalidator.OneOf(organizationRequireBehaviors...)),
 			"organization_discovery_methods": enumList("How users find their organization before sign-in: `email` "+
 				"(by the domain of their address) and `organization_name`. Needs `organization_require_behavior = "+
-				"\"pre_login_prompt\"`.", DiscoveryMethods),
+				"\"pre_login_prompt\"`.", discoveryMethods),
 			"client_authentication_methods": schema.SingleNestedAttribute{
 				MarkdownDescription: "The credentials the client authenticates with instead of its secret, by id: read from the " +
 					"tenant, managed through the client's credentials (not by this resource).",
 				Computed:      true,
-				PlanModifiers: keepObject,
+				PlanModifiers: keptObject,
 				Attributes: map[string]schema.Attribute{
 					"private_key_jwt":             credentialIDs("Private key JWT (`private_key_jwt`)."),
 					"tls_client_auth":             credentialIDs("mTLS with a certificate of a certificate authority (`tls_client_auth`)."),
@@ -404,7 +388,7 @@ func clientSchema() schema.Schema {
 					"argument does not turn it off); a setting left out of the object keeps its value too.",
 				Optional:      true,
 				Computed:      true,
-				PlanModifiers: keepObject,
+				PlanModifiers: filledObject,
 				Attributes: map[string]schema.Attribute{
 					"backchannel_logout_urls": schema.ListAttribute{
 						MarkdownDescription: "URLs the tenant sends logout tokens to, at least one, without repeats.",
@@ -416,19 +400,17 @@ func clientSchema() schema.Schema {
 						MarkdownDescription: "Which events start a back-channel logout.",
 						Optional:            true,
 						Computed:            true,
-						PlanModifiers:       keepNestedObject,
 						Attributes: map[string]schema.Attribute{
 							"mode": schema.StringAttribute{
 								MarkdownDescription: "`custom` (the events in `selected_initiators`) or `all`.",
 								Required:            true,
-								Validators:          []validator.String{stringvalidator.OneOf(LogoutInitiatorModes...)},
+								Validators:          []validator.String{stringvalidator.OneOf(logoutInitiatorModes...)},
 							},
 							"selected_initiators": schema.ListAttribute{
 								MarkdownDescription: "The events, with `mode = \"custom\"` (e.g. `rp-logout`, `idp-logout`).",
 								Optional:            true,
 								Computed:            true,
 								ElementType:         types.StringType,
-								PlanModifiers:       keepNestedList,
 								Validators:          []validator.List{listvalidator.UniqueValues()},
 							},
 						},
@@ -437,7 +419,6 @@ func clientSchema() schema.Schema {
 						MarkdownDescription: "Whether logout tokens carry the session's metadata.",
 						Optional:            true,
 						Computed:            true,
-						PlanModifiers:       keepNestedObject,
 						Attributes: map[string]schema.Attribute{
 							"include": schema.BoolAttribute{
 								MarkdownDescription: "Whether the session's metadata is included.",
@@ -470,7 +451,7 @@ func clientSchema() schema.Schema {
 						Validators: []validator.List{
 							listvalidator.SizeAtLeast(1),
 							listvalidator.UniqueValues(),
-							listvalidator.ValueStringsAre(stringvalidator.OneOf(DefaultOrgFlows...)),
+							listvalidator.ValueStringsAre(stringvalidator.OneOf(defaultOrgFlows...)),
 						},
 					},
 				},
@@ -489,7 +470,7 @@ func clientSchema() schema.Schema {
 						Validators: []validator.List{
 							listvalidator.SizeAtLeast(1),
 							listvalidator.UniqueValues(),
-							listvalidator.ValueStringsAre(stringvalidator.OneOf(ProfileTypes...)),
+							listvalidator.ValueStringsAre(stringvalidator.OneOf(profileTypes...)),
 						},
 					},
 				},
@@ -524,43 +505,40 @@ func clientSchema() schema.Schema {
 			"session_transfer": schema.SingleNestedAttribute{
 				MarkdownDescription: "Native-to-web single sign-on (session transfer tokens). Unset by default; removing it " +
 					"unsets it again. A setting left out of the object is the tenant's, and is kept.",
-				Optional: true,
+				Optional:      true,
+				PlanModifiers: filledObject,
 				Attributes: map[string]schema.Attribute{
-					"can_create_session_transfer_token": nestedKeepBool("Whether the client may create session transfer tokens."),
+					"can_create_session_transfer_token": tenantBool("Whether the client may create session transfer tokens."),
 					"allowed_authentication_methods": schema.ListAttribute{
 						MarkdownDescription: "How a session transfer token may be sent: `cookie` and `query`, without repeats.",
 						Optional:            true,
 						Computed:            true,
 						ElementType:         types.StringType,
-						PlanModifiers:       keepNestedList,
 						Validators: []validator.List{
 							listvalidator.UniqueValues(),
-							listvalidator.ValueStringsAre(stringvalidator.OneOf(SessionAuthMethods...)),
+							listvalidator.ValueStringsAre(stringvalidator.OneOf(sessionAuthMethods...)),
 						},
 					},
 					"enforce_device_binding": schema.StringAttribute{
 						MarkdownDescription: "Binding of the token to the device: `ip`, `asn` or `none`.",
 						Optional:            true,
 						Computed:            true,
-						Validators:          []validator.String{stringvalidator.OneOf(DeviceBindings...)},
-						PlanModifiers:       keepNestedString,
+						Validators:          []validator.String{stringvalidator.OneOf(deviceBindings...)},
 					},
-					"allow_refresh_token":           nestedKeepBool("Whether a refresh token may be issued with the transferred session."),
-					"enforce_online_refresh_tokens": nestedKeepBool("Whether refresh tokens are bound to the session."),
-					"enforce_cascade_revocation":    nestedKeepBool("Whether revoking the session revokes the transferred ones."),
+					"allow_refresh_token":           tenantBool("Whether a refresh token may be issued with the transferred session."),
+					"enforce_online_refresh_tokens": tenantBool("Whether refresh tokens are bound to the session."),
+					"enforce_cascade_revocation":    tenantBool("Whether revoking the session revokes the transferred ones."),
 					"delegation": schema.SingleNestedAttribute{
 						MarkdownDescription: "Delegated (impersonation) access with session transfer tokens.",
 						Optional:            true,
 						Computed:            true,
-						PlanModifiers:       keepOptionalObject,
 						Attributes: map[string]schema.Attribute{
-							"allow_delegated_access": nestedKeepBool("Whether delegated access is allowed."),
+							"allow_delegated_access": tenantBool("Whether delegated access is allowed."),
 							"enforce_device_binding": schema.StringAttribute{
 								MarkdownDescription: "Binding of delegated access to the device: `ip` or `asn`.",
 								Optional:            true,
 								Computed:            true,
-								Validators:          []validator.String{stringvalidator.OneOf(DelegationBindings...)},
-								PlanModifiers:       keepNestedString,
+								Validators:          []validator.String{stringvalidator.OneOf(delegationBindings...)},
 							},
 						},
 					},
@@ -579,13 +557,13 @@ func clientSchema() schema.Schema {
 				Optional: true,
 			},
 			"async_approval_notification_channels": enumList("How a user is asked for an asynchronous approval: "+
-				"`guardian-push` and `email`.", AsyncChannels),
+				"`guardian-push` and `email`.", asyncChannels),
 			"third_party_security_mode": schema.StringAttribute{
 				MarkdownDescription: "The security mode of a third-party client: `strict` or `permissive`. Set on create only: " +
 					"changing it replaces the client. When not set, the tenant's value is kept.",
 				Optional:   true,
 				Computed:   true,
-				Validators: []validator.String{stringvalidator.OneOf(ThirdPartySecurityModes...)},
+				Validators: []validator.String{stringvalidator.OneOf(thirdPartySecurityModes...)},
 				PlanModifiers: []planmodifier.String{
 					stringplanmodifier.UseStateForUnknown(),
 					stringplanmodifier.RequiresReplaceIfConfigured(),
@@ -593,12 +571,12 @@ func clientSchema() schema.Schema {
 			},
 			"redirection_policy": keepString("Whether users are sent to the callback URL on errors and in email "+
 				"verification: `allow_always` or `open_redirect_protection` (third-party clients in strict mode).",
-				stringvalidator.OneOf(RedirectionPolicies...)),
+				stringvalidator.OneOf(redirectionPolicies...)),
 			"fedcm_login": schema.SingleNestedAttribute{
 				MarkdownDescription: "Federated Credential Management sign-in. When not set, the tenant's setting is kept.",
 				Optional:            true,
 				Computed:            true,
-				PlanModifiers:       keepObject,
+				PlanModifiers:       keptObject,
 				Attributes: map[string]schema.Attribute{
 					"google": schema.SingleNestedAttribute{
 						MarkdownDescription: "The Google FedCM prompt.",
@@ -617,7 +595,7 @@ func clientSchema() schema.Schema {
 					"When not set, the tenant's setting is kept.",
 				Optional:      true,
 				Computed:      true,
-				PlanModifiers: keepObject,
+				PlanModifiers: keptObject,
 				Attributes: map[string]schema.Attribute{
 					"active": schema.BoolAttribute{
 						MarkdownDescription: "Whether the client may exchange ID-JAGs for access tokens.",
@@ -682,35 +660,12 @@ func credentialIDs(desc string) schema.SingleNestedAttribute {
 	}
 }
 
-// keepInParent keeps the state's value of an object inside another, null
-// included, when the outer object is in the state: for an object the
-// tenant answers only when set (session_transfer.delegation). When the
-// outer object is added, the value is the tenant's, unknown until the
-// apply.
-type keepInParent struct{}
-
-func (keepInParent) Description(context.Context) string {
-	return "Keeps the state's value while the enclosing object is in the state."
-}
-
-func (m keepInParent) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
-
-func (keepInParent) PlanModifyObject(ctx context.Context, req planmodifier.ObjectRequest, resp *planmodifier.ObjectResponse) {
-	if req.State.Raw.IsNull() || !req.PlanValue.IsUnknown() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	var parent types.Object
-	if resp.Diagnostics.Append(req.State.GetAttribute(ctx, req.Path.ParentPath(), &parent)...); resp.Diagnostics.HasError() || parent.IsNull() {
-		return
-	}
-	resp.PlanValue = req.StateValue
-}
-
-func nestedKeepBool(desc string) schema.BoolAttribute {
+// tenantBool is a setting inside an object that the tenant fills when the
+// configuration leaves it out: its plan is the object's rule.
+func tenantBool(desc string) schema.BoolAttribute {
 	return schema.BoolAttribute{
 		MarkdownDescription: desc,
 		Optional:            true,
 		Computed:            true,
-		PlanModifiers:       keepNestedBool,
 	}
 }

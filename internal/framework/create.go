@@ -26,6 +26,11 @@ type Creation struct {
 	Key, Value string
 	// ImportByKey says that the resource's import also accepts Value.
 	ImportByKey bool
+	// NotUnique says that Key is not unique in the tenant (a client's
+	// name): what a create whose answer was lost finds under it may be
+	// another writer's, so it is never adopted (mgmt.SafeCreate's same
+	// answers false), and a 409 does not mean the key is taken.
+	NotUnique bool
 }
 
 // Found is the object a create found under its natural key: its id, and
@@ -55,7 +60,13 @@ func (c Creation) Result(found *Found, outcome mgmt.CreateOutcome, err error, ot
 		}
 	}
 	switch {
-	case errors.Is(err, mgmt.ErrExists):
+	case errors.Is(err, mgmt.ErrDifferent) && c.NotUnique:
+		diags.AddAttributeError(path.Root(c.Key), summary, fmt.Sprintf(
+			"The answer to creating the %[1]s with %[2]s %[3]q was lost, and the tenant now holds the %[1]s %[4]s%[5]s of that %[2]s. "+
+				"The %[2]s is not unique, so none was adopted.\n\n"+
+				"If one is this apply's, import it:\n  terraform import %[6]s.<name> %[4]s\notherwise apply again.",
+			c.Noun, c.Key, c.Value, id, also, c.TypeName))
+	case errors.Is(err, mgmt.ErrExists) && !c.NotUnique:
 		diags.AddAttributeError(path.Root(c.Key), summary, fmt.Sprintf(
 			"%[7]s %[1]s with %[2]s %[3]q already exists in the tenant (id %[4]s%[5]s); the %[2]s is unique, so it was not created, and the %[1]s "+
 				"is not taken over because it existed before this apply (another configuration, or another instance of this resource "+

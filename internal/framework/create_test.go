@@ -40,6 +40,32 @@ func TestCreation_result(t *testing.T) {
 	}
 }
 
+// TestCreation_notUnique: a lost answer whose create found objects under a
+// key that is not unique names them and adopts none; a 409 is the API's.
+func TestCreation_notUnique(t *testing.T) {
+	c := framework.Creation{TypeName: "tenant_client", Summary: "client", Noun: "client", Key: "name", Value: "web", NotUnique: true}
+	found := &framework.Found{ID: "new", Description: "and old"}
+	for name, tc := range map[string]struct {
+		err  error
+		want string
+	}{
+		"lost": {errors.Join(mgmt.ErrDifferent, errors.New("5xx")), "The answer to creating the client with name \"web\" was lost, and " +
+			"the tenant now holds the client new, and old of that name. The name is not unique, so none was adopted.\n\n" +
+			"If one is this apply's, import it:\n  terraform import tenant_client.<name> new\notherwise apply again."},
+		"409": {errors.Join(mgmt.ErrExists, errors.New("409")), "other: "},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var diags diag.Diagnostics
+			if c.Result(found, mgmt.Created, tc.err, func(err error) string { return "other: " + err.Error() }, &diags) {
+				t.Fatal("reported created")
+			}
+			if len(diags) != 1 || !strings.Contains(diags[0].Detail(), tc.want) {
+				t.Fatalf("%v, want %q", diags, tc.want)
+			}
+		})
+	}
+}
+
 // TestCreation_nothingFound: a 409 whose lookup found nothing still gives an
 // import command that works: by the key where the import takes it.
 func TestCreation_nothingFound(t *testing.T) {

@@ -17,6 +17,10 @@ import (
 // with the incumbent applies.
 var clientsN = flag.Int("clients-n", 500, "clients (each with a grant) of the run beside the incumbent")
 
+// clientsRPS is the emulator's rate limit in the clients run; 0 runs it
+// without one, to see the CPU each process spends.
+var clientsRPS = flag.Int("clients-rps", rps, "requests per second the emulator allows in the clients run (0: no limit)")
+
 // clientsAudience is the API the bench's grants are for.
 const clientsAudience = "https://bench.example.com/orders"
 
@@ -103,7 +107,9 @@ func clientsSide(n, plans int, name, provider string, incumbent bool) ([]result,
 	}
 	defer done()
 	cli.Env = append(cli.Env, "SSL_CERT_FILE="+emu.CAFile())
-	emu.SetRateLimit(rps, burst)
+	if *clientsRPS > 0 {
+		emu.SetRateLimit(float64(*clientsRPS), burst)
+	}
 	scenario := fmt.Sprintf("%s: %d clients + %d grants", name, n, n)
 	phase := func(ph string, args []string) result {
 		return measureProvider(emu, provider, scenario, 2*n, ph, func() (string, error) { return cli.Run(args...) })
@@ -127,10 +133,21 @@ func clientsSection(b *strings.Builder, results []result) {
 	if len(results) == 0 {
 		return
 	}
+	limit := fmt.Sprintf("at %d requests/s", *clientsRPS)
+	if *clientsRPS <= 0 {
+		limit = "without a rate limit"
+	}
 	fmt.Fprintf(b, "\n## Clients and grants beside the incumbent\n\n%d clients (machine to machine) and a grant for each, applied, "+
-		"planned with no change and destroyed at %d requests/s, with this provider and with the incumbent (`auth0_client` and "+
-		"`auth0_client_grant`), each against a fresh emulator over TLS.\n\n", results[0].N/2, rps)
-	table(b, results)
+		"planned with no change and destroyed %s, with this provider and with the incumbent (`auth0_client` and "+
+		"`auth0_client_grant`), each against a fresh emulator over TLS. CPU is each process's user and system time in the phase "+
+		"(sampled every 20 ms from /proc).\n\n", results[0].N/2, limit)
+	b.WriteString("| run | phase | requests | token | 429 | wall (s) | × limit | provider CPU (s) | terraform CPU (s) | peak RSS (MiB) | terraform peak RSS (MiB) | ok |\n" +
+		"| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n")
+	for _, r := range results {
+		fmt.Fprintf(b, "| %s | %s | %d | %d | %d | %.1f | %.3f | %.1f | %.1f | %.1f | %.1f | %v |\n", r.Scenario, r.Phase, r.Requests, r.Tokens,
+			r.TooMany, r.Wall.Seconds(), r.limitRatio(), r.ProviderCPU.Seconds(), r.TerraformCPU.Seconds(), float64(r.PeakRSS)/(1<<20),
+			float64(r.TerraformRSS)/(1<<20), !r.Failed)
+	}
 }
 
 func clientsTargets(b *strings.Builder, results []result) {

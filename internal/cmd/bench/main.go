@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/acctest"
@@ -37,6 +36,9 @@ type result struct {
 	PeakRSS  int64 // bytes, the provider process's
 	// TerraformRSS is the terraform process's peak, in bytes.
 	TerraformRSS int64
+	// ProviderCPU and TerraformCPU are the CPU time (user and system) the
+	// provider processes and terraform spent in the phase.
+	ProviderCPU, TerraformCPU time.Duration
 	// Routes counts the API requests by route, the token's apart.
 	Routes map[string]int64
 	Failed bool
@@ -357,13 +359,13 @@ func measure(emu *emulator.Server, scenario string, n int, phase string, run fun
 // with provider.
 func measureProvider(emu *emulator.Server, provider, scenario string, n int, phase string, run func() (string, error)) result {
 	emu.ResetStats()
-	var peak, tfPeak atomic.Int64
+	watched := map[string]*usage{provider: {}, "terraform": {}}
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		watchRSS(stop, map[string]*atomic.Int64{provider: &peak, "terraform": &tfPeak})
+		watchProcesses(stop, watched)
 	}()
 	begin := time.Now()
 	out, err := run()
@@ -376,11 +378,14 @@ func measureProvider(emu *emulator.Server, provider, scenario string, n int, pha
 	st := emu.Stats()
 	tokens := st.ByRoute["POST /oauth/token"]
 	delete(st.ByRoute, "POST /oauth/token")
+	prov, tf := watched[provider], watched["terraform"]
 	r := result{Scenario: scenario, N: n, Phase: phase, Requests: st.Total - tokens, Tokens: tokens, TooMany: st.ByStatus["429"],
-		Wall: wall, PeakRSS: peak.Load(), TerraformRSS: tfPeak.Load(), Routes: st.ByRoute, Failed: err != nil}
-	fmt.Printf("%-30s %-12s %5d requests (+%d token) %4d x429 %7.2fs (%.3f × the limit) peak RSS %5.1f MiB (terraform %5.1f) failed=%v\n",
+		Wall: wall, PeakRSS: prov.peak, TerraformRSS: tf.peak, ProviderCPU: prov.cpu(), TerraformCPU: tf.cpu(),
+		Routes: st.ByRoute, Failed: err != nil}
+	fmt.Printf("%-30s %-12s %5d requests (+%d token) %4d x429 %7.2fs (%.3f × the limit) peak RSS %5.1f MiB (terraform %5.1f) "+
+		"CPU %6.2fs (terraform %6.2fs) failed=%v\n",
 		scenario, phase, r.Requests, r.Tokens, r.TooMany, r.Wall.Seconds(), r.limitRatio(), float64(r.PeakRSS)/(1<<20),
-		float64(r.TerraformRSS)/(1<<20), r.Failed)
+		float64(r.TerraformRSS)/(1<<20), r.ProviderCPU.Seconds(), r.TerraformCPU.Seconds(), r.Failed)
 	return r
 }
 
@@ -389,10 +394,35 @@ func tail(s string) string {
 	return strings.Join(lines[max(0, len(lines)-30):], "\n")
 }
 
-// watchRSS samples, every 20 ms until stop closes, the VmHWM (peak
-// resident set) of every running process whose binary's name is one of the
-// keys of peaks or starts with it, keeping the largest of each.
-func watchRSS(stop chan struct{}, peaks map[string]*atomic.Int64) {
+// usage is what watchProcesses saw of the processes of one name: the
+// largest peak resident set, and the CPU time of each process by pid.
+type usage struct {
+	peak  int64
+	ticks map[int]int64
+}
+
+// cpu is the CPU time of every process seen, each at its last sample.
+func (u *usage) cpu() time.Duration {
+	var sum int64
+	for _, t := range u.ticks {
+		sum += t
+	}
+	return time.Duration(sum) * time.Second / clockTicks
+}
+
+// clockTicks is the unit of the CPU times in /proc/<pid>/stat (USER_HZ,
+// 100 on Linux).
+const clockTicks = 100
+
+// watchProcesses samples, every 20 ms until stop closes, every running
+// process whose binary's name is one of the keys of watched or starts with
+// it: its VmHWM (peak resident set), keeping the largest, and its CPU time
+// (utime + stime). A process's CPU in its last 20 ms before it exits is not
+// seen.
+func watchProcesses(stop chan struct{}, watched map[string]*usage) {
+	for _, u := range watched {
+		u.ticks = map[int]int64{}
+	}
 	t := time.NewTicker(20 * time.Millisecond)
 	defer t.Stop()
 	for {
@@ -402,23 +432,39 @@ func watchRSS(stop chan struct{}, peaks map[string]*atomic.Int64) {
 			if err != nil {
 				continue
 			}
-			var peak *atomic.Int64
-			for prefix, p := range peaks {
+			var u *usage
+			for prefix, w := range watched {
 				if base := filepath.Base(target); base == prefix || strings.HasPrefix(base, prefix+"_") || prefix != "terraform" && strings.HasPrefix(base, prefix) {
-					peak = p
+					u = w
 				}
 			}
-			if peak == nil {
+			if u == nil {
 				continue
 			}
-			status, err := os.ReadFile(filepath.Join(filepath.Dir(exe), "status"))
+			dir := filepath.Dir(exe)
+			var pid int
+			if _, err := fmt.Sscan(filepath.Base(dir), &pid); err != nil {
+				continue
+			}
+			if stat, err := os.ReadFile(filepath.Join(dir, "stat")); err == nil {
+				// The fields after the command's closing parenthesis: state
+				// is the first, utime the 12th, stime the 13th.
+				fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+				var utime, stime int64
+				if len(fields) > 12 {
+					_, _ = fmt.Sscan(fields[11], &utime)
+					_, _ = fmt.Sscan(fields[12], &stime)
+					u.ticks[pid] = max(u.ticks[pid], utime+stime)
+				}
+			}
+			status, err := os.ReadFile(filepath.Join(dir, "status"))
 			if err != nil {
 				continue
 			}
 			for _, line := range strings.Split(string(status), "\n") {
 				var kb int64
-				if _, err := fmt.Sscanf(line, "VmHWM: %d kB", &kb); err == nil && kb*1024 > peak.Load() {
-					peak.Store(kb * 1024)
+				if _, err := fmt.Sscanf(line, "VmHWM: %d kB", &kb); err == nil && kb*1024 > u.peak {
+					u.peak = kb * 1024
 				}
 			}
 		}
