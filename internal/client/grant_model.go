@@ -8,7 +8,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
@@ -24,10 +23,6 @@ type grantModel struct {
 	AuthorizationDetailsTypes types.List   `tfsdk:"authorization_details_types"`
 	IsSystem                  types.Bool   `tfsdk:"is_system"`
 }
-
-// grantData converts grantModel to and from the resource's state, plan and
-// configuration.
-var grantData = framework.NewModel[grantModel](grantSchema())
 
 // scopeValues are the planned scopes, sorted; none when allow_all_scopes.
 func (m grantModel) scopeValues(ctx context.Context, diags *diag.Diagnostics) []string {

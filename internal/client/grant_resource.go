@@ -45,8 +45,8 @@ func grantCreation(audience string) framework.Creation {
 
 func (r *grantResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var m, config grantModel
-	grantData.Get(ctx, req.Plan.Raw, &m, &resp.Diagnostics)
-	if grantData.Get(ctx, req.Config.Raw, &config, &resp.Diagnostics); resp.Diagnostics.HasError() {
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
+	if resp.Diagnostics.Append(req.Config.Get(ctx, &config)...); resp.Diagnostics.HasError() {
 		return
 	}
 	body, diags := m.toCreate(ctx, config)
@@ -78,13 +78,13 @@ func (r *grantResource) Create(ctx context.Context, req resource.CreateRequest, 
 		return
 	}
 	m.fromAPI(g)
-	resp.State.Raw = grantData.Value(ctx, &m, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: m.ID}, &resp.Diagnostics)
 }
 
 func (r *grantResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var m grantModel
-	if grantData.Get(ctx, req.State.Raw, &m, &resp.Diagnostics); resp.Diagnostics.HasError() {
+	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}
 	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: m.ID}, &resp.Diagnostics)
@@ -98,13 +98,13 @@ func (r *grantResource) Read(ctx context.Context, req resource.ReadRequest, resp
 		return
 	}
 	m.fromAPI(g)
-	resp.State.Raw = grantData.Value(ctx, &m, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
 func (r *grantResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state grantModel
-	grantData.Get(ctx, req.Plan.Raw, &plan, &resp.Diagnostics)
-	if grantData.Get(ctx, req.State.Raw, &state, &resp.Diagnostics); resp.Diagnostics.HasError() {
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
 		return
 	}
 	id := state.ID.ValueString()
@@ -118,13 +118,13 @@ func (r *grantResource) Update(ctx context.Context, req resource.UpdateRequest, 
 		return
 	}
 	plan.fromAPI(g)
-	resp.State.Raw = grantData.Value(ctx, &plan, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: plan.ID}, &resp.Diagnostics)
 }
 
 func (r *grantResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var m grantModel
-	if grantData.Get(ctx, req.State.Raw, &m, &resp.Diagnostics); resp.Diagnostics.HasError() {
+	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}
 	if err := r.Tenant.API.DeleteClientGrant(ctx, m.ID.ValueString()); err != nil {

@@ -8,7 +8,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
@@ -74,10 +73,6 @@ type resourceModel struct {
 	ClientSecretInState  types.Bool   `tfsdk:"client_secret_in_state"`
 	ClientSecret         types.String `tfsdk:"client_secret"`
 }
-
-// clientData converts resourceModel to and from the resource's state, plan
-// and configuration.
-var clientData = framework.NewModel[resourceModel](clientSchema())
 
 // toCreate builds the POST body: every value the configuration sets, from
 // the plan. What the configuration leaves out is the tenant's to fill, and

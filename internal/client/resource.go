@@ -55,8 +55,8 @@ func clientCreation(name string) framework.Creation {
 
 func (r *clientResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var m, config resourceModel
-	clientData.Get(ctx, req.Plan.Raw, &m, &resp.Diagnostics)
-	if clientData.Get(ctx, req.Config.Raw, &config, &resp.Diagnostics); resp.Diagnostics.HasError() {
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
+	if resp.Diagnostics.Append(req.Config.Get(ctx, &config)...); resp.Diagnostics.HasError() {
 		return
 	}
 	body, diags := m.toCreate(ctx, config.clientModel)
@@ -80,7 +80,7 @@ func (r *clientResource) Create(ctx context.Context, req resource.CreateRequest,
 		return
 	}
 	resp.Diagnostics.Append(m.fromAPI(ctx, c)...)
-	resp.State.Raw = clientData.Value(ctx, &m, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: m.ID}, &resp.Diagnostics)
 }
 
@@ -103,7 +103,7 @@ func namedClients(named []mgmt.AppClient) *framework.Found {
 
 func (r *clientResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var m resourceModel
-	if clientData.Get(ctx, req.State.Raw, &m, &resp.Diagnostics); resp.Diagnostics.HasError() {
+	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}
 	// The identity comes from the state, so it holds even when the object is gone.
@@ -118,7 +118,7 @@ func (r *clientResource) Read(ctx context.Context, req resource.ReadRequest, res
 		return
 	}
 	resp.Diagnostics.Append(m.fromAPI(ctx, c)...)
-	resp.State.Raw = clientData.Value(ctx, &m, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
 // Update sends the changed fields, then rotates the secret when
@@ -126,8 +126,8 @@ func (r *clientResource) Read(ctx context.Context, req resource.ReadRequest, res
 // (client_secret_in_state switched on) it reads the client.
 func (r *clientResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state resourceModel
-	clientData.Get(ctx, req.Plan.Raw, &plan, &resp.Diagnostics)
-	if clientData.Get(ctx, req.State.Raw, &state, &resp.Diagnostics); resp.Diagnostics.HasError() {
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
 		return
 	}
 	id := state.ID.ValueString()
@@ -153,7 +153,7 @@ func (r *clientResource) Update(ctx context.Context, req resource.UpdateRequest,
 					plan.ClientSecret = state.ClientSecret
 				}
 				resp.Diagnostics.Append(plan.fromAPI(ctx, patched)...)
-				resp.State.Raw = clientData.Value(ctx, &plan, &resp.Diagnostics)
+				resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 			}
 			resp.Diagnostics.AddError("Unable to rotate client secret", framework.APIErrorDetail(fmt.Sprintf("Rotating the secret of the client %q", id), err)+
 				"\n\nThe rotation needs the update:client_keys scope.")
@@ -163,7 +163,7 @@ func (r *clientResource) Update(ctx context.Context, req resource.UpdateRequest,
 	if c == nil && req.Plan.Raw.IsFullyKnown() {
 		// Nothing was sent and nothing is left to learn: the plan holds
 		// the state's values and the new switches.
-		resp.State.Raw = clientData.Value(ctx, &plan, &resp.Diagnostics)
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 		framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: plan.ID}, &resp.Diagnostics)
 		return
 	}
@@ -181,7 +181,7 @@ func (r *clientResource) Update(ctx context.Context, req resource.UpdateRequest,
 	}
 	resp.Diagnostics.Append(plan.fromAPI(ctx, c)...)
 	keptScopes(ctx, req, plan.clientModel, resp)
-	resp.State.Raw = clientData.Value(ctx, &plan, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	framework.SetIdentity(ctx, resp.Identity, framework.IDIdentity{ID: plan.ID}, &resp.Diagnostics)
 }
 
@@ -193,7 +193,7 @@ func emptyUpdate(u mgmt.AppClientUpdate) bool {
 
 func (r *clientResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var m resourceModel
-	if clientData.Get(ctx, req.State.Raw, &m, &resp.Diagnostics); resp.Diagnostics.HasError() {
+	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}
 	if err := r.Tenant.API.DeleteClient(ctx, m.ID.ValueString()); err != nil {
