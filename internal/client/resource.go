@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework/flex"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
@@ -143,7 +144,7 @@ func (r *clientResource) Update(ctx context.Context, req resource.UpdateRequest,
 			return
 		}
 	}
-	if changed(plan.ClientSecretRotation, state.ClientSecretRotation) && !plan.ClientSecretRotation.IsNull() {
+	if flex.Changed(plan.ClientSecretRotation, state.ClientSecretRotation) && !plan.ClientSecretRotation.IsNull() {
 		patched := c
 		if c, err = r.Tenant.API.RotateClientSecret(ctx, id); err != nil {
 			if patched != nil {

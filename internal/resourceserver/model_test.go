@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -269,8 +270,9 @@ func TestEncryptionFromAPI_keepsPEMUntilTheThumbprintChanges(t *testing.T) {
 		}
 	}
 	// What is sent never holds the thumbprint.
-	sent, _ := encryptionToAPI(ctx, prior("PEM", types.StringValue("T1")))
-	if b, _ := json.Marshal(sent); strings.Contains(string(b), "thumbprint") || !strings.Contains(string(b), `"pem":"PEM"`) {
+	var d diag.Diagnostics
+	sent := encryptionToAPI(ctx, prior("PEM", types.StringValue("T1")), &d)
+	if b, _ := json.Marshal(sent); d.HasError() || strings.Contains(string(b), "thumbprint") || !strings.Contains(string(b), `"pem":"PEM"`) {
 		t.Fatalf("sent %s", b)
 	}
 }
