@@ -34,6 +34,9 @@ type clientResource struct {
 	framework.WithTenant
 }
 
+// clientObject names a client in the diagnostics of its delete and import.
+var clientObject = framework.Object{TypeName: TypeName, Summary: "client", Noun: "client"}
+
 func (r *clientResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = TypeName
 }
@@ -193,29 +196,13 @@ func emptyUpdate(u mgmt.AppClientUpdate) bool {
 }
 
 func (r *clientResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m resourceModel
-	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
-		return
-	}
-	if err := r.Tenant.API.DeleteClient(ctx, m.ID.ValueString()); err != nil {
-		resp.Diagnostics.AddError("Unable to delete client", framework.APIErrorDetail(fmt.Sprintf("Deleting the client %q", m.ID.ValueString()), err))
-	}
+	clientObject.Delete(ctx, req, resp, r.Tenant.API.DeleteClient)
 }
 
 // ImportState accepts the client's id (its client_id), or an identity's.
 func (r *clientResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	const accepted = "the client's id (its client_id)"
-	id := framework.ImportID(ctx, req, &resp.Diagnostics)
-	if resp.Diagnostics.Append(framework.CheckImportID(TypeName, id, accepted)...); resp.Diagnostics.HasError() {
-		return
-	}
-	c, err := r.Tenant.API.GetClient(ctx, id)
-	switch {
-	case mgmt.IsNotFound(err):
-		resp.Diagnostics.AddError("Unable to import client", fmt.Sprintf("No client has the id %q in the tenant. Use %s.", id, accepted))
-		return
-	case err != nil:
-		resp.Diagnostics.AddError("Unable to import client", framework.APIErrorDetail(fmt.Sprintf("Reading the client %q", id), err))
+	c := framework.ReadImported(ctx, req, resp, clientObject, "the client's id (its client_id)", r.Tenant.API.GetClient)
+	if c == nil {
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), c.ClientID)...)

@@ -31,6 +31,9 @@ type serverResource struct {
 	framework.WithTenant
 }
 
+// object names an API in the diagnostics of its delete and import.
+var object = framework.Object{TypeName: TypeName, Summary: "resource server", Noun: "API"}
+
 func (r *serverResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = TypeName
 }
@@ -194,13 +197,7 @@ func (r *serverResource) Update(ctx context.Context, req resource.UpdateRequest,
 }
 
 func (r *serverResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m resourceModel
-	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
-		return
-	}
-	if err := r.Tenant.API.DeleteResourceServer(ctx, m.ID.ValueString()); err != nil {
-		resp.Diagnostics.AddError("Unable to delete resource server", framework.APIErrorDetail(fmt.Sprintf("Deleting the API %q", m.ID.ValueString()), err))
-	}
+	object.Delete(ctx, req, resp, r.Tenant.API.DeleteResourceServer)
 }
 
 // ImportState accepts the id or the identifier (or an identity's id). The
@@ -208,17 +205,9 @@ func (r *serverResource) Delete(ctx context.Context, req resource.DeleteRequest,
 // state keeps the id.
 func (r *serverResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	const accepted = "the API's id (24 hexadecimal characters) or its identifier (audience)"
-	id := framework.ImportID(ctx, req, &resp.Diagnostics)
-	if resp.Diagnostics.Append(framework.CheckImportID(TypeName, id, accepted)...); resp.Diagnostics.HasError() {
-		return
-	}
-	s, err := r.Tenant.API.GetResourceServer(ctx, id)
+	s := framework.ReadImported(ctx, req, resp, object, accepted, r.Tenant.API.GetResourceServer)
 	switch {
-	case mgmt.IsNotFound(err):
-		resp.Diagnostics.AddError("Unable to import resource server", fmt.Sprintf("No API has the id or identifier %q in the tenant. Use %s.", id, accepted))
-		return
-	case err != nil:
-		resp.Diagnostics.AddError("Unable to import resource server", framework.APIErrorDetail(fmt.Sprintf("Looking up the API %q", id), err))
+	case s == nil:
 		return
 	case s.IsSystem:
 		resp.Diagnostics.AddError("Unable to import resource server", systemAPIDetail(r.Tenant.API.Endpoint(), s.Identifier))

@@ -45,6 +45,9 @@ type roleResource struct {
 	framework.WithTenant
 }
 
+// object names a role in the diagnostics of its delete.
+var object = framework.Object{TypeName: TypeName, Summary: "role", Noun: "role"}
+
 func (r *roleResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = TypeName
 }
@@ -162,13 +165,7 @@ func (r *roleResource) renameConflictDetail(ctx context.Context, id, name string
 }
 
 func (r *roleResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m roleModel
-	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
-		return
-	}
-	if err := r.Tenant.API.DeleteRole(ctx, m.ID.ValueString()); err != nil {
-		resp.Diagnostics.AddError("Unable to delete role", framework.APIErrorDetail(fmt.Sprintf("Deleting the role %q", m.ID.ValueString()), err))
-	}
+	object.Delete(ctx, req, resp, r.Tenant.API.DeleteRole)
 }
 
 // ImportState accepts the role's id or its exact name. An id-shaped value

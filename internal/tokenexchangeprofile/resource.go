@@ -42,6 +42,9 @@ type profileResource struct {
 	framework.WithTenant
 }
 
+// object names a profile in the diagnostics of its delete.
+var object = framework.Object{TypeName: TypeName, Summary: "token exchange profile", Noun: "token exchange profile"}
+
 func (r *profileResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = TypeName
 }
@@ -293,14 +296,7 @@ func (r *profileResource) Update(ctx context.Context, req resource.UpdateRequest
 }
 
 func (r *profileResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m profileModel
-	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
-		return
-	}
-	if err := r.Tenant.API.DeleteTokenExchangeProfile(ctx, m.ID.ValueString()); err != nil {
-		resp.Diagnostics.AddError("Unable to delete token exchange profile",
-			framework.APIErrorDetail(fmt.Sprintf("Deleting token exchange profile %q", m.ID.ValueString()), err))
-	}
+	object.Delete(ctx, req, resp, r.Tenant.API.DeleteTokenExchangeProfile)
 }
 
 // ImportState accepts the profile's id or its subject_token_type (a URI,
