@@ -56,7 +56,7 @@ func base() serverModel {
 		TokenDialect:        types.StringNull(),
 		AllowOnlineAccess:   types.BoolValue(false),
 		EphemeralSessions:   types.BoolValue(false),
-		SubjectTypeAuth:     subjectTypeAuthValue(DefaultUserPolicy, DefaultClientPolicy),
+		SubjectTypeAuth:     subjectTypeAuthValue(defaultUserPolicy, defaultClientPolicy),
 		ConsentPolicy:       types.StringNull(),
 		AuthzDetails:        types.ListNull(detailType),
 		ProofOfPossession:   types.ObjectNull(popType.AttrTypes),
@@ -127,7 +127,7 @@ func TestServerModel_updateSendsOnlyWhatChanged(t *testing.T) {
 			return s
 		}(), `{"signing_alg":"RS256"}`},
 		"subject type authorization changed": {func(m *serverModel) {
-			m.SubjectTypeAuth = subjectTypeAuthValue("deny_all", DefaultClientPolicy)
+			m.SubjectTypeAuth = subjectTypeAuthValue("deny_all", defaultClientPolicy)
 		}, state, `{"subject_type_authorization":{"user":{"policy":"deny_all"},"client":{"policy":"require_client_grant"}}}`},
 		"proof of possession set": {func(m *serverModel) {
 			m.ProofOfPossession = popFromAPI(&mgmt.ProofOfPossession{Mechanism: "dpop", Required: true})
@@ -208,7 +208,7 @@ func TestIsSystemIdentifier(t *testing.T) {
 		"https://acme.example.com/api/v2/": true, "https://acme.example.com/me/": true, "urn:auth0:express-configure": true,
 		"https://acme.example.com/api/v2": false, "https://api.example.com/": false,
 	} {
-		if IsSystemIdentifier(ep, ident) != want {
+		if isSystemIdentifier(ep, ident) != want {
 			t.Errorf("%s: want %v", ident, want)
 		}
 	}

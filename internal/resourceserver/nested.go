@@ -48,8 +48,8 @@ var (
 
 // The tenant's subject_type_authorization when none is set (reference §4).
 const (
-	DefaultUserPolicy   = "allow_all"
-	DefaultClientPolicy = "require_client_grant"
+	defaultUserPolicy   = "allow_all"
+	defaultClientPolicy = "require_client_grant"
 )
 
 type policyModel struct {
@@ -102,7 +102,7 @@ func subjectTypeAuthToAPI(ctx context.Context, o types.Object, diags *diag.Diagn
 // subjectTypeAuthFromAPI reads the API's object; a side it leaves out (or an
 // API without the object, on tenants that predate it) is the default.
 func subjectTypeAuthFromAPI(a *mgmt.SubjectTypeAuth) types.Object {
-	user, client := DefaultUserPolicy, DefaultClientPolicy
+	user, client := defaultUserPolicy, defaultClientPolicy
 	if a != nil && a.User != nil {
 		user = a.User.Policy
 	}

@@ -55,7 +55,7 @@ func (r *serverResource) ValidateConfig(ctx context.Context, req resource.Valida
 	}
 	alg := m.SigningAlg
 	if alg.IsNull() {
-		alg = types.StringValue(DefaultSigningAlg)
+		alg = types.StringValue(defaultSigningAlg)
 	}
 	for name, secret := range map[string]types.String{"signing_secret": m.SigningSecret, "signing_secret_wo": m.SigningSecretWO} {
 		if !secret.IsNull() && !alg.IsUnknown() && alg.ValueString() != "HS256" {
@@ -65,12 +65,12 @@ func (r *serverResource) ValidateConfig(ctx context.Context, req resource.Valida
 	}
 	life, web := m.TokenLifetime, m.TokenLifetimeForWeb
 	if life.IsNull() {
-		life = types.Int64Value(DefaultTokenLifetime)
+		life = types.Int64Value(defaultTokenLifetime)
 	}
 	if !life.IsUnknown() && !web.IsNull() && !web.IsUnknown() && web.ValueInt64() > life.ValueInt64() {
 		detail := fmt.Sprintf("Attribute token_lifetime_for_web must be at most token_lifetime (%d), got: %d.", life.ValueInt64(), web.ValueInt64())
 		if m.TokenLifetime.IsNull() {
-			detail += fmt.Sprintf(" token_lifetime is not set, so it is the default, %d.", DefaultTokenLifetime)
+			detail += fmt.Sprintf(" token_lifetime is not set, so it is the default, %d.", defaultTokenLifetime)
 		}
 		resp.Diagnostics.AddAttributeError(path.Root("token_lifetime_for_web"), "Invalid attribute value",
 			detail+" Lower token_lifetime_for_web or raise token_lifetime.")
@@ -84,11 +84,11 @@ func (r *serverResource) ValidateConfig(ctx context.Context, req resource.Valida
 	}
 }
 
-// IsSystemIdentifier reports whether ident is one of the tenant's system
+// isSystemIdentifier reports whether ident is one of the tenant's system
 // APIs: the Management API, or an identifier from which the tenant makes a
 // system API when an API is created with it (reference §4: the express
 // configuration and My Account APIs).
-func IsSystemIdentifier(ep mgmt.Endpoint, ident string) bool {
+func isSystemIdentifier(ep mgmt.Endpoint, ident string) bool {
 	return ident == ep.DefaultAudience() || ident == "https://"+ep.Host+"/me/" || ident == "urn:auth0:express-configure"
 }
 

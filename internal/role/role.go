@@ -22,8 +22,8 @@ import (
 // emulator's bounds, name 1 to 50 characters and description up to 140,
 // counted in characters.
 const (
-	MaxName        = 50
-	MaxDescription = 140
+	maxName        = 50
+	maxDescription = 140
 )
 
 var (
@@ -69,17 +69,17 @@ func (r *roleResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 			},
 			"name": schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("The role's name, 1 to %d characters, unique in the tenant (case-sensitive). "+
-					"Updated in place.", MaxName),
+					"Updated in place.", maxName),
 				Required:   true,
-				Validators: []validator.String{stringvalidator.UTF8LengthBetween(1, MaxName)},
+				Validators: []validator.String{stringvalidator.UTF8LengthBetween(1, maxName)},
 			},
 			"description": schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("What the role is for, up to %d characters. Defaults to an empty string "+
-					"(no description, the tenant's default); removing it clears the description. Updated in place.", MaxDescription),
+					"(no description, the tenant's default); removing it clears the description. Updated in place.", maxDescription),
 				Optional:   true,
 				Computed:   true,
 				Default:    stringdefault.StaticString(""),
-				Validators: []validator.String{stringvalidator.UTF8LengthAtMost(MaxDescription)},
+				Validators: []validator.String{stringvalidator.UTF8LengthAtMost(maxDescription)},
 			},
 		},
 	}

@@ -121,12 +121,12 @@ func (r *profileResource) Delete(ctx context.Context, req resource.DeleteRequest
 // recognised by its colon; ids never hold one).
 func (r *profileResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	id := framework.ImportID(ctx, req, &resp.Diagnostics)
-	switch ParseImportID(id) {
-	case ImportInvalid:
+	switch parseImportID(id) {
+	case importInvalid:
 		resp.Diagnostics.AddError("Unable to import token exchange profile", fmt.Sprintf(
 			"The import ID %q is neither a profile id (tep_...) nor a subject_token_type URI; it is empty, \".\" or \"..\", or holds white space.", id))
 		return
-	case ImportBySubjectTokenType:
+	case importBySubjectTokenType:
 		p, err := r.Tenant.API.FindTokenExchangeProfile(ctx, id)
 		if err != nil {
 			resp.Diagnostics.AddError("Unable to import token exchange profile",
@@ -143,24 +143,24 @@ func (r *profileResource) ImportState(ctx context.Context, req resource.ImportSt
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
 }
 
-// ImportKind is what an import ID names.
-type ImportKind int
+// importKind is what an import ID names.
+type importKind int
 
 const (
-	ImportInvalid ImportKind = iota
-	ImportByID
-	ImportBySubjectTokenType
+	importInvalid importKind = iota
+	importByID
+	importBySubjectTokenType
 )
 
-// ParseImportID tells an id from a subject_token_type.
-func ParseImportID(s string) ImportKind {
+// parseImportID tells an id from a subject_token_type.
+func parseImportID(s string) importKind {
 	switch {
 	case strings.TrimSpace(s) == "" || strings.ContainsAny(s, " \t\n") || validate.IDProblem(s) != "":
-		return ImportInvalid
+		return importInvalid
 	case strings.Contains(s, ":"):
-		return ImportBySubjectTokenType
+		return importBySubjectTokenType
 	default:
-		return ImportByID
+		return importByID
 	}
 }
 

@@ -17,8 +17,8 @@ import (
 // TypeName is the resource and data source type.
 const TypeName = "tenant_token_exchange_profile"
 
-// ReservedPrefixes are subject token type prefixes the API refuses.
-var ReservedPrefixes = []string{"http://auth0.com", "https://auth0.com", "http://okta.com", "https://okta.com", "urn:ietf", "urn:auth0", "urn:okta"}
+// reservedPrefixes are subject token type prefixes the API refuses.
+var reservedPrefixes = []string{"http://auth0.com", "https://auth0.com", "http://okta.com", "https://okta.com", "urn:ietf", "urn:auth0", "urn:okta"}
 
 func (r *profileResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
@@ -49,7 +49,7 @@ func (r *profileResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 				Validators: []validator.String{
 					stringvalidator.UTF8LengthBetween(8, 100),
 					validate.AbsoluteURI(),
-					validate.NoPrefix("reserved by the platform", ReservedPrefixes...),
+					validate.NoPrefix("reserved by the platform", reservedPrefixes...),
 				},
 			},
 			"action_id": schema.StringAttribute{
