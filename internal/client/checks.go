@@ -7,6 +7,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework/flex"
 )
 
 // ValidateConfig checks the rules that span attributes, before any
@@ -19,7 +21,7 @@ func (r *clientResource) ValidateConfig(ctx context.Context, req resource.Valida
 	if resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("organization_require_behavior"), &behavior)...); resp.Diagnostics.HasError() {
 		return
 	}
-	if !methods.IsNull() && isSet(behavior) && behavior.ValueString() != "pre_login_prompt" {
+	if !methods.IsNull() && flex.IsSet(behavior) && behavior.ValueString() != "pre_login_prompt" {
 		resp.Diagnostics.AddAttributeError(path.Root("organization_discovery_methods"), "Invalid attribute combination", fmt.Sprintf(
 			"Attribute organization_discovery_methods is used only with organization_require_behavior = \"pre_login_prompt\", got %q. "+
 				"Set organization_require_behavior to \"pre_login_prompt\" or remove organization_discovery_methods.", behavior.ValueString()))
@@ -52,10 +54,10 @@ func (r *clientResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		return
 	}
 	var unfit []string
-	if isSet(firstParty) && !firstParty.ValueBool() {
+	if flex.IsSet(firstParty) && !firstParty.ValueBool() {
 		unfit = append(unfit, "is_first_party = false")
 	}
-	if isSet(conformant) && !conformant.ValueBool() {
+	if flex.IsSet(conformant) && !conformant.ValueBool() {
 		unfit = append(unfit, "oidc_conformant = false")
 	}
 	if len(unfit) == 0 {

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework/flex"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
@@ -27,7 +28,7 @@ type grantModel struct {
 // scopeValues are the planned scopes, sorted; none when allow_all_scopes.
 func (m grantModel) scopeValues(ctx context.Context, diags *diag.Diagnostics) []string {
 	out := []string{}
-	if isSet(m.Scopes) {
+	if flex.IsSet(m.Scopes) {
 		diags.Append(m.Scopes.ElementsAs(ctx, &out, false)...)
 	}
 	slices.Sort(out)
@@ -50,15 +51,15 @@ func (m grantModel) toCreate(ctx context.Context, config grantModel) (mgmt.Clien
 		g.Scope = &scopes
 	}
 	if !config.SubjectType.IsNull() {
-		g.SubjectType = strPtr(m.SubjectType)
+		g.SubjectType = flex.StringPointer(m.SubjectType)
 	}
 	if !config.OrganizationUsage.IsNull() {
-		g.OrganizationUsage = strPtr(m.OrganizationUsage)
+		g.OrganizationUsage = flex.StringPointer(m.OrganizationUsage)
 	}
 	if !config.AllowAnyOrganization.IsNull() {
-		g.AllowAnyOrganization = boolPtr(m.AllowAnyOrganization)
+		g.AllowAnyOrganization = flex.BoolPointer(m.AllowAnyOrganization)
 	}
-	g.AuthorizationDetailsTypes = stringsPtr(ctx, m.AuthorizationDetailsTypes, &diags)
+	g.AuthorizationDetailsTypes = flex.StringsPointer(ctx, m.AuthorizationDetailsTypes, &diags)
 	return g, diags
 }
 
@@ -68,19 +69,19 @@ func (m grantModel) toCreate(ctx context.Context, config grantModel) (mgmt.Clien
 func (m grantModel) toUpdate(ctx context.Context, state grantModel) (mgmt.ClientGrantUpdate, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	var u mgmt.ClientGrantUpdate
-	if changed(m.AllowAllScopes, state.AllowAllScopes) {
+	if flex.Changed(m.AllowAllScopes, state.AllowAllScopes) {
 		u.AllowAllScopes = mgmt.Set(m.allowAll())
 	}
-	if !m.allowAll() && (changed(m.Scopes, state.Scopes) || changed(m.AllowAllScopes, state.AllowAllScopes)) {
+	if !m.allowAll() && (flex.Changed(m.Scopes, state.Scopes) || flex.Changed(m.AllowAllScopes, state.AllowAllScopes)) {
 		u.Scope = mgmt.Set(m.scopeValues(ctx, &diags))
 	}
-	if changed(m.OrganizationUsage, state.OrganizationUsage) {
+	if flex.Changed(m.OrganizationUsage, state.OrganizationUsage) {
 		u.OrganizationUsage = mgmt.Set(m.OrganizationUsage.ValueString())
 	}
-	if changed(m.AllowAnyOrganization, state.AllowAnyOrganization) {
+	if flex.Changed(m.AllowAnyOrganization, state.AllowAnyOrganization) {
 		u.AllowAnyOrganization = mgmt.Set(m.AllowAnyOrganization.ValueBool())
 	}
-	u.AuthorizationDetailsTypes = patchURLs(ctx, m.AuthorizationDetailsTypes, state.AuthorizationDetailsTypes, &diags)
+	u.AuthorizationDetailsTypes = flex.PatchStrings(ctx, m.AuthorizationDetailsTypes, state.AuthorizationDetailsTypes, flex.Empty, &diags)
 	return u, diags
 }
 
@@ -102,10 +103,10 @@ func (m *grantModel) fromAPI(g *mgmt.ClientGrant) {
 		}
 		m.Scopes = types.SetValueMust(types.StringType, elems)
 	}
-	m.SubjectType = defaultString(g.SubjectType, "client")
-	m.OrganizationUsage = defaultString(g.OrganizationUsage, "deny")
-	m.AllowAnyOrganization = defaultBoolValue(g.AllowAnyOrganization, false)
-	m.AuthorizationDetailsTypes = listOf(g.AuthorizationDetailsTypes)
+	m.SubjectType = flex.StringOr(g.SubjectType, "client")
+	m.OrganizationUsage = flex.StringOr(g.OrganizationUsage, "deny")
+	m.AllowAnyOrganization = flex.BoolOr(g.AllowAnyOrganization, false)
+	m.AuthorizationDetailsTypes = flex.ListOf(g.AuthorizationDetailsTypes)
 	m.IsSystem = types.BoolValue(g.IsSystem)
 }
 

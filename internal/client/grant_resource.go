@@ -29,6 +29,9 @@ type grantResource struct {
 	framework.WithTenant
 }
 
+// grantObject names a grant in the diagnostics of its delete.
+var grantObject = framework.Object{TypeName: GrantTypeName, Summary: "client grant", Noun: "grant"}
+
 func (r *grantResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = GrantTypeName
 }
@@ -123,13 +126,7 @@ func (r *grantResource) Update(ctx context.Context, req resource.UpdateRequest, 
 }
 
 func (r *grantResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m grantModel
-	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
-		return
-	}
-	if err := r.Tenant.API.DeleteClientGrant(ctx, m.ID.ValueString()); err != nil {
-		resp.Diagnostics.AddError("Unable to delete client grant", framework.APIErrorDetail(fmt.Sprintf("Deleting the grant %q", m.ID.ValueString()), err))
-	}
+	grantObject.Delete(ctx, req, resp, r.Tenant.API.DeleteClientGrant)
 }
 
 // ImportState accepts the grant's id, or the client's id and the API's

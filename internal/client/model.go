@@ -4,10 +4,10 @@ import (
 	"context"
 	"slices"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework/flex"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
@@ -83,24 +83,24 @@ func (m clientModel) toCreate(ctx context.Context, config clientModel) (mgmt.App
 	var diags diag.Diagnostics
 	str := func(cfg, plan types.String) *string {
 		if !cfg.IsNull() {
-			return strPtr(plan)
+			return flex.StringPointer(plan)
 		}
 		return nil
 	}
 	flag := func(cfg, plan types.Bool) *bool {
 		if !cfg.IsNull() {
-			return boolPtr(plan)
+			return flex.BoolPointer(plan)
 		}
 		return nil
 	}
 	list := func(cfg, plan types.List) *[]string {
 		if !cfg.IsNull() {
-			return stringsPtr(ctx, plan, &diags)
+			return flex.StringsPointer(ctx, plan, &diags)
 		}
 		return nil
 	}
 	c := mgmt.AppClient{
-		Name:                               strPtr(m.Name),
+		Name:                               flex.StringPointer(m.Name),
 		Description:                        str(config.Description, m.Description),
 		AppType:                            str(config.AppType, m.AppType),
 		LogoURI:                            str(config.LogoURI, m.LogoURI),
@@ -137,7 +137,7 @@ func (m clientModel) toCreate(ctx context.Context, config clientModel) (mgmt.App
 		RedirectionPolicy:                              str(config.RedirectionPolicy, m.RedirectionPolicy),
 	}
 	if !config.ClientMetadata.IsNull() {
-		md := stringMap(ctx, m.ClientMetadata, &diags)
+		md := flex.StringMap(ctx, m.ClientMetadata, &diags)
 		c.ClientMetadata = &md
 	}
 	if !config.JWTConfiguration.IsNull() {
@@ -172,80 +172,6 @@ func (m clientModel) toCreate(ctx context.Context, config clientModel) (mgmt.App
 	return c, diags
 }
 
-// changed reports whether the plan changes the attribute: known and
-// different from the state.
-func changed(plan, state attr.Value) bool { return !plan.IsUnknown() && !plan.Equal(state) }
-
-// patchStr is the PATCH field of a string: left out when unchanged, null
-// when removed and clear is set (the API lets it be cleared), else the value.
-func patchStr(plan, state types.String, clear bool) mgmt.Patch[string] {
-	switch {
-	case !changed(plan, state):
-		return mgmt.Patch[string]{}
-	case plan.IsNull() && clear:
-		return mgmt.Null[string]()
-	case plan.IsNull():
-		return mgmt.Patch[string]{}
-	}
-	return mgmt.Set(plan.ValueString())
-}
-
-func patchBool(plan, state types.Bool, clear bool) mgmt.Patch[bool] {
-	switch {
-	case !changed(plan, state):
-		return mgmt.Patch[bool]{}
-	case plan.IsNull() && clear:
-		return mgmt.Null[bool]()
-	case plan.IsNull():
-		return mgmt.Patch[bool]{}
-	}
-	return mgmt.Set(plan.ValueBool())
-}
-
-// patchURLs is the PATCH field of a list the API keeps as sent: an empty
-// list when removed.
-func patchURLs(ctx context.Context, plan, state types.List, diags *diag.Diagnostics) mgmt.Patch[[]string] {
-	if !changed(plan, state) {
-		return mgmt.Patch[[]string]{}
-	}
-	v := stringValues(ctx, plan, diags)
-	if v == nil {
-		v = []string{}
-	}
-	return mgmt.Set(v)
-}
-
-// patchNullableList is the PATCH field of a list the API clears with null
-// [S]; keep is set for a list whose removal keeps the tenant's value.
-func patchNullableList(ctx context.Context, plan, state types.List, diags *diag.Diagnostics) mgmt.Patch[[]string] {
-	switch {
-	case !changed(plan, state):
-		return mgmt.Patch[[]string]{}
-	case plan.IsNull():
-		return mgmt.Null[[]string]()
-	}
-	return mgmt.Set(stringValues(ctx, plan, diags))
-}
-
-// patchObj is the PATCH field of an object converted by toAPI: left out
-// when unchanged, null when removed and the API clears it with null
-// (clear), else the whole object.
-func patchObj[T any](plan, state types.Object, clear bool, toAPI func() *T) mgmt.Patch[T] {
-	switch {
-	case !changed(plan, state):
-		return mgmt.Patch[T]{}
-	case plan.IsNull() && clear:
-		return mgmt.Null[T]()
-	case plan.IsNull():
-		return mgmt.Patch[T]{}
-	}
-	v := toAPI()
-	if v == nil {
-		return mgmt.Patch[T]{}
-	}
-	return mgmt.Set(*v)
-}
-
 // toUpdate builds the PATCH body: the attributes whose plan differs from
 // the state, so the request carries what the plan shows and never a stale
 // value the user did not write. An attribute with a default is planned at
@@ -261,101 +187,86 @@ func patchObj[T any](plan, state types.Object, clear bool, toAPI func() *T) mgmt
 func (m clientModel) toUpdate(ctx context.Context, state clientModel) (mgmt.AppClientUpdate, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	u := mgmt.AppClientUpdate{
-		Name:                               patchStr(m.Name, state.Name, false),
-		Description:                        patchStr(m.Description, state.Description, false),
-		AppType:                            patchStr(m.AppType, state.AppType, false),
-		LogoURI:                            patchStr(m.LogoURI, state.LogoURI, false),
-		IsFirstParty:                       patchBool(m.IsFirstParty, state.IsFirstParty, false),
-		IsTokenEndpointIPHeaderTrusted:     patchBool(m.IsTokenEndpointIPHeaderTrusted, state.IsTokenEndpointIPHeaderTrusted, false),
-		OIDCConformant:                     patchBool(m.OIDCConformant, state.OIDCConformant, false),
-		Callbacks:                          patchURLs(ctx, m.Callbacks, state.Callbacks, &diags),
-		AllowedOrigins:                     patchURLs(ctx, m.AllowedOrigins, state.AllowedOrigins, &diags),
-		WebOrigins:                         patchURLs(ctx, m.WebOrigins, state.WebOrigins, &diags),
-		ClientAliases:                      patchURLs(ctx, m.ClientAliases, state.ClientAliases, &diags),
-		AllowedClients:                     patchURLs(ctx, m.AllowedClients, state.AllowedClients, &diags),
-		AllowedLogoutURLs:                  patchURLs(ctx, m.AllowedLogoutURLs, state.AllowedLogoutURLs, &diags),
-		SSO:                                patchBool(m.SSO, state.SSO, false),
-		SSODisabled:                        patchBool(m.SSODisabled, state.SSODisabled, false),
-		CrossOriginAuthentication:          patchBool(m.CrossOriginAuthentication, state.CrossOriginAuthentication, false),
-		CrossOriginLoc:                     patchStr(m.CrossOriginLoc, state.CrossOriginLoc, false),
-		CustomLoginPageOn:                  patchBool(m.CustomLoginPageOn, state.CustomLoginPageOn, false),
-		CustomLoginPage:                    patchStr(m.CustomLoginPage, state.CustomLoginPage, false),
-		CustomLoginPagePreview:             patchStr(m.CustomLoginPagePreview, state.CustomLoginPagePreview, false),
-		FormTemplate:                       patchStr(m.FormTemplate, state.FormTemplate, false),
-		TokenEndpointAuthMethod:            patchStr(m.TokenEndpointAuthMethod, state.TokenEndpointAuthMethod, false),
-		InitiateLoginURI:                   patchStr(m.InitiateLoginURI, state.InitiateLoginURI, false),
-		OrganizationUsage:                  patchStr(m.OrganizationUsage, state.OrganizationUsage, false),
-		OrganizationRequireBehavior:        patchStr(m.OrganizationRequireBehavior, state.OrganizationRequireBehavior, false),
-		OrganizationDiscoveryMethods:       patchNullableList(ctx, m.OrganizationDiscoveryMethods, state.OrganizationDiscoveryMethods, &diags),
-		RequirePushedAuthorizationRequests: patchBool(m.RequirePushedAuthorizationRequests, state.RequirePushedAuthorizationRequests, false),
-		RequireProofOfPossession:           patchBool(m.RequireProofOfPossession, state.RequireProofOfPossession, false),
-		ComplianceLevel:                    patchStr(m.ComplianceLevel, state.ComplianceLevel, true),
-		SkipNonVerifiableCallbackURIConfirmationPrompt: patchBool(m.SkipNonVerifiableCallbackPrompt, state.SkipNonVerifiableCallbackPrompt, true),
-		AsyncApprovalNotificationChannels:              patchNullableList(ctx, m.AsyncApprovalNotificationChannels, state.AsyncApprovalNotificationChannels, &diags),
-		RedirectionPolicy:                              patchStr(m.RedirectionPolicy, state.RedirectionPolicy, false),
+		Name:                               flex.PatchString(m.Name, state.Name, flex.Keep),
+		Description:                        flex.PatchString(m.Description, state.Description, flex.Keep),
+		AppType:                            flex.PatchString(m.AppType, state.AppType, flex.Keep),
+		LogoURI:                            flex.PatchString(m.LogoURI, state.LogoURI, flex.Keep),
+		IsFirstParty:                       flex.PatchBool(m.IsFirstParty, state.IsFirstParty, flex.Keep),
+		IsTokenEndpointIPHeaderTrusted:     flex.PatchBool(m.IsTokenEndpointIPHeaderTrusted, state.IsTokenEndpointIPHeaderTrusted, flex.Keep),
+		OIDCConformant:                     flex.PatchBool(m.OIDCConformant, state.OIDCConformant, flex.Keep),
+		Callbacks:                          flex.PatchStrings(ctx, m.Callbacks, state.Callbacks, flex.Empty, &diags),
+		AllowedOrigins:                     flex.PatchStrings(ctx, m.AllowedOrigins, state.AllowedOrigins, flex.Empty, &diags),
+		WebOrigins:                         flex.PatchStrings(ctx, m.WebOrigins, state.WebOrigins, flex.Empty, &diags),
+		ClientAliases:                      flex.PatchStrings(ctx, m.ClientAliases, state.ClientAliases, flex.Empty, &diags),
+		AllowedClients:                     flex.PatchStrings(ctx, m.AllowedClients, state.AllowedClients, flex.Empty, &diags),
+		AllowedLogoutURLs:                  flex.PatchStrings(ctx, m.AllowedLogoutURLs, state.AllowedLogoutURLs, flex.Empty, &diags),
+		SSO:                                flex.PatchBool(m.SSO, state.SSO, flex.Keep),
+		SSODisabled:                        flex.PatchBool(m.SSODisabled, state.SSODisabled, flex.Keep),
+		CrossOriginAuthentication:          flex.PatchBool(m.CrossOriginAuthentication, state.CrossOriginAuthentication, flex.Keep),
+		CrossOriginLoc:                     flex.PatchString(m.CrossOriginLoc, state.CrossOriginLoc, flex.Keep),
+		CustomLoginPageOn:                  flex.PatchBool(m.CustomLoginPageOn, state.CustomLoginPageOn, flex.Keep),
+		CustomLoginPage:                    flex.PatchString(m.CustomLoginPage, state.CustomLoginPage, flex.Keep),
+		CustomLoginPagePreview:             flex.PatchString(m.CustomLoginPagePreview, state.CustomLoginPagePreview, flex.Keep),
+		FormTemplate:                       flex.PatchString(m.FormTemplate, state.FormTemplate, flex.Keep),
+		TokenEndpointAuthMethod:            flex.PatchString(m.TokenEndpointAuthMethod, state.TokenEndpointAuthMethod, flex.Keep),
+		InitiateLoginURI:                   flex.PatchString(m.InitiateLoginURI, state.InitiateLoginURI, flex.Keep),
+		OrganizationUsage:                  flex.PatchString(m.OrganizationUsage, state.OrganizationUsage, flex.Keep),
+		OrganizationRequireBehavior:        flex.PatchString(m.OrganizationRequireBehavior, state.OrganizationRequireBehavior, flex.Keep),
+		OrganizationDiscoveryMethods:       flex.PatchStrings(ctx, m.OrganizationDiscoveryMethods, state.OrganizationDiscoveryMethods, flex.Clear, &diags),
+		RequirePushedAuthorizationRequests: flex.PatchBool(m.RequirePushedAuthorizationRequests, state.RequirePushedAuthorizationRequests, flex.Keep),
+		RequireProofOfPossession:           flex.PatchBool(m.RequireProofOfPossession, state.RequireProofOfPossession, flex.Keep),
+		ComplianceLevel:                    flex.PatchString(m.ComplianceLevel, state.ComplianceLevel, flex.Clear),
+		SkipNonVerifiableCallbackURIConfirmationPrompt: flex.PatchBool(m.SkipNonVerifiableCallbackPrompt, state.SkipNonVerifiableCallbackPrompt, flex.Clear),
+		AsyncApprovalNotificationChannels:              flex.PatchStrings(ctx, m.AsyncApprovalNotificationChannels, state.AsyncApprovalNotificationChannels, flex.Clear, &diags),
+		RedirectionPolicy:                              flex.PatchString(m.RedirectionPolicy, state.RedirectionPolicy, flex.Keep),
 	}
-	if changed(m.GrantTypes, state.GrantTypes) && !m.GrantTypes.IsNull() {
-		u.GrantTypes = mgmt.Set(stringValues(ctx, m.GrantTypes, &diags))
+	if flex.Changed(m.GrantTypes, state.GrantTypes) && !m.GrantTypes.IsNull() {
+		u.GrantTypes = mgmt.Set(flex.Strings(ctx, m.GrantTypes, &diags))
 	}
-	if changed(m.ClientMetadata, state.ClientMetadata) {
+	if flex.Changed(m.ClientMetadata, state.ClientMetadata) {
 		md := map[string]*string{}
-		for k, v := range stringMap(ctx, m.ClientMetadata, &diags) {
+		for k, v := range flex.StringMap(ctx, m.ClientMetadata, &diags) {
 			md[k] = &v
 		}
-		for k := range stringMap(ctx, state.ClientMetadata, &diags) {
+		for k := range flex.StringMap(ctx, state.ClientMetadata, &diags) {
 			if _, kept := md[k]; !kept {
 				md[k] = nil
 			}
 		}
 		u.ClientMetadata = mgmt.Set(md)
 	}
-	u.JWTConfiguration = patchObj(m.JWTConfiguration, state.JWTConfiguration, false, func() *mgmt.JWTConfiguration {
+	u.JWTConfiguration = flex.PatchObject(m.JWTConfiguration, state.JWTConfiguration, flex.Keep, func() *mgmt.JWTConfiguration {
 		return jwtToAPI(ctx, m.JWTConfiguration, &diags)
 	})
-	u.NativeSocialLogin = patchObj(m.NativeSocialLogin, state.NativeSocialLogin, false, func() *mgmt.NativeSocialLogin {
+	u.NativeSocialLogin = flex.PatchObject(m.NativeSocialLogin, state.NativeSocialLogin, flex.Keep, func() *mgmt.NativeSocialLogin {
 		return socialToAPI(ctx, m.NativeSocialLogin, &diags)
 	})
-	u.RefreshToken = patchObj(m.RefreshToken, state.RefreshToken, false, func() *mgmt.RefreshToken {
+	u.RefreshToken = flex.PatchObject(m.RefreshToken, state.RefreshToken, flex.Keep, func() *mgmt.RefreshToken {
 		return refreshToAPI(ctx, m.RefreshToken, &diags)
 	})
-	u.OIDCLogout = patchObj(m.OIDCLogout, state.OIDCLogout, false, func() *mgmt.OIDCLogout {
+	u.OIDCLogout = flex.PatchObject(m.OIDCLogout, state.OIDCLogout, flex.Keep, func() *mgmt.OIDCLogout {
 		return logoutToAPI(ctx, m.OIDCLogout, &diags)
 	})
-	u.DefaultOrganization = patchObj(m.DefaultOrganization, state.DefaultOrganization, true, func() *mgmt.DefaultOrganization {
+	u.DefaultOrganization = flex.PatchObject(m.DefaultOrganization, state.DefaultOrganization, flex.Clear, func() *mgmt.DefaultOrganization {
 		return defOrgToAPI(ctx, m.DefaultOrganization, &diags)
 	})
-	u.TokenExchange = patchObj(m.TokenExchange, state.TokenExchange, true, func() *mgmt.TokenExchange {
+	u.TokenExchange = flex.PatchObject(m.TokenExchange, state.TokenExchange, flex.Clear, func() *mgmt.TokenExchange {
 		return exchangeToAPI(ctx, m.TokenExchange, &diags)
 	})
-	u.TokenQuota = patchObj(m.TokenQuota, state.TokenQuota, true, func() *mgmt.TokenQuota {
+	u.TokenQuota = flex.PatchObject(m.TokenQuota, state.TokenQuota, flex.Clear, func() *mgmt.TokenQuota {
 		return quotaToAPI(ctx, m.TokenQuota, &diags)
 	})
-	u.SessionTransfer = patchObj(m.SessionTransfer, state.SessionTransfer, true, func() *mgmt.SessionTransfer {
+	u.SessionTransfer = flex.PatchObject(m.SessionTransfer, state.SessionTransfer, flex.Clear, func() *mgmt.SessionTransfer {
 		return transferToAPI(ctx, m.SessionTransfer, &diags)
 	})
-	u.FedCMLogin = patchObj(m.FedCMLogin, state.FedCMLogin, false, func() *mgmt.FedCMLogin {
+	u.FedCMLogin = flex.PatchObject(m.FedCMLogin, state.FedCMLogin, flex.Keep, func() *mgmt.FedCMLogin {
 		return fedcmToAPI(ctx, m.FedCMLogin, &diags)
 	})
-	u.IdentityAssertionAuthorizationGrant = patchObj(m.IdentityAssertionAuthorizationGrant, state.IdentityAssertionAuthorizationGrant, false,
+	u.IdentityAssertionAuthorizationGrant = flex.PatchObject(m.IdentityAssertionAuthorizationGrant, state.IdentityAssertionAuthorizationGrant, flex.Keep,
 		func() *mgmt.IdentityAssertionGrant {
 			return idjagToAPI(ctx, m.IdentityAssertionAuthorizationGrant, &diags)
 		})
 	return u, diags
-}
-
-// defaultString is *v, or def when the API leaves the field out.
-func defaultString(v *string, def string) types.String {
-	if v == nil {
-		return types.StringValue(def)
-	}
-	return types.StringValue(*v)
-}
-
-func defaultBoolValue(v *bool, def bool) types.Bool {
-	if v == nil {
-		return types.BoolValue(def)
-	}
-	return types.BoolValue(*v)
 }
 
 // fromAPI sets the model from the API's client. A field the API leaves out
@@ -373,44 +284,44 @@ func (m *clientModel) fromAPI(ctx context.Context, c *mgmt.AppClient) diag.Diagn
 	m.ID = types.StringValue(c.ClientID)
 	m.ClientID = types.StringValue(c.ClientID)
 	m.Name = types.StringPointerValue(c.Name)
-	m.Description = defaultString(c.Description, "")
+	m.Description = flex.StringOr(c.Description, "")
 	m.AppType = types.StringPointerValue(c.AppType)
 	m.LogoURI = types.StringPointerValue(c.LogoURI)
-	m.IsFirstParty = defaultBoolValue(c.IsFirstParty, true)
-	m.IsTokenEndpointIPHeaderTrusted = defaultBoolValue(c.IsTokenEndpointIPHeaderTrusted, false)
-	m.OIDCConformant = defaultBoolValue(c.OIDCConformant, false)
-	m.Callbacks = listOf(c.Callbacks)
-	m.AllowedOrigins = listOf(c.AllowedOrigins)
-	m.WebOrigins = listOf(c.WebOrigins)
-	m.ClientAliases = listOf(c.ClientAliases)
-	m.AllowedClients = listOf(c.AllowedClients)
-	m.AllowedLogoutURLs = listOf(c.AllowedLogoutURLs)
+	m.IsFirstParty = flex.BoolOr(c.IsFirstParty, true)
+	m.IsTokenEndpointIPHeaderTrusted = flex.BoolOr(c.IsTokenEndpointIPHeaderTrusted, false)
+	m.OIDCConformant = flex.BoolOr(c.OIDCConformant, false)
+	m.Callbacks = flex.ListOf(c.Callbacks)
+	m.AllowedOrigins = flex.ListOf(c.AllowedOrigins)
+	m.WebOrigins = flex.ListOf(c.WebOrigins)
+	m.ClientAliases = flex.ListOf(c.ClientAliases)
+	m.AllowedClients = flex.ListOf(c.AllowedClients)
+	m.AllowedLogoutURLs = flex.ListOf(c.AllowedLogoutURLs)
 	switch {
 	case c.GrantTypes != nil:
-		m.GrantTypes = listOrEmpty(c.GrantTypes)
+		m.GrantTypes = flex.ListOrEmpty(c.GrantTypes)
 	case m.GrantTypes.IsUnknown() || m.GrantTypes.IsNull():
 		m.GrantTypes = types.ListNull(types.StringType)
 	}
 	m.JWTConfiguration = jwtFromAPI(ctx, c.JWTConfiguration, &diags)
 	m.SSO = types.BoolPointerValue(c.SSO)
-	m.SSODisabled = defaultBoolValue(c.SSODisabled, false)
-	m.CrossOriginAuthentication = defaultBoolValue(c.CrossOriginAuthentication, false)
+	m.SSODisabled = flex.BoolOr(c.SSODisabled, false)
+	m.CrossOriginAuthentication = flex.BoolOr(c.CrossOriginAuthentication, false)
 	m.CrossOriginLoc = types.StringPointerValue(c.CrossOriginLoc)
-	m.CustomLoginPageOn = defaultBoolValue(c.CustomLoginPageOn, true)
+	m.CustomLoginPageOn = flex.BoolOr(c.CustomLoginPageOn, true)
 	m.CustomLoginPage = types.StringPointerValue(c.CustomLoginPage)
 	m.CustomLoginPagePreview = types.StringPointerValue(c.CustomLoginPagePreview)
 	m.FormTemplate = types.StringPointerValue(c.FormTemplate)
 	m.TokenEndpointAuthMethod = types.StringPointerValue(c.TokenEndpointAuthMethod)
-	m.ClientMetadata = mapOf(c.ClientMetadata)
+	m.ClientMetadata = flex.MapOf(c.ClientMetadata)
 	m.InitiateLoginURI = types.StringPointerValue(c.InitiateLoginURI)
 	m.NativeSocialLogin = socialFromAPI(c.NativeSocialLogin)
 	m.RefreshToken = refreshFromAPI(ctx, c.RefreshToken, &diags)
 	m.OrganizationUsage = types.StringPointerValue(c.OrganizationUsage)
 	m.OrganizationRequireBehavior = types.StringPointerValue(c.OrganizationRequireBehavior)
-	m.OrganizationDiscoveryMethods = listOf(c.OrganizationDiscoveryMethods)
+	m.OrganizationDiscoveryMethods = flex.ListOf(c.OrganizationDiscoveryMethods)
 	m.ClientAuthenticationMethods = authFromAPI(ctx, c.ClientAuthenticationMethods, &diags)
-	m.RequirePushedAuthorizationRequests = defaultBoolValue(c.RequirePushedAuthorizationRequests, false)
-	m.RequireProofOfPossession = defaultBoolValue(c.RequireProofOfPossession, false)
+	m.RequirePushedAuthorizationRequests = flex.BoolOr(c.RequirePushedAuthorizationRequests, false)
+	m.RequireProofOfPossession = flex.BoolOr(c.RequireProofOfPossession, false)
 	m.OIDCLogout = logoutFromAPI(ctx, c.OIDCLogout, &diags)
 	m.ComplianceLevel = types.StringPointerValue(c.ComplianceLevel)
 	m.DefaultOrganization = defOrgFromAPI(ctx, c.DefaultOrganization, &diags)
@@ -419,7 +330,7 @@ func (m *clientModel) fromAPI(ctx context.Context, c *mgmt.AppClient) diag.Diagn
 	m.SessionTransfer = transferFromAPI(ctx, c.SessionTransfer, &diags)
 	m.ResourceServerIdentifier = types.StringPointerValue(c.ResourceServerIdentifier)
 	m.SkipNonVerifiableCallbackPrompt = types.BoolPointerValue(c.SkipNonVerifiableCallbackURIConfirmationPrompt)
-	m.AsyncApprovalNotificationChannels = listOf(c.AsyncApprovalNotificationChannels)
+	m.AsyncApprovalNotificationChannels = flex.ListOf(c.AsyncApprovalNotificationChannels)
 	m.ThirdPartySecurityMode = types.StringPointerValue(c.ThirdPartySecurityMode)
 	m.RedirectionPolicy = types.StringPointerValue(c.RedirectionPolicy)
 	m.FedCMLogin = fedcmFromAPI(c.FedCMLogin)
@@ -451,6 +362,6 @@ func (m *resourceModel) fromAPI(ctx context.Context, c *mgmt.AppClient) diag.Dia
 // (false when unknown).
 func (m clientModel) allowsProfileType(ctx context.Context, t string) bool {
 	var diags diag.Diagnostics
-	e, ok := as[exchangeModel](ctx, m.TokenExchange, &diags)
-	return ok && slices.Contains(stringValues(ctx, e.AllowAnyProfileOfType, &diags), t)
+	e, ok := flex.ObjectAs[exchangeModel](ctx, m.TokenExchange, &diags)
+	return ok && slices.Contains(flex.Strings(ctx, e.AllowAnyProfileOfType, &diags), t)
 }

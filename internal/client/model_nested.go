@@ -6,8 +6,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework/flex"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
@@ -130,119 +130,20 @@ type idjagModel struct {
 	Active types.Bool `tfsdk:"active"`
 }
 
-// isSet reports whether a value can be converted: neither null nor unknown.
-func isSet(v attr.Value) bool { return !v.IsNull() && !v.IsUnknown() }
-
-// as reads a set object into a model.
-func as[T any](ctx context.Context, o types.Object, diags *diag.Diagnostics) (T, bool) {
-	var m T
-	if !isSet(o) {
-		return m, false
-	}
-	diags.Append(o.As(ctx, &m, basetypes.ObjectAsOptions{UnhandledNullAsEmpty: true, UnhandledUnknownAsEmpty: true})...)
-	return m, true
-}
-
-// object is v as an object of t.
-func object(ctx context.Context, t types.ObjectType, v any, diags *diag.Diagnostics) types.Object {
-	o, d := types.ObjectValueFrom(ctx, t.AttrTypes, v)
-	diags.Append(d...)
-	return o
-}
-
-// The value getters return nil for a null or unknown value: it is not sent.
-
-func strPtr(v types.String) *string {
-	if !isSet(v) {
-		return nil
-	}
-	return v.ValueStringPointer()
-}
-
-func boolPtr(v types.Bool) *bool {
-	if !isSet(v) {
-		return nil
-	}
-	return v.ValueBoolPointer()
-}
-
-func intPtr(v types.Int64) *int64 {
-	if !isSet(v) {
-		return nil
-	}
-	return v.ValueInt64Pointer()
-}
-
-func stringValues(ctx context.Context, l types.List, diags *diag.Diagnostics) []string {
-	if !isSet(l) {
-		return nil
-	}
-	out := []string{}
-	diags.Append(l.ElementsAs(ctx, &out, false)...)
-	return out
-}
-
-func stringsPtr(ctx context.Context, l types.List, diags *diag.Diagnostics) *[]string {
-	if !isSet(l) {
-		return nil
-	}
-	out := stringValues(ctx, l, diags)
-	return &out
-}
-
-// listOf is the list of values, null for none.
-func listOf(values *[]string) types.List {
-	if values == nil || len(*values) == 0 {
-		return types.ListNull(types.StringType)
-	}
-	elems := make([]attr.Value, len(*values))
-	for i, v := range *values {
-		elems[i] = types.StringValue(v)
-	}
-	return types.ListValueMust(types.StringType, elems)
-}
-
-// listOrEmpty is the list of values, empty for none.
-func listOrEmpty(values *[]string) types.List {
-	if values == nil || len(*values) == 0 {
-		return types.ListValueMust(types.StringType, []attr.Value{})
-	}
-	return listOf(values)
-}
-
-func mapOf(m *map[string]string) types.Map {
-	if m == nil || len(*m) == 0 {
-		return types.MapNull(types.StringType)
-	}
-	elems := make(map[string]attr.Value, len(*m))
-	for k, v := range *m {
-		elems[k] = types.StringValue(v)
-	}
-	return types.MapValueMust(types.StringType, elems)
-}
-
-func stringMap(ctx context.Context, m types.Map, diags *diag.Diagnostics) map[string]string {
-	out := map[string]string{}
-	if isSet(m) {
-		diags.Append(m.ElementsAs(ctx, &out, false)...)
-	}
-	return out
-}
-
 // jwtToAPI is jwt_configuration to send: every known setting, and scopes
 // as an empty object when none or cleared (the tenant that replaces the
 // object clears them either way; one that merges it keeps them, which the
 // update reads back: see keptScopes).
 func jwtToAPI(ctx context.Context, o types.Object, diags *diag.Diagnostics) *mgmt.JWTConfiguration {
-	m, ok := as[jwtModel](ctx, o, diags)
+	m, ok := flex.ObjectAs[jwtModel](ctx, o, diags)
 	if !ok {
 		return nil
 	}
-	scopes := stringMap(ctx, m.Scopes, diags)
+	scopes := flex.StringMap(ctx, m.Scopes, diags)
 	return &mgmt.JWTConfiguration{
-		Alg:               strPtr(m.Alg),
-		LifetimeInSeconds: intPtr(m.LifetimeInSeconds),
-		SecretEncoded:     boolPtr(m.SecretEncoded),
+		Alg:               flex.StringPointer(m.Alg),
+		LifetimeInSeconds: flex.Int64Pointer(m.LifetimeInSeconds),
+		SecretEncoded:     flex.BoolPointer(m.SecretEncoded),
 		Scopes:            &scopes,
 	}
 }
@@ -251,11 +152,11 @@ func jwtFromAPI(ctx context.Context, j *mgmt.JWTConfiguration, diags *diag.Diagn
 	if j == nil {
 		return types.ObjectNull(jwtType.AttrTypes)
 	}
-	return object(ctx, jwtType, jwtModel{
+	return flex.ObjectOf(ctx, jwtType, jwtModel{
 		Alg:               types.StringPointerValue(j.Alg),
 		LifetimeInSeconds: types.Int64PointerValue(j.LifetimeInSeconds),
 		SecretEncoded:     types.BoolPointerValue(j.SecretEncoded),
-		Scopes:            mapOf(j.Scopes),
+		Scopes:            flex.MapOf(j.Scopes),
 	}, diags)
 }
 
@@ -272,12 +173,12 @@ func nativeSocialLoginValue(apple, facebook, google bool) types.Object {
 }
 
 func socialToAPI(ctx context.Context, o types.Object, diags *diag.Diagnostics) *mgmt.NativeSocialLogin {
-	m, ok := as[socialModel](ctx, o, diags)
+	m, ok := flex.ObjectAs[socialModel](ctx, o, diags)
 	if !ok {
 		return nil
 	}
 	side := func(o types.Object) *mgmt.Enabled {
-		e, ok := as[enabledModel](ctx, o, diags)
+		e, ok := flex.ObjectAs[enabledModel](ctx, o, diags)
 		return &mgmt.Enabled{Enabled: ok && e.Enabled.ValueBool()}
 	}
 	return &mgmt.NativeSocialLogin{Apple: side(m.Apple), Facebook: side(m.Facebook), Google: side(m.Google)}
@@ -309,26 +210,26 @@ func defaultRefreshToken() types.Object {
 // refreshToAPI is refresh_token to send: every setting, and policies as an
 // empty list when none.
 func refreshToAPI(ctx context.Context, o types.Object, diags *diag.Diagnostics) *mgmt.RefreshToken {
-	m, ok := as[refreshModel](ctx, o, diags)
+	m, ok := flex.ObjectAs[refreshModel](ctx, o, diags)
 	if !ok {
 		return nil
 	}
 	policies := []mgmt.RefreshTokenPolicy{}
-	if isSet(m.Policies) {
+	if flex.IsSet(m.Policies) {
 		var items []policyModel
 		diags.Append(m.Policies.ElementsAs(ctx, &items, false)...)
 		for _, p := range items {
-			policies = append(policies, mgmt.RefreshTokenPolicy{Audience: p.Audience.ValueString(), Scope: stringValues(ctx, p.Scope, diags)})
+			policies = append(policies, mgmt.RefreshTokenPolicy{Audience: p.Audience.ValueString(), Scope: flex.Strings(ctx, p.Scope, diags)})
 		}
 	}
 	return &mgmt.RefreshToken{
-		RotationType:              strPtr(m.RotationType),
-		ExpirationType:            strPtr(m.ExpirationType),
-		Leeway:                    intPtr(m.Leeway),
-		TokenLifetime:             intPtr(m.TokenLifetime),
-		InfiniteTokenLifetime:     boolPtr(m.InfiniteTokenLifetime),
-		IdleTokenLifetime:         intPtr(m.IdleTokenLifetime),
-		InfiniteIdleTokenLifetime: boolPtr(m.InfiniteIdleTokenLifetime),
+		RotationType:              flex.StringPointer(m.RotationType),
+		ExpirationType:            flex.StringPointer(m.ExpirationType),
+		Leeway:                    flex.Int64Pointer(m.Leeway),
+		TokenLifetime:             flex.Int64Pointer(m.TokenLifetime),
+		InfiniteTokenLifetime:     flex.BoolPointer(m.InfiniteTokenLifetime),
+		IdleTokenLifetime:         flex.Int64Pointer(m.IdleTokenLifetime),
+		InfiniteIdleTokenLifetime: flex.BoolPointer(m.InfiniteIdleTokenLifetime),
 		Policies:                  &policies,
 	}
 }
@@ -339,44 +240,27 @@ func refreshFromAPI(ctx context.Context, r *mgmt.RefreshToken, diags *diag.Diagn
 	if r == nil {
 		return defaultRefreshToken()
 	}
-	str := func(v *string, def string) types.String {
-		if v == nil {
-			return types.StringValue(def)
-		}
-		return types.StringValue(*v)
-	}
-	num := func(v *int64, def int64) types.Int64 {
-		if v == nil {
-			return types.Int64Value(def)
-		}
-		return types.Int64Value(*v)
-	}
-	expiration := str(r.ExpirationType, "non-expiring")
-	infinite := func(v *bool) types.Bool {
-		if v == nil {
-			return types.BoolValue(expiration.ValueString() == "non-expiring")
-		}
-		return types.BoolValue(*v)
-	}
+	expiration := flex.StringOr(r.ExpirationType, "non-expiring")
+	nonExpiring := expiration.ValueString() == "non-expiring"
 	policies := types.ListNull(policyType)
 	if r.Policies != nil && len(*r.Policies) > 0 {
 		items := make([]policyModel, 0, len(*r.Policies))
 		for _, p := range *r.Policies {
 			scope := p.Scope
-			items = append(items, policyModel{Audience: types.StringValue(p.Audience), Scope: listOrEmpty(&scope)})
+			items = append(items, policyModel{Audience: types.StringValue(p.Audience), Scope: flex.ListOrEmpty(&scope)})
 		}
 		l, d := types.ListValueFrom(ctx, policyType, items)
 		diags.Append(d...)
 		policies = l
 	}
-	return object(ctx, refreshType, refreshModel{
-		RotationType:              str(r.RotationType, "non-rotating"),
+	return flex.ObjectOf(ctx, refreshType, refreshModel{
+		RotationType:              flex.StringOr(r.RotationType, "non-rotating"),
 		ExpirationType:            expiration,
-		Leeway:                    num(r.Leeway, 0),
-		TokenLifetime:             num(r.TokenLifetime, defaultRefreshLifetime),
-		InfiniteTokenLifetime:     infinite(r.InfiniteTokenLifetime),
-		IdleTokenLifetime:         num(r.IdleTokenLifetime, defaultRefreshIdleLifetime),
-		InfiniteIdleTokenLifetime: infinite(r.InfiniteIdleTokenLifetime),
+		Leeway:                    flex.Int64Or(r.Leeway, 0),
+		TokenLifetime:             flex.Int64Or(r.TokenLifetime, defaultRefreshLifetime),
+		InfiniteTokenLifetime:     flex.BoolOr(r.InfiniteTokenLifetime, nonExpiring),
+		IdleTokenLifetime:         flex.Int64Or(r.IdleTokenLifetime, defaultRefreshIdleLifetime),
+		InfiniteIdleTokenLifetime: flex.BoolOr(r.InfiniteIdleTokenLifetime, nonExpiring),
 		Policies:                  policies,
 	}, diags)
 }
@@ -403,15 +287,15 @@ func authFromAPI(ctx context.Context, a *mgmt.ClientAuthenticationMethods, diags
 }
 
 func logoutToAPI(ctx context.Context, o types.Object, diags *diag.Diagnostics) *mgmt.OIDCLogout {
-	m, ok := as[logoutModel](ctx, o, diags)
+	m, ok := flex.ObjectAs[logoutModel](ctx, o, diags)
 	if !ok {
 		return nil
 	}
-	out := &mgmt.OIDCLogout{BackchannelLogoutURLs: stringValues(ctx, m.URLs, diags)}
-	if i, ok := as[initiatorsModel](ctx, m.Initiators, diags); ok {
-		out.BackchannelLogoutInitiators = &mgmt.LogoutInitiators{Mode: i.Mode.ValueString(), SelectedInitiators: stringsPtr(ctx, i.SelectedInitiators, diags)}
+	out := &mgmt.OIDCLogout{BackchannelLogoutURLs: flex.Strings(ctx, m.URLs, diags)}
+	if i, ok := flex.ObjectAs[initiatorsModel](ctx, m.Initiators, diags); ok {
+		out.BackchannelLogoutInitiators = &mgmt.LogoutInitiators{Mode: i.Mode.ValueString(), SelectedInitiators: flex.StringsPointer(ctx, i.SelectedInitiators, diags)}
 	}
-	if s, ok := as[includeModel](ctx, m.SessionMetadata, diags); ok {
+	if s, ok := flex.ObjectAs[includeModel](ctx, m.SessionMetadata, diags); ok {
 		out.BackchannelLogoutSessionMetadata = &mgmt.LogoutSessionMetadata{Include: s.Include.ValueBool()}
 	}
 	return out
@@ -423,25 +307,25 @@ func logoutFromAPI(ctx context.Context, l *mgmt.OIDCLogout, diags *diag.Diagnost
 	}
 	urls := l.BackchannelLogoutURLs
 	m := logoutModel{
-		URLs:            listOrEmpty(&urls),
+		URLs:            flex.ListOrEmpty(&urls),
 		Initiators:      types.ObjectNull(initiatorsTy.AttrTypes),
 		SessionMetadata: types.ObjectNull(includeType.AttrTypes),
 	}
 	if i := l.BackchannelLogoutInitiators; i != nil {
-		m.Initiators = object(ctx, initiatorsTy, initiatorsModel{Mode: types.StringValue(i.Mode), SelectedInitiators: listOf(i.SelectedInitiators)}, diags)
+		m.Initiators = flex.ObjectOf(ctx, initiatorsTy, initiatorsModel{Mode: types.StringValue(i.Mode), SelectedInitiators: flex.ListOf(i.SelectedInitiators)}, diags)
 	}
 	if s := l.BackchannelLogoutSessionMetadata; s != nil {
-		m.SessionMetadata = object(ctx, includeType, includeModel{Include: types.BoolValue(s.Include)}, diags)
+		m.SessionMetadata = flex.ObjectOf(ctx, includeType, includeModel{Include: types.BoolValue(s.Include)}, diags)
 	}
-	return object(ctx, logoutType, m, diags)
+	return flex.ObjectOf(ctx, logoutType, m, diags)
 }
 
 func defOrgToAPI(ctx context.Context, o types.Object, diags *diag.Diagnostics) *mgmt.DefaultOrganization {
-	m, ok := as[defOrgModel](ctx, o, diags)
+	m, ok := flex.ObjectAs[defOrgModel](ctx, o, diags)
 	if !ok {
 		return nil
 	}
-	return &mgmt.DefaultOrganization{OrganizationID: m.OrganizationID.ValueString(), Flows: stringValues(ctx, m.Flows, diags)}
+	return &mgmt.DefaultOrganization{OrganizationID: m.OrganizationID.ValueString(), Flows: flex.Strings(ctx, m.Flows, diags)}
 }
 
 func defOrgFromAPI(ctx context.Context, d *mgmt.DefaultOrganization, diags *diag.Diagnostics) types.Object {
@@ -449,15 +333,15 @@ func defOrgFromAPI(ctx context.Context, d *mgmt.DefaultOrganization, diags *diag
 		return types.ObjectNull(defOrgType.AttrTypes)
 	}
 	flows := d.Flows
-	return object(ctx, defOrgType, defOrgModel{OrganizationID: types.StringValue(d.OrganizationID), Flows: listOrEmpty(&flows)}, diags)
+	return flex.ObjectOf(ctx, defOrgType, defOrgModel{OrganizationID: types.StringValue(d.OrganizationID), Flows: flex.ListOrEmpty(&flows)}, diags)
 }
 
 func exchangeToAPI(ctx context.Context, o types.Object, diags *diag.Diagnostics) *mgmt.TokenExchange {
-	m, ok := as[exchangeModel](ctx, o, diags)
+	m, ok := flex.ObjectAs[exchangeModel](ctx, o, diags)
 	if !ok {
 		return nil
 	}
-	return &mgmt.TokenExchange{AllowAnyProfileOfType: stringValues(ctx, m.AllowAnyProfileOfType, diags)}
+	return &mgmt.TokenExchange{AllowAnyProfileOfType: flex.Strings(ctx, m.AllowAnyProfileOfType, diags)}
 }
 
 // exchangeFromAPI reads token_exchange; an empty list of types is none.
@@ -466,16 +350,16 @@ func exchangeFromAPI(ctx context.Context, t *mgmt.TokenExchange, diags *diag.Dia
 		return types.ObjectNull(exchangeType.AttrTypes)
 	}
 	profiles := t.AllowAnyProfileOfType
-	return object(ctx, exchangeType, exchangeModel{AllowAnyProfileOfType: listOf(&profiles)}, diags)
+	return flex.ObjectOf(ctx, exchangeType, exchangeModel{AllowAnyProfileOfType: flex.ListOf(&profiles)}, diags)
 }
 
 func quotaToAPI(ctx context.Context, o types.Object, diags *diag.Diagnostics) *mgmt.TokenQuota {
-	m, ok := as[quotaModel](ctx, o, diags)
+	m, ok := flex.ObjectAs[quotaModel](ctx, o, diags)
 	if !ok {
 		return nil
 	}
 	l := m.ClientCredentials
-	return &mgmt.TokenQuota{ClientCredentials: mgmt.TokenQuotaLimits{Enforce: boolPtr(l.Enforce), PerDay: intPtr(l.PerDay), PerHour: intPtr(l.PerHour)}}
+	return &mgmt.TokenQuota{ClientCredentials: mgmt.TokenQuotaLimits{Enforce: flex.BoolPointer(l.Enforce), PerDay: flex.Int64Pointer(l.PerDay), PerHour: flex.Int64Pointer(l.PerHour)}}
 }
 
 func quotaFromAPI(ctx context.Context, q *mgmt.TokenQuota, diags *diag.Diagnostics) types.Object {
@@ -483,7 +367,7 @@ func quotaFromAPI(ctx context.Context, q *mgmt.TokenQuota, diags *diag.Diagnosti
 		return types.ObjectNull(quotaType.AttrTypes)
 	}
 	l := q.ClientCredentials
-	return object(ctx, quotaType, quotaModel{ClientCredentials: limitsModel{
+	return flex.ObjectOf(ctx, quotaType, quotaModel{ClientCredentials: limitsModel{
 		Enforce: types.BoolPointerValue(l.Enforce),
 		PerDay:  types.Int64PointerValue(l.PerDay),
 		PerHour: types.Int64PointerValue(l.PerHour),
@@ -491,20 +375,20 @@ func quotaFromAPI(ctx context.Context, q *mgmt.TokenQuota, diags *diag.Diagnosti
 }
 
 func transferToAPI(ctx context.Context, o types.Object, diags *diag.Diagnostics) *mgmt.SessionTransfer {
-	m, ok := as[transferModel](ctx, o, diags)
+	m, ok := flex.ObjectAs[transferModel](ctx, o, diags)
 	if !ok {
 		return nil
 	}
 	out := &mgmt.SessionTransfer{
-		CanCreateSessionTransferToken: boolPtr(m.CanCreate),
-		AllowedAuthenticationMethods:  stringsPtr(ctx, m.AllowedMethods, diags),
-		EnforceDeviceBinding:          strPtr(m.EnforceDeviceBinding),
-		AllowRefreshToken:             boolPtr(m.AllowRefreshToken),
-		EnforceOnlineRefreshTokens:    boolPtr(m.EnforceOnline),
-		EnforceCascadeRevocation:      boolPtr(m.EnforceCascade),
+		CanCreateSessionTransferToken: flex.BoolPointer(m.CanCreate),
+		AllowedAuthenticationMethods:  flex.StringsPointer(ctx, m.AllowedMethods, diags),
+		EnforceDeviceBinding:          flex.StringPointer(m.EnforceDeviceBinding),
+		AllowRefreshToken:             flex.BoolPointer(m.AllowRefreshToken),
+		EnforceOnlineRefreshTokens:    flex.BoolPointer(m.EnforceOnline),
+		EnforceCascadeRevocation:      flex.BoolPointer(m.EnforceCascade),
 	}
-	if d, ok := as[delegateModel](ctx, m.Delegation, diags); ok {
-		out.Delegation = &mgmt.Delegation{AllowDelegatedAccess: boolPtr(d.AllowDelegatedAccess), EnforceDeviceBinding: strPtr(d.EnforceDeviceBinding)}
+	if d, ok := flex.ObjectAs[delegateModel](ctx, m.Delegation, diags); ok {
+		out.Delegation = &mgmt.Delegation{AllowDelegatedAccess: flex.BoolPointer(d.AllowDelegatedAccess), EnforceDeviceBinding: flex.StringPointer(d.EnforceDeviceBinding)}
 	}
 	return out
 }
@@ -523,19 +407,19 @@ func transferFromAPI(ctx context.Context, t *mgmt.SessionTransfer, diags *diag.D
 		Delegation:           types.ObjectNull(delegateType.AttrTypes),
 	}
 	if t.AllowedAuthenticationMethods != nil {
-		m.AllowedMethods = listOrEmpty(t.AllowedAuthenticationMethods)
+		m.AllowedMethods = flex.ListOrEmpty(t.AllowedAuthenticationMethods)
 	}
 	if d := t.Delegation; d != nil {
-		m.Delegation = object(ctx, delegateType, delegateModel{
+		m.Delegation = flex.ObjectOf(ctx, delegateType, delegateModel{
 			AllowDelegatedAccess: types.BoolPointerValue(d.AllowDelegatedAccess),
 			EnforceDeviceBinding: types.StringPointerValue(d.EnforceDeviceBinding),
 		}, diags)
 	}
-	return object(ctx, transferType, m, diags)
+	return flex.ObjectOf(ctx, transferType, m, diags)
 }
 
 func fedcmToAPI(ctx context.Context, o types.Object, diags *diag.Diagnostics) *mgmt.FedCMLogin {
-	m, ok := as[fedcmModel](ctx, o, diags)
+	m, ok := flex.ObjectAs[fedcmModel](ctx, o, diags)
 	if !ok {
 		return nil
 	}
@@ -552,7 +436,7 @@ func fedcmFromAPI(f *mgmt.FedCMLogin) types.Object {
 }
 
 func idjagToAPI(ctx context.Context, o types.Object, diags *diag.Diagnostics) *mgmt.IdentityAssertionGrant {
-	m, ok := as[idjagModel](ctx, o, diags)
+	m, ok := flex.ObjectAs[idjagModel](ctx, o, diags)
 	if !ok {
 		return nil
 	}

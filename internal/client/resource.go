@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework/flex"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
@@ -32,6 +33,9 @@ func NewResource() resource.Resource { return &clientResource{} }
 type clientResource struct {
 	framework.WithTenant
 }
+
+// clientObject names a client in the diagnostics of its delete and import.
+var clientObject = framework.Object{TypeName: TypeName, Summary: "client", Noun: "client"}
 
 func (r *clientResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = TypeName
@@ -143,7 +147,7 @@ func (r *clientResource) Update(ctx context.Context, req resource.UpdateRequest,
 			return
 		}
 	}
-	if changed(plan.ClientSecretRotation, state.ClientSecretRotation) && !plan.ClientSecretRotation.IsNull() {
+	if flex.Changed(plan.ClientSecretRotation, state.ClientSecretRotation) && !plan.ClientSecretRotation.IsNull() {
 		patched := c
 		if c, err = r.Tenant.API.RotateClientSecret(ctx, id); err != nil {
 			if patched != nil {
@@ -192,29 +196,13 @@ func emptyUpdate(u mgmt.AppClientUpdate) bool {
 }
 
 func (r *clientResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m resourceModel
-	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
-		return
-	}
-	if err := r.Tenant.API.DeleteClient(ctx, m.ID.ValueString()); err != nil {
-		resp.Diagnostics.AddError("Unable to delete client", framework.APIErrorDetail(fmt.Sprintf("Deleting the client %q", m.ID.ValueString()), err))
-	}
+	clientObject.Delete(ctx, req, resp, r.Tenant.API.DeleteClient)
 }
 
 // ImportState accepts the client's id (its client_id), or an identity's.
 func (r *clientResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	const accepted = "the client's id (its client_id)"
-	id := framework.ImportID(ctx, req, &resp.Diagnostics)
-	if resp.Diagnostics.Append(framework.CheckImportID(TypeName, id, accepted)...); resp.Diagnostics.HasError() {
-		return
-	}
-	c, err := r.Tenant.API.GetClient(ctx, id)
-	switch {
-	case mgmt.IsNotFound(err):
-		resp.Diagnostics.AddError("Unable to import client", fmt.Sprintf("No client has the id %q in the tenant. Use %s.", id, accepted))
-		return
-	case err != nil:
-		resp.Diagnostics.AddError("Unable to import client", framework.APIErrorDetail(fmt.Sprintf("Reading the client %q", id), err))
+	c := framework.ReadImported(ctx, req, resp, clientObject, "the client's id (its client_id)", r.Tenant.API.GetClient)
+	if c == nil {
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), c.ClientID)...)

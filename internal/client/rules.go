@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework/flex"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/framework/planmodifiers"
 )
 
@@ -174,7 +175,7 @@ func keptScopes(ctx context.Context, req resource.UpdateRequest, answered client
 		!configured.IsNull() || !planned.IsUnknown() {
 		return
 	}
-	j, ok := as[jwtModel](ctx, answered.JWTConfiguration, &resp.Diagnostics)
+	j, ok := flex.ObjectAs[jwtModel](ctx, answered.JWTConfiguration, &resp.Diagnostics)
 	if !ok || j.Scopes.IsNull() {
 		return
 	}
@@ -222,7 +223,7 @@ func (secretPlan) PlanModifyString(ctx context.Context, req planmodifier.StringR
 	if resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("client_secret_rotation"), &prior)...); resp.Diagnostics.HasError() {
 		return
 	}
-	if !wasInState.ValueBool() || req.StateValue.IsNull() || changed(rotation, prior) && !rotation.IsNull() {
+	if !wasInState.ValueBool() || req.StateValue.IsNull() || flex.Changed(rotation, prior) && !rotation.IsNull() {
 		resp.PlanValue = types.StringUnknown()
 		return
 	}

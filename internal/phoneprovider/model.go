@@ -8,9 +8,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
-	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework/flex"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
@@ -78,9 +77,9 @@ func (m *providerModel) fromAPI(ctx context.Context, p *mgmt.PhoneProvider) diag
 	methods, diags := types.SetValueFrom(ctx, types.StringType, cfg.DeliveryMethods)
 	obj, d := types.ObjectValueFrom(ctx, configurationType.AttrTypes, configurationModel{
 		DeliveryMethods: methods,
-		SID:             types.StringPointerValue(framework.NonEmpty(cfg.SID)),
-		DefaultFrom:     types.StringPointerValue(framework.NonEmpty(cfg.DefaultFrom)),
-		MSSID:           types.StringPointerValue(framework.NonEmpty(cfg.MSSID)),
+		SID:             flex.NullIfEmpty(cfg.SID),
+		DefaultFrom:     flex.NullIfEmpty(cfg.DefaultFrom),
+		MSSID:           flex.NullIfEmpty(cfg.MSSID),
 	})
 	m.Configuration = obj
 	return append(diags, d...)
@@ -89,11 +88,11 @@ func (m *providerModel) fromAPI(ctx context.Context, p *mgmt.PhoneProvider) diag
 // configuration is the model's configuration as the API takes it, its
 // delivery methods sorted.
 func (m providerModel) configuration(ctx context.Context) (mgmt.PhoneConfiguration, diag.Diagnostics) {
-	var c configurationModel
-	if m.Configuration.IsNull() || m.Configuration.IsUnknown() {
+	var diags diag.Diagnostics
+	c, ok := flex.ObjectAs[configurationModel](ctx, m.Configuration, &diags)
+	if !ok {
 		return mgmt.PhoneConfiguration{}, nil
 	}
-	diags := m.Configuration.As(ctx, &c, basetypes.ObjectAsOptions{})
 	var methods []string
 	diags.Append(c.DeliveryMethods.ElementsAs(ctx, &methods, false)...)
 	sort.Strings(methods)
@@ -108,11 +107,11 @@ func (m providerModel) configuration(ctx context.Context) (mgmt.PhoneConfigurati
 // credentials are the write-only credentials of the configuration (none
 // when it sets none).
 func credentials(ctx context.Context, wo types.Object) (mgmt.PhoneCredentials, diag.Diagnostics) {
-	if wo.IsNull() || wo.IsUnknown() {
+	var diags diag.Diagnostics
+	c, ok := flex.ObjectAs[credentialsModel](ctx, wo, &diags)
+	if !ok {
 		return mgmt.PhoneCredentials{}, nil
 	}
-	var c credentialsModel
-	diags := wo.As(ctx, &c, basetypes.ObjectAsOptions{})
 	return mgmt.PhoneCredentials{AuthToken: c.AuthToken.ValueString()}, diags
 }
 

@@ -30,6 +30,9 @@ type providerResource struct {
 	framework.WithTenant
 }
 
+// object names a phone provider in the diagnostics of its delete and import.
+var object = framework.Object{TypeName: TypeName, Summary: "phone provider", Noun: "phone provider"}
+
 func (r *providerResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = TypeName
 }
@@ -154,30 +157,13 @@ func (r *providerResource) Update(ctx context.Context, req resource.UpdateReques
 }
 
 func (r *providerResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m resourceModel
-	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
-		return
-	}
-	if err := r.Tenant.API.DeletePhoneProvider(ctx, m.ID.ValueString()); err != nil {
-		resp.Diagnostics.AddError("Unable to delete phone provider", framework.APIErrorDetail(fmt.Sprintf("Deleting the phone provider %q", m.ID.ValueString()), err))
-	}
+	object.Delete(ctx, req, resp, r.Tenant.API.DeletePhoneProvider)
 }
 
 // ImportState accepts the provider's id (or an identity's id).
 func (r *providerResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	const accepted = "the phone provider's id (pro_...), which data.tenant_phone_provider shows"
-	id := framework.ImportID(ctx, req, &resp.Diagnostics)
-	if resp.Diagnostics.Append(framework.CheckImportID(TypeName, id, accepted)...); resp.Diagnostics.HasError() {
-		return
+	if p := framework.ReadImported(ctx, req, resp, object, accepted, r.Tenant.API.GetPhoneProvider); p != nil {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), p.ID)...)
 	}
-	p, err := r.Tenant.API.GetPhoneProvider(ctx, id)
-	switch {
-	case mgmt.IsNotFound(err):
-		resp.Diagnostics.AddError("Unable to import phone provider", fmt.Sprintf("The tenant has no phone provider with the id %q. Use %s.", id, accepted))
-		return
-	case err != nil:
-		resp.Diagnostics.AddError("Unable to import phone provider", framework.APIErrorDetail(fmt.Sprintf("Reading the phone provider %q", id), err))
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), p.ID)...)
 }

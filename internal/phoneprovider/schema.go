@@ -20,8 +20,8 @@ import (
 // TypeName is the resource, data source and list resource type.
 const TypeName = "tenant_phone_provider"
 
-// DeliveryMethods are how a notification can be delivered (reference §5).
-var DeliveryMethods = []string{"text", "voice"}
+// deliveryMethods are how a notification can be delivered (reference §5).
+var deliveryMethods = []string{"text", "voice"}
 
 func (r *providerResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	keep := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
@@ -56,8 +56,8 @@ func (r *providerResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 						Required:            true,
 						ElementType:         types.StringType,
 						Validators: []validator.Set{
-							setvalidator.SizeBetween(1, len(DeliveryMethods)),
-							setvalidator.ValueStringsAre(stringvalidator.OneOf(DeliveryMethods...)),
+							setvalidator.SizeBetween(1, len(deliveryMethods)),
+							setvalidator.ValueStringsAre(stringvalidator.OneOf(deliveryMethods...)),
 						},
 					},
 					"sid": schema.StringAttribute{

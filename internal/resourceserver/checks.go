@@ -42,7 +42,7 @@ func (r *serverResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		return
 	}
 	ident := plan.Identifier.ValueString()
-	if ep := r.Tenant.API.Endpoint(); IsSystemIdentifier(ep, ident) {
+	if ep := r.Tenant.API.Endpoint(); isSystemIdentifier(ep, ident) {
 		resp.Diagnostics.AddAttributeError(path.Root("identifier"), "Unable to manage a system API", systemAPIDetail(ep, ident))
 		return
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework/flex"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
@@ -71,21 +72,25 @@ func (m *resourceModel) fromAPI(ctx context.Context, s *mgmt.ResourceServer) dia
 // and a tenant without the feature would refuse the field (reference §4:
 // omitted until set; the API answers 400 to fields it does not know, §0.3).
 func (m serverModel) toCreate(ctx context.Context, config resourceModel) (mgmt.ResourceServer, diag.Diagnostics) {
-	var diags, d diag.Diagnostics
+	var diags diag.Diagnostics
 	rs := mgmt.ResourceServer{
 		Identifier:          m.Identifier.ValueString(),
-		Name:                known(m.Name, m.Name.ValueStringPointer),
-		SigningAlg:          known(m.SigningAlg, m.SigningAlg.ValueStringPointer),
-		SigningSecret:       known(m.SigningSecret, m.SigningSecret.ValueStringPointer),
-		AllowOfflineAccess:  known(m.AllowOfflineAccess, m.AllowOfflineAccess.ValueBoolPointer),
-		TokenLifetime:       known(m.TokenLifetime, m.TokenLifetime.ValueInt64Pointer),
-		TokenLifetimeForWeb: known(m.TokenLifetimeForWeb, m.TokenLifetimeForWeb.ValueInt64Pointer),
-		SkipConsentForVerifiableFirstPartyClients: known(m.SkipConsent, m.SkipConsent.ValueBoolPointer),
-		EnforcePolicies:                        known(m.EnforcePolicies, m.EnforcePolicies.ValueBoolPointer),
-		TokenDialect:                           known(m.TokenDialect, m.TokenDialect.ValueStringPointer),
-		AllowOnlineAccess:                      known(config.AllowOnlineAccess, m.AllowOnlineAccess.ValueBoolPointer),
-		AllowOnlineAccessWithEphemeralSessions: known(config.EphemeralSessions, m.EphemeralSessions.ValueBoolPointer),
-		ConsentPolicy:                          known(m.ConsentPolicy, m.ConsentPolicy.ValueStringPointer),
+		Name:                flex.StringPointer(m.Name),
+		SigningAlg:          flex.StringPointer(m.SigningAlg),
+		SigningSecret:       flex.StringPointer(m.SigningSecret),
+		AllowOfflineAccess:  flex.BoolPointer(m.AllowOfflineAccess),
+		TokenLifetime:       flex.Int64Pointer(m.TokenLifetime),
+		TokenLifetimeForWeb: flex.Int64Pointer(m.TokenLifetimeForWeb),
+		SkipConsentForVerifiableFirstPartyClients: flex.BoolPointer(m.SkipConsent),
+		EnforcePolicies: flex.BoolPointer(m.EnforcePolicies),
+		TokenDialect:    flex.StringPointer(m.TokenDialect),
+		ConsentPolicy:   flex.StringPointer(m.ConsentPolicy),
+	}
+	if flex.IsSet(config.AllowOnlineAccess) {
+		rs.AllowOnlineAccess = flex.BoolPointer(m.AllowOnlineAccess)
+	}
+	if flex.IsSet(config.EphemeralSessions) {
+		rs.AllowOnlineAccessWithEphemeralSessions = flex.BoolPointer(m.EphemeralSessions)
 	}
 	if scopes := m.scopes(); len(scopes) > 0 {
 		rs.Scopes = &scopes
@@ -94,20 +99,15 @@ func (m serverModel) toCreate(ctx context.Context, config resourceModel) (mgmt.R
 	if !config.SigningSecretWO.IsNull() {
 		rs.SigningSecret = config.SigningSecretWO.ValueStringPointer()
 	}
-	if isSet(config.SubjectTypeAuth) {
-		rs.SubjectTypeAuthorization, d = subjectTypeAuthToAPI(ctx, m.SubjectTypeAuth)
-		diags.Append(d...)
+	if flex.IsSet(config.SubjectTypeAuth) {
+		rs.SubjectTypeAuthorization = subjectTypeAuthToAPI(ctx, m.SubjectTypeAuth, &diags)
 	}
-	if details, d := detailsToAPI(ctx, m.AuthzDetails); details != nil {
+	if details := detailsToAPI(ctx, m.AuthzDetails, &diags); details != nil {
 		rs.AuthorizationDetails = &details
-		diags.Append(d...)
 	}
-	rs.ProofOfPossession, d = popToAPI(ctx, m.ProofOfPossession)
-	diags.Append(d...)
-	rs.TokenEncryption, d = encryptionToAPI(ctx, m.TokenEncryption)
-	diags.Append(d...)
-	rs.AuthorizationPolicy, d = authzPolicyToAPI(ctx, m.AuthzPolicy)
-	diags.Append(d...)
+	rs.ProofOfPossession = popToAPI(ctx, m.ProofOfPossession, &diags)
+	rs.TokenEncryption = encryptionToAPI(ctx, m.TokenEncryption, &diags)
+	rs.AuthorizationPolicy = authzPolicyToAPI(ctx, m.AuthzPolicy, &diags)
 	return rs, diags
 }
 
@@ -125,42 +125,40 @@ func (m serverModel) toUpdate(ctx context.Context, state serverModel, secretWO t
 	// reference observes a null for them accepted with the key left absent
 	// but only specifies, not observes, that null clears a set value (§0.2);
 	// a value removed from the configuration is left as it is.
-	u.Name = patchValue(m.Name, state.Name, m.Name.ValueString)
-	u.SigningAlg = patch(m.SigningAlg, state.SigningAlg, m.SigningAlg.ValueString)
-	u.AllowOfflineAccess = patch(m.AllowOfflineAccess, state.AllowOfflineAccess, m.AllowOfflineAccess.ValueBool)
-	u.TokenLifetime = patch(m.TokenLifetime, state.TokenLifetime, m.TokenLifetime.ValueInt64)
-	u.TokenLifetimeForWeb = patch(m.TokenLifetimeForWeb, state.TokenLifetimeForWeb, m.TokenLifetimeForWeb.ValueInt64)
-	u.SkipConsentForVerifiableFirstPartyClients = patch(m.SkipConsent, state.SkipConsent, m.SkipConsent.ValueBool)
-	u.EnforcePolicies = patchValue(m.EnforcePolicies, state.EnforcePolicies, m.EnforcePolicies.ValueBool)
-	u.TokenDialect = patchValue(m.TokenDialect, state.TokenDialect, m.TokenDialect.ValueString)
-	u.AllowOnlineAccess = patch(m.AllowOnlineAccess, state.AllowOnlineAccess, m.AllowOnlineAccess.ValueBool)
-	u.AllowOnlineAccessWithEphemeralSessions = patch(m.EphemeralSessions, state.EphemeralSessions, m.EphemeralSessions.ValueBool)
-	u.ConsentPolicy = patch(m.ConsentPolicy, state.ConsentPolicy, m.ConsentPolicy.ValueString)
+	u.Name = flex.PatchString(m.Name, state.Name, flex.Keep)
+	u.SigningAlg = flex.PatchString(m.SigningAlg, state.SigningAlg, flex.Clear)
+	u.AllowOfflineAccess = flex.PatchBool(m.AllowOfflineAccess, state.AllowOfflineAccess, flex.Clear)
+	u.TokenLifetime = flex.PatchInt64(m.TokenLifetime, state.TokenLifetime, flex.Clear)
+	u.TokenLifetimeForWeb = flex.PatchInt64(m.TokenLifetimeForWeb, state.TokenLifetimeForWeb, flex.Clear)
+	u.SkipConsentForVerifiableFirstPartyClients = flex.PatchBool(m.SkipConsent, state.SkipConsent, flex.Clear)
+	u.EnforcePolicies = flex.PatchBool(m.EnforcePolicies, state.EnforcePolicies, flex.Keep)
+	u.TokenDialect = flex.PatchString(m.TokenDialect, state.TokenDialect, flex.Keep)
+	u.AllowOnlineAccess = flex.PatchBool(m.AllowOnlineAccess, state.AllowOnlineAccess, flex.Clear)
+	u.AllowOnlineAccessWithEphemeralSessions = flex.PatchBool(m.EphemeralSessions, state.EphemeralSessions, flex.Clear)
+	u.ConsentPolicy = flex.PatchString(m.ConsentPolicy, state.ConsentPolicy, flex.Clear)
 	// The secret is never cleared by itself: it goes away with HS256.
-	if !m.SigningSecret.IsNull() {
-		u.SigningSecret = patch(m.SigningSecret, state.SigningSecret, m.SigningSecret.ValueString)
-	}
+	u.SigningSecret = flex.PatchString(m.SigningSecret, state.SigningSecret, flex.Keep)
 	if sendWO && !secretWO.IsNull() {
 		u.SigningSecret = mgmt.Set(secretWO.ValueString())
 	}
 	var diags diag.Diagnostics
-	u.SubjectTypeAuthorization = patchObject(m.SubjectTypeAuth, state.SubjectTypeAuth, func() (*mgmt.SubjectTypeAuth, diag.Diagnostics) {
-		return subjectTypeAuthToAPI(ctx, m.SubjectTypeAuth)
-	}, &diags)
-	u.ProofOfPossession = patchObject(m.ProofOfPossession, state.ProofOfPossession, func() (*mgmt.ProofOfPossession, diag.Diagnostics) {
-		return popToAPI(ctx, m.ProofOfPossession)
-	}, &diags)
-	u.TokenEncryption = patchObject(m.TokenEncryption, state.TokenEncryption, func() (*mgmt.TokenEncryption, diag.Diagnostics) {
-		return encryptionToAPI(ctx, m.TokenEncryption)
-	}, &diags)
-	u.AuthorizationPolicy = patchObject(m.AuthzPolicy, state.AuthzPolicy, func() (*mgmt.AuthorizationPolicy, diag.Diagnostics) {
-		return authzPolicyToAPI(ctx, m.AuthzPolicy)
-	}, &diags)
-	u.AuthorizationDetails = patchObject(m.AuthzDetails, state.AuthzDetails, func() (*[]mgmt.AuthorizationDetail, diag.Diagnostics) {
-		details, d := detailsToAPI(ctx, m.AuthzDetails)
-		return &details, d
-	}, &diags)
-	if !m.Scopes.IsUnknown() && !m.Scopes.Equal(state.Scopes) {
+	u.SubjectTypeAuthorization = flex.PatchObject(m.SubjectTypeAuth, state.SubjectTypeAuth, flex.Clear, func() *mgmt.SubjectTypeAuth {
+		return subjectTypeAuthToAPI(ctx, m.SubjectTypeAuth, &diags)
+	})
+	u.ProofOfPossession = flex.PatchObject(m.ProofOfPossession, state.ProofOfPossession, flex.Clear, func() *mgmt.ProofOfPossession {
+		return popToAPI(ctx, m.ProofOfPossession, &diags)
+	})
+	u.TokenEncryption = flex.PatchObject(m.TokenEncryption, state.TokenEncryption, flex.Clear, func() *mgmt.TokenEncryption {
+		return encryptionToAPI(ctx, m.TokenEncryption, &diags)
+	})
+	u.AuthorizationPolicy = flex.PatchObject(m.AuthzPolicy, state.AuthzPolicy, flex.Clear, func() *mgmt.AuthorizationPolicy {
+		return authzPolicyToAPI(ctx, m.AuthzPolicy, &diags)
+	})
+	u.AuthorizationDetails = flex.PatchObject(m.AuthzDetails, state.AuthzDetails, flex.Clear, func() *[]mgmt.AuthorizationDetail {
+		details := detailsToAPI(ctx, m.AuthzDetails, &diags)
+		return &details
+	})
+	if flex.Changed(m.Scopes, state.Scopes) {
 		scopes := m.scopes()
 		if scopes == nil {
 			scopes = []mgmt.ResourceServerScope{}
@@ -173,7 +171,7 @@ func (m serverModel) toUpdate(ctx context.Context, state serverModel, secretWO t
 // scopes is the configured scopes as the API takes them, in the order of
 // their values (a map has none).
 func (m serverModel) scopes() []mgmt.ResourceServerScope {
-	if !isSet(m.Scopes) {
+	if !flex.IsSet(m.Scopes) {
 		return nil
 	}
 	elems := m.Scopes.Elements()
@@ -232,43 +230,10 @@ func (m *serverModel) fromAPI(ctx context.Context, s *mgmt.ResourceServer) diag.
 	m.AuthzDetails = detailsFromAPI(s.AuthorizationDetails)
 	m.ProofOfPossession = popFromAPI(s.ProofOfPossession)
 	m.AuthzPolicy = authzPolicyFromAPI(s.AuthorizationPolicy)
-	m.ClientID = types.StringNull()
-	if s.ClientID != "" {
-		m.ClientID = types.StringValue(s.ClientID)
-	}
+	m.ClientID = flex.NullIfEmpty(s.ClientID)
 	m.IsSystem = types.BoolValue(s.IsSystem)
 	m.Scopes = scopesFromAPI(s.Scopes)
 	return diags
-}
-
-// known returns v's value as a pointer, or nil when v is null or unknown
-// (the framework's pointer getters turn unknown into a zero value).
-func known[T any](v attr.Value, ptr func() *T) *T {
-	if v.IsNull() || v.IsUnknown() {
-		return nil
-	}
-	return ptr()
-}
-
-// patch is the PATCH field of one attribute: left out when the plan equals
-// the state or is unknown, null when the plan removed it, else the value.
-func patch[T any](plan, state attr.Value, value func() T) mgmt.Patch[T] {
-	switch {
-	case plan.IsUnknown() || plan.Equal(state):
-		return mgmt.Patch[T]{}
-	case plan.IsNull():
-		return mgmt.Null[T]()
-	}
-	return mgmt.Set(value())
-}
-
-// patchValue is patch for an attribute that is never cleared: a null plan
-// leaves it out too.
-func patchValue[T any](plan, state attr.Value, value func() T) mgmt.Patch[T] {
-	if plan.IsNull() {
-		return mgmt.Patch[T]{}
-	}
-	return patch(plan, state, value)
 }
 
 // sameServer reports whether found has every value sent set the same way, so

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -55,7 +56,7 @@ func base() serverModel {
 		TokenDialect:        types.StringNull(),
 		AllowOnlineAccess:   types.BoolValue(false),
 		EphemeralSessions:   types.BoolValue(false),
-		SubjectTypeAuth:     subjectTypeAuthValue(DefaultUserPolicy, DefaultClientPolicy),
+		SubjectTypeAuth:     subjectTypeAuthValue(defaultUserPolicy, defaultClientPolicy),
 		ConsentPolicy:       types.StringNull(),
 		AuthzDetails:        types.ListNull(detailType),
 		ProofOfPossession:   types.ObjectNull(popType.AttrTypes),
@@ -126,7 +127,7 @@ func TestServerModel_updateSendsOnlyWhatChanged(t *testing.T) {
 			return s
 		}(), `{"signing_alg":"RS256"}`},
 		"subject type authorization changed": {func(m *serverModel) {
-			m.SubjectTypeAuth = subjectTypeAuthValue("deny_all", DefaultClientPolicy)
+			m.SubjectTypeAuth = subjectTypeAuthValue("deny_all", defaultClientPolicy)
 		}, state, `{"subject_type_authorization":{"user":{"policy":"deny_all"},"client":{"policy":"require_client_grant"}}}`},
 		"proof of possession set": {func(m *serverModel) {
 			m.ProofOfPossession = popFromAPI(&mgmt.ProofOfPossession{Mechanism: "dpop", Required: true})
@@ -207,7 +208,7 @@ func TestIsSystemIdentifier(t *testing.T) {
 		"https://acme.example.com/api/v2/": true, "https://acme.example.com/me/": true, "urn:auth0:express-configure": true,
 		"https://acme.example.com/api/v2": false, "https://api.example.com/": false,
 	} {
-		if IsSystemIdentifier(ep, ident) != want {
+		if isSystemIdentifier(ep, ident) != want {
 			t.Errorf("%s: want %v", ident, want)
 		}
 	}
@@ -269,8 +270,9 @@ func TestEncryptionFromAPI_keepsPEMUntilTheThumbprintChanges(t *testing.T) {
 		}
 	}
 	// What is sent never holds the thumbprint.
-	sent, _ := encryptionToAPI(ctx, prior("PEM", types.StringValue("T1")))
-	if b, _ := json.Marshal(sent); strings.Contains(string(b), "thumbprint") || !strings.Contains(string(b), `"pem":"PEM"`) {
+	var d diag.Diagnostics
+	sent := encryptionToAPI(ctx, prior("PEM", types.StringValue("T1")), &d)
+	if b, _ := json.Marshal(sent); d.HasError() || strings.Contains(string(b), "thumbprint") || !strings.Contains(string(b), `"pem":"PEM"`) {
 		t.Fatalf("sent %s", b)
 	}
 }

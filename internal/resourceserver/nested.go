@@ -6,8 +6,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework/flex"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
@@ -48,8 +48,8 @@ var (
 
 // The tenant's subject_type_authorization when none is set (reference §4).
 const (
-	DefaultUserPolicy   = "allow_all"
-	DefaultClientPolicy = "require_client_grant"
+	defaultUserPolicy   = "allow_all"
+	defaultClientPolicy = "require_client_grant"
 )
 
 type policyModel struct {
@@ -88,25 +88,21 @@ type authzPolicyModel struct {
 	PolicyID types.String `tfsdk:"policy_id"`
 }
 
-// isSet reports whether a value can be converted: neither null nor unknown.
-func isSet(v attr.Value) bool { return !v.IsNull() && !v.IsUnknown() }
-
-func subjectTypeAuthToAPI(ctx context.Context, o types.Object) (*mgmt.SubjectTypeAuth, diag.Diagnostics) {
-	if !isSet(o) {
-		return nil, nil
+func subjectTypeAuthToAPI(ctx context.Context, o types.Object, diags *diag.Diagnostics) *mgmt.SubjectTypeAuth {
+	m, ok := flex.ObjectAs[subjectTypeAuthModel](ctx, o, diags)
+	if !ok {
+		return nil
 	}
-	var m subjectTypeAuthModel
-	diags := o.As(ctx, &m, basetypes.ObjectAsOptions{})
 	return &mgmt.SubjectTypeAuth{
 		User:   &mgmt.SubjectTypePolicy{Policy: m.User.Policy.ValueString()},
 		Client: &mgmt.SubjectTypePolicy{Policy: m.Client.Policy.ValueString()},
-	}, diags
+	}
 }
 
 // subjectTypeAuthFromAPI reads the API's object; a side it leaves out (or an
 // API without the object, on tenants that predate it) is the default.
 func subjectTypeAuthFromAPI(a *mgmt.SubjectTypeAuth) types.Object {
-	user, client := DefaultUserPolicy, DefaultClientPolicy
+	user, client := defaultUserPolicy, defaultClientPolicy
 	if a != nil && a.User != nil {
 		user = a.User.Policy
 	}
@@ -127,17 +123,17 @@ func policyValue(p string) types.Object {
 	return types.ObjectValueMust(policyType.AttrTypes, map[string]attr.Value{"policy": types.StringValue(p)})
 }
 
-func detailsToAPI(ctx context.Context, l types.List) ([]mgmt.AuthorizationDetail, diag.Diagnostics) {
-	if !isSet(l) {
-		return nil, nil
+func detailsToAPI(ctx context.Context, l types.List, diags *diag.Diagnostics) []mgmt.AuthorizationDetail {
+	if !flex.IsSet(l) {
+		return nil
 	}
 	var items []detailModel
-	diags := l.ElementsAs(ctx, &items, false)
+	diags.Append(l.ElementsAs(ctx, &items, false)...)
 	out := make([]mgmt.AuthorizationDetail, 0, len(items))
 	for _, d := range items {
 		out = append(out, mgmt.AuthorizationDetail{Type: d.Type.ValueString()})
 	}
-	return out, diags
+	return out
 }
 
 // detailsFromAPI reads authorization_details; none and an empty list are
@@ -153,42 +149,36 @@ func detailsFromAPI(d *[]mgmt.AuthorizationDetail) types.List {
 	return types.ListValueMust(detailType, elems)
 }
 
-func popToAPI(ctx context.Context, o types.Object) (*mgmt.ProofOfPossession, diag.Diagnostics) {
-	if !isSet(o) {
-		return nil, nil
+func popToAPI(ctx context.Context, o types.Object, diags *diag.Diagnostics) *mgmt.ProofOfPossession {
+	m, ok := flex.ObjectAs[popModel](ctx, o, diags)
+	if !ok {
+		return nil
 	}
-	var m popModel
-	diags := o.As(ctx, &m, basetypes.ObjectAsOptions{})
 	return &mgmt.ProofOfPossession{
 		Mechanism:   m.Mechanism.ValueString(),
 		Required:    m.Required.ValueBool(),
 		RequiredFor: m.RequiredFor.ValueString(),
-	}, diags
+	}
 }
 
 func popFromAPI(p *mgmt.ProofOfPossession) types.Object {
 	if p == nil {
 		return types.ObjectNull(popType.AttrTypes)
 	}
-	requiredFor := types.StringNull()
-	if p.RequiredFor != "" {
-		requiredFor = types.StringValue(p.RequiredFor)
-	}
 	return types.ObjectValueMust(popType.AttrTypes, map[string]attr.Value{
 		"mechanism":    types.StringValue(p.Mechanism),
 		"required":     types.BoolValue(p.Required),
-		"required_for": requiredFor,
+		"required_for": flex.NullIfEmpty(p.RequiredFor),
 	})
 }
 
 // encryptionToAPI builds token_encryption to send: the key's PEM goes, its
 // thumbprint (read-only) never does.
-func encryptionToAPI(ctx context.Context, o types.Object) (*mgmt.TokenEncryption, diag.Diagnostics) {
-	if !isSet(o) {
-		return nil, nil
+func encryptionToAPI(ctx context.Context, o types.Object, diags *diag.Diagnostics) *mgmt.TokenEncryption {
+	m, ok := flex.ObjectAs[encryptionModel](ctx, o, diags)
+	if !ok {
+		return nil
 	}
-	var m encryptionModel
-	diags := o.As(ctx, &m, basetypes.ObjectAsOptions{})
 	return &mgmt.TokenEncryption{
 		Format: m.Format.ValueString(),
 		EncryptionKey: mgmt.EncryptionKey{
@@ -197,7 +187,7 @@ func encryptionToAPI(ctx context.Context, o types.Object) (*mgmt.TokenEncryption
 			Kid:  m.EncryptionKey.Kid.ValueString(),
 			PEM:  m.EncryptionKey.PEM.ValueString(),
 		},
-	}, diags
+	}
 }
 
 // encryptionFromAPI reads token_encryption. The API never returns the PEM
@@ -211,26 +201,18 @@ func encryptionFromAPI(ctx context.Context, e *mgmt.TokenEncryption, prior types
 	}
 	var diags diag.Diagnostics
 	pem := types.StringNull()
-	if isSet(prior) {
-		var p encryptionModel
-		diags = prior.As(ctx, &p, basetypes.ObjectAsOptions{})
+	if p, ok := flex.ObjectAs[encryptionModel](ctx, prior, &diags); ok {
 		thumb := p.EncryptionKey.ThumbprintSHA256
 		if thumb.IsUnknown() || thumb.IsNull() || thumb.ValueString() == e.EncryptionKey.ThumbprintSHA256 {
 			pem = p.EncryptionKey.PEM
 		}
 	}
-	optional := func(s string) types.String {
-		if s == "" {
-			return types.StringNull()
-		}
-		return types.StringValue(s)
-	}
 	key := types.ObjectValueMust(keyType.AttrTypes, map[string]attr.Value{
-		"name":              optional(e.EncryptionKey.Name),
+		"name":              flex.NullIfEmpty(e.EncryptionKey.Name),
 		"alg":               types.StringValue(e.EncryptionKey.Alg),
-		"kid":               optional(e.EncryptionKey.Kid),
+		"kid":               flex.NullIfEmpty(e.EncryptionKey.Kid),
 		"pem":               pem,
-		"thumbprint_sha256": optional(e.EncryptionKey.ThumbprintSHA256),
+		"thumbprint_sha256": flex.NullIfEmpty(e.EncryptionKey.ThumbprintSHA256),
 	})
 	return types.ObjectValueMust(encryptionType.AttrTypes, map[string]attr.Value{
 		"format":         types.StringValue(e.Format),
@@ -238,13 +220,12 @@ func encryptionFromAPI(ctx context.Context, e *mgmt.TokenEncryption, prior types
 	}), diags
 }
 
-func authzPolicyToAPI(ctx context.Context, o types.Object) (*mgmt.AuthorizationPolicy, diag.Diagnostics) {
-	if !isSet(o) {
-		return nil, nil
+func authzPolicyToAPI(ctx context.Context, o types.Object, diags *diag.Diagnostics) *mgmt.AuthorizationPolicy {
+	m, ok := flex.ObjectAs[authzPolicyModel](ctx, o, diags)
+	if !ok {
+		return nil
 	}
-	var m authzPolicyModel
-	diags := o.As(ctx, &m, basetypes.ObjectAsOptions{})
-	return &mgmt.AuthorizationPolicy{PolicyID: m.PolicyID.ValueString()}, diags
+	return &mgmt.AuthorizationPolicy{PolicyID: m.PolicyID.ValueString()}
 }
 
 func authzPolicyFromAPI(p *mgmt.AuthorizationPolicy) types.Object {
@@ -252,21 +233,4 @@ func authzPolicyFromAPI(p *mgmt.AuthorizationPolicy) types.Object {
 		return types.ObjectNull(authzPolicyType.AttrTypes)
 	}
 	return types.ObjectValueMust(authzPolicyType.AttrTypes, map[string]attr.Value{"policy_id": types.StringValue(p.PolicyID)})
-}
-
-// patchObject is patch for an attribute converted by toAPI: left out when
-// unchanged or unknown, null when removed, else the converted value.
-func patchObject[T any](plan, state attr.Value, toAPI func() (*T, diag.Diagnostics), diags *diag.Diagnostics) mgmt.Patch[T] {
-	switch {
-	case plan.IsUnknown() || plan.Equal(state):
-		return mgmt.Patch[T]{}
-	case plan.IsNull():
-		return mgmt.Null[T]()
-	}
-	v, d := toAPI()
-	diags.Append(d...)
-	if v == nil {
-		return mgmt.Patch[T]{}
-	}
-	return mgmt.Set(*v)
 }

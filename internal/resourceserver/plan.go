@@ -33,7 +33,7 @@ func (webLifetimePlan) PlanModifyInt64(ctx context.Context, req planmodifier.Int
 		resp.PlanValue = types.Int64Unknown()
 		return
 	}
-	resp.PlanValue = types.Int64Value(min(DefaultTokenLifetimeForWeb, life.ValueInt64()))
+	resp.PlanValue = types.Int64Value(min(defaultTokenLifetimeForWeb, life.ValueInt64()))
 }
 
 // thumbprintPlan keeps the key's thumbprint while its PEM is unchanged; a new

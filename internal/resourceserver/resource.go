@@ -31,6 +31,9 @@ type serverResource struct {
 	framework.WithTenant
 }
 
+// object names an API in the diagnostics of its delete and import.
+var object = framework.Object{TypeName: TypeName, Summary: "resource server", Noun: "API"}
+
 func (r *serverResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = TypeName
 }
@@ -52,7 +55,7 @@ func (r *serverResource) ValidateConfig(ctx context.Context, req resource.Valida
 	}
 	alg := m.SigningAlg
 	if alg.IsNull() {
-		alg = types.StringValue(DefaultSigningAlg)
+		alg = types.StringValue(defaultSigningAlg)
 	}
 	for name, secret := range map[string]types.String{"signing_secret": m.SigningSecret, "signing_secret_wo": m.SigningSecretWO} {
 		if !secret.IsNull() && !alg.IsUnknown() && alg.ValueString() != "HS256" {
@@ -62,12 +65,12 @@ func (r *serverResource) ValidateConfig(ctx context.Context, req resource.Valida
 	}
 	life, web := m.TokenLifetime, m.TokenLifetimeForWeb
 	if life.IsNull() {
-		life = types.Int64Value(DefaultTokenLifetime)
+		life = types.Int64Value(defaultTokenLifetime)
 	}
 	if !life.IsUnknown() && !web.IsNull() && !web.IsUnknown() && web.ValueInt64() > life.ValueInt64() {
 		detail := fmt.Sprintf("Attribute token_lifetime_for_web must be at most token_lifetime (%d), got: %d.", life.ValueInt64(), web.ValueInt64())
 		if m.TokenLifetime.IsNull() {
-			detail += fmt.Sprintf(" token_lifetime is not set, so it is the default, %d.", DefaultTokenLifetime)
+			detail += fmt.Sprintf(" token_lifetime is not set, so it is the default, %d.", defaultTokenLifetime)
 		}
 		resp.Diagnostics.AddAttributeError(path.Root("token_lifetime_for_web"), "Invalid attribute value",
 			detail+" Lower token_lifetime_for_web or raise token_lifetime.")
@@ -81,11 +84,11 @@ func (r *serverResource) ValidateConfig(ctx context.Context, req resource.Valida
 	}
 }
 
-// IsSystemIdentifier reports whether ident is one of the tenant's system
+// isSystemIdentifier reports whether ident is one of the tenant's system
 // APIs: the Management API, or an identifier from which the tenant makes a
 // system API when an API is created with it (reference §4: the express
 // configuration and My Account APIs).
-func IsSystemIdentifier(ep mgmt.Endpoint, ident string) bool {
+func isSystemIdentifier(ep mgmt.Endpoint, ident string) bool {
 	return ident == ep.DefaultAudience() || ident == "https://"+ep.Host+"/me/" || ident == "urn:auth0:express-configure"
 }
 
@@ -194,13 +197,7 @@ func (r *serverResource) Update(ctx context.Context, req resource.UpdateRequest,
 }
 
 func (r *serverResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m resourceModel
-	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
-		return
-	}
-	if err := r.Tenant.API.DeleteResourceServer(ctx, m.ID.ValueString()); err != nil {
-		resp.Diagnostics.AddError("Unable to delete resource server", framework.APIErrorDetail(fmt.Sprintf("Deleting the API %q", m.ID.ValueString()), err))
-	}
+	object.Delete(ctx, req, resp, r.Tenant.API.DeleteResourceServer)
 }
 
 // ImportState accepts the id or the identifier (or an identity's id). The
@@ -208,17 +205,9 @@ func (r *serverResource) Delete(ctx context.Context, req resource.DeleteRequest,
 // state keeps the id.
 func (r *serverResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	const accepted = "the API's id (24 hexadecimal characters) or its identifier (audience)"
-	id := framework.ImportID(ctx, req, &resp.Diagnostics)
-	if resp.Diagnostics.Append(framework.CheckImportID(TypeName, id, accepted)...); resp.Diagnostics.HasError() {
-		return
-	}
-	s, err := r.Tenant.API.GetResourceServer(ctx, id)
+	s := framework.ReadImported(ctx, req, resp, object, accepted, r.Tenant.API.GetResourceServer)
 	switch {
-	case mgmt.IsNotFound(err):
-		resp.Diagnostics.AddError("Unable to import resource server", fmt.Sprintf("No API has the id or identifier %q in the tenant. Use %s.", id, accepted))
-		return
-	case err != nil:
-		resp.Diagnostics.AddError("Unable to import resource server", framework.APIErrorDetail(fmt.Sprintf("Looking up the API %q", id), err))
+	case s == nil:
 		return
 	case s.IsSystem:
 		resp.Diagnostics.AddError("Unable to import resource server", systemAPIDetail(r.Tenant.API.Endpoint(), s.Identifier))

@@ -31,25 +31,25 @@ const TypeName = "tenant_resource_server"
 
 // The tenant's defaults for an API (reference §4).
 const (
-	DefaultSigningAlg          = "RS256"
-	DefaultTokenLifetime       = 86400
-	DefaultTokenLifetimeForWeb = 7200
-	MaxTokenLifetime           = 2592000
+	defaultSigningAlg          = "RS256"
+	defaultTokenLifetime       = 86400
+	defaultTokenLifetimeForWeb = 7200
+	maxTokenLifetime           = 2592000
 )
 
 var (
-	// SigningAlgs are the algorithms the API signs access tokens with.
-	SigningAlgs = []string{"HS256", "RS256", "RS512", "PS256"}
-	// TokenDialects are the access token formats.
-	TokenDialects = []string{"access_token", "access_token_authz", "rfc9068_profile", "rfc9068_profile_authz"}
+	// signingAlgs are the algorithms the API signs access tokens with.
+	signingAlgs = []string{"HS256", "RS256", "RS512", "PS256"}
+	// tokenDialects are the access token formats.
+	tokenDialects = []string{"access_token", "access_token_authz", "rfc9068_profile", "rfc9068_profile_authz"}
 	// The enums of the nested settings (reference §4).
-	UserPolicies      = []string{"allow_all", "deny_all", "require_client_grant"}
-	ClientPolicies    = []string{"deny_all", "require_client_grant"}
-	ConsentPolicies   = []string{"transactional-authorization-with-mfa"}
-	PoPMechanisms     = []string{"mtls", "dpop"}
-	PoPRequiredFor    = []string{"public_clients", "all_clients"}
-	EncryptionFormats = []string{"compact-nested-jwe"}
-	EncryptionAlgs    = []string{"RSA-OAEP-256", "RSA-OAEP-384", "RSA-OAEP-512"}
+	userPolicies      = []string{"allow_all", "deny_all", "require_client_grant"}
+	clientPolicies    = []string{"deny_all", "require_client_grant"}
+	consentPolicies   = []string{"transactional-authorization-with-mfa"}
+	popMechanisms     = []string{"mtls", "dpop"}
+	popRequiredFor    = []string{"public_clients", "all_clients"}
+	encryptionFormats = []string{"compact-nested-jwe"}
+	encryptionAlgs    = []string{"RSA-OAEP-256", "RSA-OAEP-384", "RSA-OAEP-512"}
 )
 
 func (r *serverResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -114,8 +114,8 @@ func (r *serverResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 					"Defaults to `RS256`, the tenant's default; removing it returns to `RS256`.",
 				Optional:   true,
 				Computed:   true,
-				Default:    stringdefault.StaticString(DefaultSigningAlg),
-				Validators: []validator.String{stringvalidator.OneOf(SigningAlgs...)},
+				Default:    stringdefault.StaticString(defaultSigningAlg),
+				Validators: []validator.String{stringvalidator.OneOf(signingAlgs...)},
 			},
 			"signing_secret": schema.StringAttribute{
 				MarkdownDescription: "The secret that signs HS256 tokens, at least 16 characters; only with `signing_alg = \"HS256\"`. " +
@@ -156,15 +156,15 @@ func (r *serverResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 					"Defaults to `86400`; removing it returns to `86400`.",
 				Optional:   true,
 				Computed:   true,
-				Default:    int64default.StaticInt64(DefaultTokenLifetime),
-				Validators: []validator.Int64{int64validator.Between(0, MaxTokenLifetime)},
+				Default:    int64default.StaticInt64(defaultTokenLifetime),
+				Validators: []validator.Int64{int64validator.Between(0, maxTokenLifetime)},
 			},
 			"token_lifetime_for_web": schema.Int64Attribute{
 				MarkdownDescription: "Lifetime of access tokens issued through the implicit or hybrid flows, in seconds; at most " +
 					"`token_lifetime`. Defaults to `7200`, or to `token_lifetime` when that is shorter; removing it returns to that default.",
 				Optional:      true,
 				Computed:      true,
-				Validators:    []validator.Int64{int64validator.Between(0, MaxTokenLifetime)},
+				Validators:    []validator.Int64{int64validator.Between(0, maxTokenLifetime)},
 				PlanModifiers: []planmodifier.Int64{webLifetimePlan{}},
 			},
 			"skip_consent_for_verifiable_first_party_clients": schema.BoolAttribute{
@@ -188,7 +188,7 @@ func (r *serverResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 					"dialect: the API documents no default to return to and no way to clear it. Set `access_token` for the plain format.",
 				Optional:      true,
 				Computed:      true,
-				Validators:    []validator.String{stringvalidator.OneOf(TokenDialects...)},
+				Validators:    []validator.String{stringvalidator.OneOf(tokenDialects...)},
 				PlanModifiers: keepString,
 			},
 			"allow_online_access": schema.BoolAttribute{
@@ -210,18 +210,18 @@ func (r *serverResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 					"`allow_all` and clients `require_client_grant`; removing it (or one side of it) returns to that default.",
 				Optional: true,
 				Computed: true,
-				Default:  objectdefault.StaticValue(subjectTypeAuthValue(DefaultUserPolicy, DefaultClientPolicy)),
+				Default:  objectdefault.StaticValue(subjectTypeAuthValue(defaultUserPolicy, defaultClientPolicy)),
 				Attributes: map[string]schema.Attribute{
 					"user": schema.SingleNestedAttribute{
 						MarkdownDescription: "Access for users (tokens issued on behalf of a user). Defaults to `allow_all`.",
 						Optional:            true,
 						Computed:            true,
-						Default:             objectdefault.StaticValue(policyValue(DefaultUserPolicy)),
+						Default:             objectdefault.StaticValue(policyValue(defaultUserPolicy)),
 						Attributes: map[string]schema.Attribute{
 							"policy": schema.StringAttribute{
 								MarkdownDescription: "`allow_all`, `deny_all` or `require_client_grant`.",
 								Required:            true,
-								Validators:          []validator.String{stringvalidator.OneOf(UserPolicies...)},
+								Validators:          []validator.String{stringvalidator.OneOf(userPolicies...)},
 							},
 						},
 					},
@@ -229,12 +229,12 @@ func (r *serverResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 						MarkdownDescription: "Access for clients (client credentials tokens). Defaults to `require_client_grant`.",
 						Optional:            true,
 						Computed:            true,
-						Default:             objectdefault.StaticValue(policyValue(DefaultClientPolicy)),
+						Default:             objectdefault.StaticValue(policyValue(defaultClientPolicy)),
 						Attributes: map[string]schema.Attribute{
 							"policy": schema.StringAttribute{
 								MarkdownDescription: "`deny_all` or `require_client_grant`.",
 								Required:            true,
-								Validators:          []validator.String{stringvalidator.OneOf(ClientPolicies...)},
+								Validators:          []validator.String{stringvalidator.OneOf(clientPolicies...)},
 							},
 						},
 					},
@@ -244,7 +244,7 @@ func (r *serverResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 				MarkdownDescription: "`transactional-authorization-with-mfa` to require consent with multi-factor authentication for " +
 					"transactional authorization. Unset by default; removing it unsets it again.",
 				Optional:   true,
-				Validators: []validator.String{stringvalidator.OneOf(ConsentPolicies...)},
+				Validators: []validator.String{stringvalidator.OneOf(consentPolicies...)},
 			},
 			"authorization_details": schema.ListNestedAttribute{
 				MarkdownDescription: "The types of rich authorization requests (`authorization_details`) the API accepts, at least one " +
@@ -266,7 +266,7 @@ func (r *serverResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 					"mechanism": schema.StringAttribute{
 						MarkdownDescription: "`mtls` or `dpop`.",
 						Required:            true,
-						Validators:          []validator.String{stringvalidator.OneOf(PoPMechanisms...)},
+						Validators:          []validator.String{stringvalidator.OneOf(popMechanisms...)},
 					},
 					"required": schema.BoolAttribute{
 						MarkdownDescription: "Whether proof of possession is required.",
@@ -277,7 +277,7 @@ func (r *serverResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 							"When not set, the tenant decides, and the value it chooses is kept.",
 						Optional:      true,
 						Computed:      true,
-						Validators:    []validator.String{stringvalidator.OneOf(PoPRequiredFor...)},
+						Validators:    []validator.String{stringvalidator.OneOf(popRequiredFor...)},
 						PlanModifiers: keepNested,
 					},
 				},
@@ -292,7 +292,7 @@ func (r *serverResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 					"format": schema.StringAttribute{
 						MarkdownDescription: "The token format: `compact-nested-jwe`.",
 						Required:            true,
-						Validators:          []validator.String{stringvalidator.OneOf(EncryptionFormats...)},
+						Validators:          []validator.String{stringvalidator.OneOf(encryptionFormats...)},
 					},
 					"encryption_key": schema.SingleNestedAttribute{
 						MarkdownDescription: "The public key tokens are encrypted with.",
@@ -308,7 +308,7 @@ func (r *serverResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 							"alg": schema.StringAttribute{
 								MarkdownDescription: "The key encryption algorithm: `RSA-OAEP-256`, `RSA-OAEP-384` or `RSA-OAEP-512`.",
 								Required:            true,
-								Validators:          []validator.String{stringvalidator.OneOf(EncryptionAlgs...)},
+								Validators:          []validator.String{stringvalidator.OneOf(encryptionAlgs...)},
 							},
 							"kid": schema.StringAttribute{
 								MarkdownDescription: "The key id put in the token header, 1 to 255 characters. When not set, the tenant may " +

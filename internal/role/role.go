@@ -22,8 +22,8 @@ import (
 // emulator's bounds, name 1 to 50 characters and description up to 140,
 // counted in characters.
 const (
-	MaxName        = 50
-	MaxDescription = 140
+	maxName        = 50
+	maxDescription = 140
 )
 
 var (
@@ -44,6 +44,9 @@ func NewResource() resource.Resource { return &roleResource{} }
 type roleResource struct {
 	framework.WithTenant
 }
+
+// object names a role in the diagnostics of its delete.
+var object = framework.Object{TypeName: TypeName, Summary: "role", Noun: "role"}
 
 func (r *roleResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = TypeName
@@ -66,17 +69,17 @@ func (r *roleResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 			},
 			"name": schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("The role's name, 1 to %d characters, unique in the tenant (case-sensitive). "+
-					"Updated in place.", MaxName),
+					"Updated in place.", maxName),
 				Required:   true,
-				Validators: []validator.String{stringvalidator.UTF8LengthBetween(1, MaxName)},
+				Validators: []validator.String{stringvalidator.UTF8LengthBetween(1, maxName)},
 			},
 			"description": schema.StringAttribute{
 				MarkdownDescription: fmt.Sprintf("What the role is for, up to %d characters. Defaults to an empty string "+
-					"(no description, the tenant's default); removing it clears the description. Updated in place.", MaxDescription),
+					"(no description, the tenant's default); removing it clears the description. Updated in place.", maxDescription),
 				Optional:   true,
 				Computed:   true,
 				Default:    stringdefault.StaticString(""),
-				Validators: []validator.String{stringvalidator.UTF8LengthAtMost(MaxDescription)},
+				Validators: []validator.String{stringvalidator.UTF8LengthAtMost(maxDescription)},
 			},
 		},
 	}
@@ -162,13 +165,7 @@ func (r *roleResource) renameConflictDetail(ctx context.Context, id, name string
 }
 
 func (r *roleResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m roleModel
-	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
-		return
-	}
-	if err := r.Tenant.API.DeleteRole(ctx, m.ID.ValueString()); err != nil {
-		resp.Diagnostics.AddError("Unable to delete role", framework.APIErrorDetail(fmt.Sprintf("Deleting the role %q", m.ID.ValueString()), err))
-	}
+	object.Delete(ctx, req, resp, r.Tenant.API.DeleteRole)
 }
 
 // ImportState accepts the role's id or its exact name. An id-shaped value

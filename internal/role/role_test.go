@@ -312,8 +312,8 @@ func TestAccRole_validation(t *testing.T) {
 func TestAccRole_multiByteBounds(t *testing.T) {
 	target := acctest.NewTarget(t)
 	prefix := acctest.RandomName()
-	name := prefix + strings.Repeat("é", role.MaxName-len(prefix))
-	description := strings.Repeat("日", role.MaxDescription)
+	name := prefix + strings.Repeat("é", 50-len(prefix))
+	description := strings.Repeat("日", 140)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy:             target.CheckGone(role.TypeName, getRole),

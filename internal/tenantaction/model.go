@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework/flex"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
@@ -169,14 +170,12 @@ func adoptSecrets(m *actionModel, a *mgmt.Action) {
 
 // trigger is the id of the trigger the action supports ("" when unknown).
 func (m actionModel) trigger() string {
-	if !isKnown(m.SupportedTriggers) {
+	if !flex.IsSet(m.SupportedTriggers) {
 		return ""
 	}
 	id, _ := m.SupportedTriggers.Attributes()["id"].(types.String)
 	return id.ValueString()
 }
-
-func isKnown(v attr.Value) bool { return !v.IsNull() && !v.IsUnknown() }
 
 func (m actionModel) triggers(ctx context.Context) ([]mgmt.ActionTrigger, diag.Diagnostics) {
 	if m.SupportedTriggers.IsNull() || m.SupportedTriggers.IsUnknown() {

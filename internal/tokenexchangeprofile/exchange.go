@@ -68,7 +68,7 @@ func (e *exchangeResource) Schema(_ context.Context, _ ephemeral.SchemaRequest, 
 				Validators: []validator.String{
 					stringvalidator.UTF8LengthBetween(8, 100),
 					validate.AbsoluteURI(),
-					validate.NoPrefix("reserved by the platform", ReservedPrefixes...),
+					validate.NoPrefix("reserved by the platform", reservedPrefixes...),
 				},
 			},
 			"subject_token": schema.StringAttribute{

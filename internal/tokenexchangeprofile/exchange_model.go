@@ -7,10 +7,10 @@ import (
 	"strings"
 
 	"github.com/golang-jwt/jwt/v5"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework/flex"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
@@ -89,7 +89,8 @@ func (m *exchangeModel) issued(t *mgmt.ExchangedTokens) error {
 	m.AccessToken = types.StringValue(t.AccessToken)
 	m.TokenType = types.StringValue(t.TokenType)
 	m.ExpiresIn = types.Int64Value(t.ExpiresIn)
-	m.GrantedScopes = stringList(strings.Fields(t.Scope))
+	scopes := strings.Fields(t.Scope)
+	m.GrantedScopes = flex.ListOrEmpty(&scopes)
 	m.ClaimsJSON = types.StringValue(raw)
 	m.Claims = claimsFrom(claims)
 	m.UserID = m.Claims.Sub
@@ -136,10 +137,12 @@ func claimsFrom(c jwt.MapClaims) *claimsModel {
 		m.Azp = str("client_id")
 	}
 	aud, _ := c.GetAudience()
-	m.Aud = stringList(aud)
+	audiences := []string(aud)
+	m.Aud = flex.ListOrEmpty(&audiences)
 	m.Scope = types.ListNull(types.StringType)
 	if s, ok := c["scope"].(string); ok {
-		m.Scope = stringList(strings.Fields(s))
+		scopes := strings.Fields(s)
+		m.Scope = flex.ListOrEmpty(&scopes)
 	}
 	m.Permissions = types.ListNull(types.StringType)
 	if ps, ok := c["permissions"].([]any); ok {
@@ -149,15 +152,7 @@ func claimsFrom(c jwt.MapClaims) *claimsModel {
 				names = append(names, s)
 			}
 		}
-		m.Permissions = stringList(names)
+		m.Permissions = flex.ListOrEmpty(&names)
 	}
 	return m
-}
-
-func stringList(values []string) types.List {
-	elems := make([]attr.Value, 0, len(values))
-	for _, v := range values {
-		elems = append(elems, types.StringValue(v))
-	}
-	return types.ListValueMust(types.StringType, elems)
 }

@@ -44,3 +44,10 @@ func (m *profileModel) fromAPI(p *mgmt.TokenExchangeProfile) {
 	m.CreatedAt = types.StringValue(p.CreatedAt)
 	m.UpdatedAt = types.StringValue(p.UpdatedAt)
 }
+
+// sameProfile reports whether found is what sent asked for, so that
+// adopting it after a lost answer changes nothing the configuration asked
+// for.
+func sameProfile(sent mgmt.TokenExchangeProfileCreate, found *mgmt.TokenExchangeProfile) bool {
+	return found.Name == sent.Name && found.SubjectTokenType == sent.SubjectTokenType && found.ActionID == sent.ActionID && found.Type == sent.Type
+}

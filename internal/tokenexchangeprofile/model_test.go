@@ -32,3 +32,22 @@ func TestProfileModel_toUpdateSendsOnlyChanges(t *testing.T) {
 		t.Fatalf("%+v", u)
 	}
 }
+
+func TestSameProfile(t *testing.T) {
+	sent := mgmt.TokenExchangeProfileCreate{Name: "n", SubjectTokenType: "urn:a:b", ActionID: "a", Type: "custom_authentication"}
+	found := mgmt.TokenExchangeProfile{ID: "tep_1", Name: "n", SubjectTokenType: "urn:a:b", ActionID: "a", Type: "custom_authentication", CreatedAt: "c"}
+	if !sameProfile(sent, &found) {
+		t.Error("the profile sent is not the same as the one found with its values")
+	}
+	for name, change := range map[string]func(*mgmt.TokenExchangeProfile){
+		"name":               func(p *mgmt.TokenExchangeProfile) { p.Name = "m" },
+		"subject_token_type": func(p *mgmt.TokenExchangeProfile) { p.SubjectTokenType = "urn:a:c" },
+		"action_id":          func(p *mgmt.TokenExchangeProfile) { p.ActionID = "b" },
+	} {
+		other := found
+		change(&other)
+		if sameProfile(sent, &other) {
+			t.Errorf("a profile with another %s is the same", name)
+		}
+	}
+}

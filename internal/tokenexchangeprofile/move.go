@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework/flex"
 )
 
 var _ resource.ResourceWithMoveState = (*profileResource)(nil)
@@ -30,9 +31,9 @@ func (r *profileResource) MoveState(context.Context) []resource.StateMover {
 			m := profileModel{
 				ID:               types.StringValue(src.ID),
 				Name:             types.StringValue(src.Name),
-				SubjectTokenType: types.StringPointerValue(framework.NonEmpty(src.SubjectTokenType)),
-				ActionID:         types.StringPointerValue(framework.NonEmpty(src.ActionID)),
-				Type:             types.StringPointerValue(framework.NonEmpty(src.Type)),
+				SubjectTokenType: flex.NullIfEmpty(src.SubjectTokenType),
+				ActionID:         flex.NullIfEmpty(src.ActionID),
+				Type:             flex.NullIfEmpty(src.Type),
 			}
 			resp.Diagnostics.Append(resp.TargetState.Set(ctx, &m)...)
 			framework.SetIdentity(ctx, resp.TargetIdentity, framework.IDIdentity{ID: m.ID}, &resp.Diagnostics)
