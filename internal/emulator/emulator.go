@@ -24,6 +24,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/actionruntime"
 )
 
 // Options configure an emulator. The zero value is a usable emulator on a
@@ -173,9 +175,9 @@ type Server struct {
 	certOnce    sync.Once
 	cert        string
 	packages    *packageInstaller
-	runtime     *nodeRuntime
-	actionCache map[string]map[string]cacheRecord // by trigger id, under mu
-	attempts    map[string]*attemptBucket         // by IP, under mu
+	runtime     *actionruntime.Runtime
+	actionCache map[string]map[string]actionruntime.CacheRecord // by trigger id, under mu
+	attempts    map[string]*attemptBucket                       // by IP, under mu
 }
 
 // DemoIDs are the objects --demo seeds.
@@ -204,7 +206,7 @@ func Start(opts Options) (*Server, error) {
 		opts.BuildDelay = 100 * time.Millisecond
 	}
 	if opts.ActionTimeout <= 0 {
-		opts.ActionTimeout = defaultActionTimeout
+		opts.ActionTimeout = actionruntime.DefaultTimeout
 	}
 	var saved *savedState
 	if opts.StateFile != "" {
@@ -263,7 +265,7 @@ func Start(opts Options) (*Server, error) {
 		s.log = log.New(opts.Log, "tenant-emulator: ", log.LstdFlags)
 	}
 	s.packages = installerFor(opts.PackageCache, opts.Npm, opts.NpmRegistry)
-	s.runtime = newNodeRuntime(opts.Node, opts.ActionTimeout, s.logLine)
+	s.runtime = actionruntime.New(actionruntime.Options{Node: opts.Node, Timeout: opts.ActionTimeout, Log: s.logLine})
 	s.st = newStore()
 	if saved != nil {
 		s.st, s.demo = saved.Store, saved.Demo
@@ -303,7 +305,7 @@ func (s *Server) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	err := s.srv.Shutdown(ctx)
-	err = errors.Join(err, s.runtime.close())
+	err = errors.Join(err, s.runtime.Close())
 	if s.opts.StateFile != "" {
 		err = errors.Join(err, s.saveState(s.opts.StateFile))
 	}

@@ -3,7 +3,6 @@ package emulator
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -12,12 +11,14 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/actionruntime"
 )
 
 // The custom token exchange at POST /oauth/token
 // (reference/token-exchange-flow.md): the client asks with a subject
 // token and its type; the profile of that type runs its action's deployed
-// version, for real, in Node.js (node.go); the action rejects the token,
+// version, for real, in Node.js (exchange_run.go); the action rejects the token,
 // denies the exchange, or sets the user, for whom the tenant then issues
 // an access token (and an ID token when openid is asked for).
 
@@ -78,9 +79,12 @@ func (s *Server) tokenExchange(w http.ResponseWriter, r *http.Request, c *exchan
 	start := time.Now()
 	req, f := s.prepareExchange(r, c, fields)
 	if f == nil {
-		f = s.runExchange(r.Context(), w, req)
+		f = s.runExchange(r.Context(), start, w, req)
 	}
-	if f != nil {
+	switch {
+	case f == errCallerGone || (f != nil && r.Context().Err() != nil):
+		s.logLine("fecte: client %s, subject_token_type %q: the caller went away; nothing of the exchange is kept (%v)", c.id, fields["subject_token_type"], time.Since(start).Round(time.Millisecond))
+	case f != nil:
 		// Tenant logs: fecte for a failed exchange (§4).
 		s.logLine("fecte: client %s, subject_token_type %q: %d %s: %s (%v)", c.id, fields["subject_token_type"], f.status, f.code, f.description, time.Since(start).Round(time.Millisecond))
 		oauthErr(w, f.status, f.code, f.description)
@@ -258,45 +262,31 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// runExchange runs the action without the lock, then applies what it did
-// and answers.
-func (s *Server) runExchange(ctx context.Context, w http.ResponseWriter, req *exchangeRequest) *exchangeFailure {
-	v := req.version
-	code := versionCode{ActionID: req.action.ID, ActionName: req.action.Name, VersionID: v.ID, Number: v.Number, Code: v.Code}
-	if len(v.Dependencies) > 0 {
-		dir, f := s.versionPackages(ctx, v)
-		if f != nil {
-			return f
+// runExchange runs the action, and then the post-login actions, without
+// the lock, then applies what they did and answers. ctx is the request's:
+// once its caller has gone, the exchange stops and keeps nothing.
+func (s *Server) runExchange(ctx context.Context, start time.Time, w http.ResponseWriter, req *exchangeRequest) (f *exchangeFailure) {
+	writes := cacheWrites{}
+	defer func() {
+		// The cache writes stand whatever the outcome (the actions made
+		// them), unless the caller has gone.
+		if f != nil && ctx.Err() == nil {
+			s.mu.Lock()
+			writes.store(s, time.Now())
+			s.mu.Unlock()
 		}
-		code.Packages = dir
+	}()
+	// The action's time limit counts from the request's start, waiting for
+	// a worker (or for its packages) included (§5: each execution ends
+	// within 20 s).
+	actx, cancel := context.WithDeadline(ctx, start.Add(s.runtime.Timeout()))
+	x, f := s.runAction(actx, actionRun{action: req.action, version: req.version, trigger: customTokenExchangeTrigger, event: req.event}, writes)
+	cancel()
+	if f != nil {
+		return f
 	}
-	s.mu.Lock()
-	cache := s.cacheRecords(customTokenExchangeTrigger, time.Now())
-	s.mu.Unlock()
-
-	x, err := s.runtime.run(code, req.event, cache)
-	var re *runError
-	switch {
-	case errors.As(err, &re) && re.kind == "unavailable":
-		s.logLine("action %q (%s) version %d cannot run: %s", req.action.Name, req.action.ID, v.Number, re.message)
-		return refuse(500, "server_error", "The emulator cannot run the action: %s.", strings.TrimSuffix(re.message, "."))
-	case errors.As(err, &re) && re.kind == "timeout":
-		s.logLine("action %q (%s) version %d: %s", req.action.Name, req.action.ID, v.Number, re.message)
-		return refuse(500, "server_error", "%s", errActionTimeout)
-	case err != nil:
-		s.logLine("action %q (%s) version %d failed: %v", req.action.Name, req.action.ID, v.Number, err)
-		return refuse(500, "server_error", "%s", errActionFailed)
-	}
-
 	s.mu.Lock()
 	now := time.Now()
-	// The cache writes stand whatever the outcome (the action made them).
-	s.applyCacheWrites(customTokenExchangeTrigger, x.Cache, now)
-	if x.Error != nil {
-		s.mu.Unlock()
-		s.logLine("action %q (%s) version %d threw %s: %s", req.action.Name, req.action.ID, v.Number, x.Error.Name, x.Error.Message)
-		return refuse(500, "server_error", "%s", errActionFailed)
-	}
 	out, f := s.decide(req, x.Calls, now)
 	var steps []postLoginStep
 	if f == nil {
@@ -308,14 +298,18 @@ func (s *Server) runExchange(ctx context.Context, w http.ResponseWriter, req *ex
 	}
 	post := &postLoginOutcome{}
 	if len(steps) > 0 {
-		if post, f = s.runPostLogin(ctx, steps); f != nil {
+		if post, f = s.runPostLogin(ctx, steps, writes); f != nil {
 			return f
 		}
 	}
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if ctx.Err() != nil {
+		return errCallerGone
+	}
 	now = time.Now()
+	writes.store(s, now)
 	if len(steps) > 0 {
 		// The tenant may have changed while the post-login actions ran
 		// (the user made by another exchange, or blocked): the action's
@@ -378,8 +372,8 @@ type outcome struct {
 // server_error, an error of the action; setOrganization fails the exchange
 // with 400 invalid_request, since the emulator has no organizations (a
 // fresh tenant has none).
-func (s *Server) decide(req *exchangeRequest, calls []apiCall, now time.Time) (*outcome, *exchangeFailure) {
-	var sets []apiCall
+func (s *Server) decide(req *exchangeRequest, calls []actionruntime.Call, now time.Time) (*outcome, *exchangeFailure) {
+	var sets []actionruntime.Call
 	out := &outcome{}
 	var organization string
 	for _, c := range calls {
@@ -458,14 +452,14 @@ func (o *outcome) commit(s *Server, now time.Time) {
 	s.st.Users[u.UserID] = u
 }
 
-func arg(c apiCall, i int) json.RawMessage {
+func arg(c actionruntime.Call, i int) json.RawMessage {
 	if i < len(c.Args) {
 		return c.Args[i]
 	}
 	return json.RawMessage("null")
 }
 
-func argString(c apiCall, i int) string {
+func argString(c actionruntime.Call, i int) string {
 	var v string
 	_ = json.Unmarshal(arg(c, i), &v)
 	return v
@@ -619,8 +613,8 @@ func (s *Server) userPermissions(userID, audience string) []string {
 func (s *Server) userRoleIDs(userID string) []string { return s.rolesOf(userID) }
 
 // cacheRecords are a trigger's live cache records.
-func (s *Server) cacheRecords(trigger string, now time.Time) map[string]cacheRecord {
-	out := map[string]cacheRecord{}
+func (s *Server) cacheRecords(trigger string, now time.Time) map[string]actionruntime.CacheRecord {
+	out := map[string]actionruntime.CacheRecord{}
 	for k, rec := range s.actionCache[trigger] {
 		if rec.ExpiresAt > now.UnixMilli() {
 			out[k] = rec
@@ -630,16 +624,16 @@ func (s *Server) cacheRecords(trigger string, now time.Time) map[string]cacheRec
 }
 
 // applyCacheWrites stores an execution's cache writes.
-func (s *Server) applyCacheWrites(trigger string, writes []cacheWrite, now time.Time) {
+func (s *Server) applyCacheWrites(trigger string, writes []actionruntime.CacheWrite, now time.Time) {
 	if len(writes) == 0 {
 		return
 	}
 	if s.actionCache == nil {
-		s.actionCache = map[string]map[string]cacheRecord{}
+		s.actionCache = map[string]map[string]actionruntime.CacheRecord{}
 	}
 	m := s.actionCache[trigger]
 	if m == nil {
-		m = map[string]cacheRecord{}
+		m = map[string]actionruntime.CacheRecord{}
 		s.actionCache[trigger] = m
 	}
 	for k, rec := range m {
@@ -650,7 +644,7 @@ func (s *Server) applyCacheWrites(trigger string, writes []cacheWrite, now time.
 	for _, w := range writes {
 		switch w.Op {
 		case "set":
-			m[w.Key] = cacheRecord{Value: w.Value, ExpiresAt: w.ExpiresAt}
+			m[w.Key] = actionruntime.CacheRecord{Value: w.Value, ExpiresAt: w.ExpiresAt}
 		case "delete":
 			delete(m, w.Key)
 		}

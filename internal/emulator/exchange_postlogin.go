@@ -3,10 +3,8 @@ package emulator
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"maps"
 	"slices"
-	"strings"
 	"time"
 )
 
@@ -135,40 +133,13 @@ func (s *Server) postLoginSteps(req *exchangeRequest, out *outcome, now time.Tim
 
 // runPostLogin runs the steps in order, without the lock, and gathers what
 // they did: the first deny ends the flow.
-func (s *Server) runPostLogin(ctx context.Context, steps []postLoginStep) (*postLoginOutcome, *exchangeFailure) {
+func (s *Server) runPostLogin(ctx context.Context, steps []postLoginStep, writes cacheWrites) (*postLoginOutcome, *exchangeFailure) {
 	out := &postLoginOutcome{accessClaims: map[string]json.RawMessage{}, idClaims: map[string]json.RawMessage{}}
 	for _, st := range steps {
-		a, v := st.action, st.version
-		code := versionCode{ActionID: a.ID, ActionName: a.Name, VersionID: v.ID, Number: v.Number, Code: v.Code, Handler: postLoginHandler}
-		if len(v.Dependencies) > 0 {
-			dir, f := s.versionPackages(ctx, v)
-			if f != nil {
-				return nil, f
-			}
-			code.Packages = dir
-		}
-		s.mu.Lock()
-		cache := s.cacheRecords(postLoginTrigger, time.Now())
-		s.mu.Unlock()
-		x, err := s.runtime.run(code, st.event, cache)
-		var re *runError
-		switch {
-		case errors.As(err, &re) && re.kind == "unavailable":
-			s.logLine("post-login action %q (%s) version %d cannot run: %s", a.Name, a.ID, v.Number, re.message)
-			return nil, refuse(500, "server_error", "The emulator cannot run the action: %s.", strings.TrimSuffix(re.message, "."))
-		case errors.As(err, &re) && re.kind == "timeout":
-			s.logLine("post-login action %q (%s) version %d: %s", a.Name, a.ID, v.Number, re.message)
-			return nil, refuse(500, "server_error", "%s", errPostLoginTimeout)
-		case err != nil:
-			s.logLine("post-login action %q (%s) version %d failed: %v", a.Name, a.ID, v.Number, err)
-			return nil, refuse(500, "server_error", "%s", errPostLoginFailed)
-		}
-		s.mu.Lock()
-		s.applyCacheWrites(postLoginTrigger, x.Cache, time.Now())
-		s.mu.Unlock()
-		if x.Error != nil {
-			s.logLine("post-login action %q (%s) version %d threw %s: %s", a.Name, a.ID, v.Number, x.Error.Name, x.Error.Message)
-			return nil, refuse(500, "server_error", "%s", errPostLoginFailed)
+		a := st.action
+		x, f := s.runAction(ctx, actionRun{action: a, version: st.version, trigger: postLoginTrigger, event: st.event}, writes)
+		if f != nil {
+			return nil, f
 		}
 		denied := ""
 		for _, c := range x.Calls {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/internal/emutest"
 )
 
 // deployPostLogin creates and deploys a post-login action whose
@@ -70,7 +72,7 @@ func TestExchange_postLoginActionsRun(t *testing.T) {
 // A post-login deny makes the exchange fail, and the actions after it do
 // not run; an action that throws fails it as the exchange's action does.
 func TestExchange_postLoginDenyAndFailure(t *testing.T) {
-	log := &syncBuffer{}
+	log := &emutest.Log{}
 	x := newExchangeTenant(t, Options{Log: log}, createLegacy, "", "")
 	deny := x.deployPostLogin("deny", `
   if (event.user.user_id === "auth0|denied") api.access.deny("Orders are closed for this account.");

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/internal/emutest"
 )
 
 // requireNpm skips a test that installs packages for real where this
@@ -23,9 +25,9 @@ func requireNpm(t testing.TB) {
 func TestPackages_installOncePerSet(t *testing.T) {
 	requireNpm(t)
 	in := installerFor(t.TempDir(), "", "")
-	log := &syncBuffer{}
+	log := &emutest.Log{}
 	deps := []dependency{{Name: "left-pad", Version: "1.3.0"}}
-	i := in.install(deps, log.printf)
+	i := in.install(deps, log.Printf)
 	<-i.done
 	if i.outcome != installOK {
 		t.Fatalf("install: %d %s", i.outcome, i.detail)
@@ -39,7 +41,7 @@ func TestPackages_installOncePerSet(t *testing.T) {
 	// The same set in another order, and a new installer of the same cache
 	// (another emulator): no second npm run.
 	fresh := &packageInstaller{npm: in.npm, registry: in.registry, dir: in.dir, installs: map[string]*npmInstall{}}
-	again := fresh.install([]dependency{{Name: "left-pad", Version: "1.3.0"}}, log.printf)
+	again := fresh.install([]dependency{{Name: "left-pad", Version: "1.3.0"}}, log.Printf)
 	if over, outcome, _ := again.finished(); !over || outcome != installOK || again.dir != i.dir {
 		t.Fatalf("the cached set was installed again: over %v, outcome %d, %s vs %s", over, outcome, again.dir, i.dir)
 	}

@@ -2,10 +2,11 @@
 // The emulator's runner of one action version's code. It loads the code
 // (argv[2]) once, with the name of the handler it exports (argv[3]:
 // onExecuteCustomTokenExchange or onExecutePostLogin), then executes it for
-// each request: one JSON line on
-// standard input, one JSON answer line on file descriptor 3. What the code
-// prints (console.log, standard output and error) goes to the emulator's
-// log, never into the answers.
+// each request: one JSON line on standard input, one JSON answer line on
+// file descriptor 3. The emulator sends the next request only once the
+// answer of the last one has come, so this process runs one execution at a
+// time. What the code prints (console.log, standard output and error) goes
+// to the emulator's log, never into the answers.
 //
 // The api object records the calls the code makes; the emulator applies
 // their effects once the code has returned. The cache is the emulator's:
@@ -13,6 +14,7 @@
 
 const fs = require('fs');
 const readline = require('readline');
+const { AsyncLocalStorage } = require('async_hooks');
 
 const ANSWERS = 3;
 
@@ -194,22 +196,30 @@ function makeApi(calls, cache) {
   return api;
 }
 
+// The execution each callback belongs to: the timers and promises an
+// execution starts keep its id, also once it has returned.
+const executions = new AsyncLocalStorage();
 let current = null;
 
 function fail(id, kind, err) {
   answer({ id, error: Object.assign({ kind }, describe(err)) });
 }
 
-// An error thrown outside the awaited code (a timer, a stray promise) ends
-// this process: the execution it happened in failed, as a crash.
-process.on('uncaughtException', (err) => {
-  if (current !== null) fail(current, 'crash', err);
-  process.exit(70);
-});
-process.on('unhandledRejection', (err) => {
-  if (current !== null) fail(current, 'crash', err);
-  process.exit(70);
-});
+// An error thrown outside the awaited code (a timer, a stray promise). One
+// of the running execution ends this process: that execution failed, as a
+// crash. One of an execution that has already answered fails no other: it
+// goes to the log, and the process asks to take no more executions.
+function uncaught(err) {
+  if (current !== null && executions.getStore() === current) {
+    fail(current, 'crash', err);
+    process.exit(70);
+  }
+  const d = describe(err);
+  process.stderr.write(`an error after its execution had ended: ${d.name}: ${d.message}\n`);
+  answer({ retire: true });
+}
+process.on('uncaughtException', uncaught);
+process.on('unhandledRejection', uncaught);
 
 async function execute(req) {
   const calls = [];
@@ -217,7 +227,7 @@ async function execute(req) {
   const api = makeApi(calls, makeCache(req.cache, writes));
   current = req.id;
   try {
-    await handler(req.event, api);
+    await executions.run(req.id, () => handler(req.event, api));
     answer({ id: req.id, calls, cache: writes });
   } catch (err) {
     answer({ id: req.id, calls, cache: writes, error: Object.assign({ kind: 'thrown' }, describe(err)) });
@@ -227,7 +237,7 @@ async function execute(req) {
 }
 
 if (!loadError) {
-  // One execution at a time, in the order the requests came.
+  // In the order the requests came (the emulator sends one at a time).
   let queue = Promise.resolve();
   const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   lines.on('line', (line) => {
