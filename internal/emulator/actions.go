@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/actionruntime"
 )
 
 // Actions (reference §2): a draft (name, triggers, code, runtime,
@@ -38,6 +40,15 @@ var actionRuntimes = []string{"node18", "node18-actions", "node22"}
 // unpublished are the dependencies known not to install: crypto 17.7.1,
 // never published, failed the build (reference §2).
 var unpublished = []dependency{{Name: "crypto", Version: "17.7.1"}}
+
+// maxDependencies is how many npm modules an action may have.
+//
+// Assumption (the reference is silent; the platform's Actions limitations
+// page [R] says "Each Action may have a maximum of 10 npm modules"): a
+// build with more fails, as a build fails whose dependency cannot be
+// installed (reference §2), at once and without running npm. Whether the
+// tenant refuses the create or PATCH instead is not known.
+const maxDependencies = 10
 
 // A dependency installs unless the emulator can know it would not: it is
 // the observed unpublished one, its name or its version is one npm refuses
@@ -207,7 +218,7 @@ type actionBuild struct {
 	BuiltAt time.Time
 	// Install is the npm install of the draft's dependencies (nil when
 	// there are none, or the build fails before npm runs).
-	Install *npmInstall `json:"-"`
+	Install *actionruntime.Install `json:"-"`
 }
 
 func (b *actionBuild) phases() []string {
@@ -302,6 +313,10 @@ func (a *action) settle(now time.Time) {
 // the outcome it started with when the fault changes.
 func (s *Server) startBuild(a *action, start time.Time, deploy bool) {
 	fails := !installable(a.Dependencies, s.faults.FailingPackages)
+	if n := len(a.Dependencies); n > maxDependencies {
+		fails = true
+		s.logLine("action %q (%s): %d dependencies, more than the %d an action may have: the build fails", a.Name, a.ID, n, maxDependencies)
+	}
 	a.Build = actionBuild{Start: start, Step: max(s.opts.BuildDelay/4, time.Nanosecond), Fails: fails, Deploy: deploy, DeployStep: s.deployStep()}
 	if !fails {
 		a.Build.Install = s.installDependencies(a)

@@ -98,8 +98,12 @@ type Options struct {
 	// folder, tenant-emulator/packages).
 	PackageCache string
 	// ActionTimeout is how long one execution of an action may take
-	// (default 20s).
+	// (default 20s), counted from the request's start.
 	ActionTimeout time.Duration
+	// InstallTimeout bounds one npm install of a version's dependencies
+	// (default 5 minutes); an install past it is ended, and the build goes
+	// on as without npm.
+	InstallTimeout time.Duration
 	// ExchangeThrottle is the Suspicious IP Throttling of token exchanges.
 	ExchangeThrottle ExchangeThrottle
 }
@@ -174,7 +178,7 @@ type Server struct {
 
 	certOnce    sync.Once
 	cert        string
-	packages    *packageInstaller
+	packages    *actionruntime.Installer
 	runtime     *actionruntime.Runtime
 	actionCache map[string]map[string]actionruntime.CacheRecord // by trigger id, under mu
 	attempts    map[string]*attemptBucket                       // by IP, under mu
@@ -264,7 +268,7 @@ func Start(opts Options) (*Server, error) {
 	if opts.Log != nil {
 		s.log = log.New(opts.Log, "tenant-emulator: ", log.LstdFlags)
 	}
-	s.packages = installerFor(opts.PackageCache, opts.Npm, opts.NpmRegistry)
+	s.packages = actionruntime.NewInstaller(actionruntime.InstallerOptions{Cache: opts.PackageCache, Npm: opts.Npm, Registry: opts.NpmRegistry, Timeout: opts.InstallTimeout})
 	s.runtime = actionruntime.New(actionruntime.Options{Node: opts.Node, Timeout: opts.ActionTimeout, Log: s.logLine})
 	s.st = newStore()
 	if saved != nil {
@@ -305,6 +309,7 @@ func (s *Server) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	err := s.srv.Shutdown(ctx)
+	s.packages.Close()
 	err = errors.Join(err, s.runtime.Close())
 	if s.opts.StateFile != "" {
 		err = errors.Join(err, s.saveState(s.opts.StateFile))

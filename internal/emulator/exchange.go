@@ -3,6 +3,7 @@ package emulator
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -340,17 +341,20 @@ func (s *Server) runExchange(ctx context.Context, start time.Time, w http.Respon
 // forgotten it (a state file from another machine), or never when npm or
 // the registry cannot be reached here.
 func (s *Server) versionPackages(ctx context.Context, v *actionVersion) (string, *exchangeFailure) {
-	i := s.packages.install(v.Dependencies, s.logLine)
-	if err := i.wait(ctx); err != nil {
+	deps := runtimeDeps(v.Dependencies)
+	i := s.packages.Install(deps, s.logLine)
+	outcome, detail, err := i.Wait(ctx)
+	switch {
+	case errors.Is(err, context.Canceled):
+		return "", errCallerGone
+	case err != nil:
 		return "", refuse(500, "server_error", "The action's dependencies are still being installed.")
-	}
-	switch i.outcome {
-	case installOK:
-		return i.dir, nil
-	case installMissing:
-		return "", refuse(500, "server_error", "The emulator cannot run the action: its dependencies (%s) cannot be installed: %s.", describeDeps(v.Dependencies), i.detail)
+	case outcome == actionruntime.Installed:
+		return i.Dir, nil
+	case outcome == actionruntime.Missing:
+		return "", refuse(500, "server_error", "The emulator cannot run the action: its dependencies (%s) cannot be installed: %s.", actionruntime.DescribeDeps(deps), detail)
 	default:
-		return "", refuse(500, "server_error", "The emulator cannot run the action: its dependencies (%s) are not installed, because npm or the npm registry is not available: %s.", describeDeps(v.Dependencies), i.detail)
+		return "", refuse(500, "server_error", "The emulator cannot run the action: its dependencies (%s) are not installed, because npm or the npm registry is not available: %s.", actionruntime.DescribeDeps(deps), detail)
 	}
 }
 

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/internal/emutest"
 )
 
 // The exchange's measures (reported, never asserted): latency over 200
@@ -165,7 +167,7 @@ func BenchmarkExchangeFirstAfterDeploy(b *testing.B) {
 // download cache), with npm's download cache warm, and with the set in the
 // package cache.
 func BenchmarkBuildWithDependency(b *testing.B) {
-	requireNpm(b)
+	emutest.RequireNpm(b)
 	deps := `[{"name":"jose","version":"5.9.6"}]`
 	for b.Loop() {
 		b.Setenv("NPM_CONFIG_CACHE", b.TempDir())

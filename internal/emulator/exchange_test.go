@@ -475,7 +475,7 @@ func TestExchange_cache(t *testing.T) {
 
 // The deployed version's npm dependencies are there for its code.
 func TestExchange_dependencies(t *testing.T) {
-	requireNpm(t)
+	emutest.RequireNpm(t)
 	x := newExchangeTenant(t, Options{}, `
   const leftPad = require("left-pad");
   api.user.setAppMetadata("padded", leftPad(event.transaction.subject_token, 6, "0"));
