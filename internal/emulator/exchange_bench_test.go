@@ -14,12 +14,12 @@ import (
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/internal/emutest"
 )
 
-// The exchange's measures (reported, never asserted): latency over 200
-// exchanges of a warm action, the first exchange after a deploy, and the
-// build of an action with one real dependency, before and after the set is
-// cached. Run with -benchtime=1x:
+// The exchange's measures (reported, never asserted): the first exchange
+// after a deploy, and the build of an action with one real dependency,
+// before and after the set is cached (the runtime's own measures are in
+// exchange_runtime_bench_test.go). Run with -benchtime=1x:
 //
-//	go test -run '^$' -bench 'Exchange|BuildWithDependency' -benchtime=1x ./internal/emulator
+//	go test -run '^$' -bench 'FirstAfterDeploy|BuildWithDependency' -benchtime=1x ./internal/emulator
 
 // benchTenant is an emulator with an API, a client allowed to exchange,
 // and a way to deploy custom-token-exchange actions, for benchmarks.
@@ -123,25 +123,6 @@ func percentile(d []time.Duration, p float64) time.Duration {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
-// BenchmarkExchange: 200 exchanges, each a new user created by
-// setUserByConnection, through one warm worker.
-func BenchmarkExchange(b *testing.B) {
-	requireNode(b)
-	bt := newBenchTenant(b, Options{BuildDelay: 20 * time.Millisecond})
-	id, _, _ := bt.action(createLegacy, "[]", true)
-	bt.profile(legacyType, id)
-	bt.exchange(legacyType, "warm-up")
-	for b.Loop() {
-		lat := make([]time.Duration, 0, 200)
-		for i := range 200 {
-			lat = append(lat, bt.exchange(legacyType, fmt.Sprintf("user-%d-%d", time.Now().UnixNano(), i)))
-		}
-		b.ReportMetric(ms(percentile(lat, 0.50)), "p50-ms")
-		b.ReportMetric(ms(percentile(lat, 0.95)), "p95-ms")
-		b.ReportMetric(ms(slices.Max(lat)), "max-ms")
-	}
-}
 
 // BenchmarkExchangeFirstAfterDeploy: the first exchange after each of ten
 // deploys, which starts the new version's worker (no dependencies, so no
