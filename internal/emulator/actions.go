@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
+
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/actionruntime"
 )
 
@@ -397,9 +399,9 @@ func secretViews(list []secret) []actionSecret {
 // view is the action as the API shows it at now, in the observed key order
 // (reference §2); current_version and deployed_version appear once a
 // version exists.
-func (a *action) view(now time.Time) ordered {
+func (a *action) view(now time.Time) wire.Ordered {
 	a.settle(now)
-	o := ordered{
+	o := wire.Ordered{
 		{"id", a.ID}, {"name", a.Name}, {"supported_triggers", a.Triggers}, {"created_at", a.CreatedAt},
 		{"updated_at", a.UpdatedAt}, {"code", a.Code}, {"dependencies", a.Dependencies}, {"runtime", a.Runtime},
 		{"status", a.Build.status(now)}, {"secrets", secretViews(a.Secrets)},
@@ -407,20 +409,20 @@ func (a *action) view(now time.Time) ordered {
 	if v := a.current(); v != nil {
 		// Assumption (reference §2 lists build_time without its format): a
 		// timestamp like built_at.
-		o = append(o, ordered{{"current_version", ordered{
+		o = append(o, wire.Ordered{{"current_version", wire.Ordered{
 			{"id", v.ID}, {"code", v.Code}, {"runtime", v.Runtime}, {"status", "BUILT"}, {"number", v.Number},
 			{"build_time", v.BuiltAt}, {"created_at", v.CreatedAt}, {"updated_at", v.UpdatedAt},
 		}}}...)
 	}
 	if v := a.deployed(); v != nil {
-		o = append(o, ordered{{"deployed_version", v.view()}}...)
+		o = append(o, wire.Ordered{{"deployed_version", v.view()}}...)
 	}
-	return append(o, ordered{{"all_changes_deployed", a.AllChangesDeployed}}...)
+	return append(o, wire.Ordered{{"all_changes_deployed", a.AllChangesDeployed}}...)
 }
 
 // view is a version in the key order of deployed_version (reference §2).
-func (v *actionVersion) view() ordered {
-	return ordered{
+func (v *actionVersion) view() wire.Ordered {
+	return wire.Ordered{
 		{"code", v.Code}, {"dependencies", v.Dependencies}, {"id", v.ID}, {"deployed", v.Deployed}, {"number", v.Number},
 		{"built_at", v.BuiltAt}, {"secrets", v.Secrets}, {"status", "built"}, {"created_at", v.CreatedAt},
 		{"updated_at", v.UpdatedAt}, {"runtime", v.Runtime}, {"supported_triggers", v.Triggers},
@@ -428,8 +430,8 @@ func (v *actionVersion) view() ordered {
 }
 
 // summary is the action as a version shows it (reference §2, deploy reply).
-func (a *action) summary(allChangesDeployed bool) ordered {
-	return ordered{
+func (a *action) summary(allChangesDeployed bool) wire.Ordered {
+	return wire.Ordered{
 		{"id", a.ID}, {"name", a.Name}, {"supported_triggers", a.Triggers}, {"created_at", a.CreatedAt},
 		{"updated_at", a.UpdatedAt}, {"all_changes_deployed", allChangesDeployed},
 	}
@@ -437,53 +439,53 @@ func (a *action) summary(allChangesDeployed bool) ordered {
 
 // applyAction validates b and writes it into the draft a; deploy is the
 // create body's deploy flag.
-func applyAction(a *action, b body, create bool, now time.Time) (deploy bool, _ *apiErr) {
+func applyAction(a *action, b wire.Body, create bool, now time.Time) (deploy bool, _ *wire.Error) {
 	allowed := []string{"name", "supported_triggers", "code", "runtime", "dependencies", "secrets"}
 	if create {
 		allowed = append(allowed, "deploy")
 	}
-	o := b.at("")
-	if e := o.only(allowed...); e != nil {
+	o := b.At("")
+	if e := o.Only(allowed...); e != nil {
 		return false, e
 	}
 	if create {
-		if e := o.require("name", "supported_triggers"); e != nil {
+		if e := o.Require("name", "supported_triggers"); e != nil {
 			return false, e
 		}
 	}
-	var e *apiErr
-	if o.has("name") {
-		if a.Name, e = o.str("name", true, 1, 255); e != nil {
+	var e *wire.Error
+	if o.Has("name") {
+		if a.Name, e = o.Str("name", true, 1, 255); e != nil {
 			return false, e
 		}
 	}
-	if o.has("supported_triggers") {
+	if o.Has("supported_triggers") {
 		if a.Triggers, e = readTriggers(o); e != nil {
 			return false, e
 		}
 	}
-	if o.has("code") {
-		if a.Code, e = o.str("code", false, 0, 0); e != nil {
+	if o.Has("code") {
+		if a.Code, e = o.Str("code", false, 0, 0); e != nil {
 			return false, e
 		}
 	}
-	if o.has("runtime") {
-		if a.Runtime, e = o.enumReq("runtime", actionRuntimes...); e != nil {
+	if o.Has("runtime") {
+		if a.Runtime, e = o.EnumReq("runtime", actionRuntimes...); e != nil {
 			return false, e
 		}
 	}
-	if o.has("dependencies") {
+	if o.Has("dependencies") {
 		if a.Dependencies, e = readDependencies(o); e != nil {
 			return false, e
 		}
 	}
-	if o.has("secrets") {
+	if o.Has("secrets") {
 		if a.Secrets, e = readSecrets(o, a.Secrets, create, now); e != nil {
 			return false, e
 		}
 	}
 	if create {
-		d, e := o.boolean("deploy")
+		d, e := o.Bool("deploy")
 		if e != nil {
 			return false, e
 		}
@@ -501,37 +503,37 @@ func applyAction(a *action, b body, create bool, now time.Time) (deploy bool, _ 
 //
 // Assumption (the specification requires only id): version is required too,
 // as every observed write sends it (reference §2).
-func readTriggers(o obj) ([]trigger, *apiErr) {
-	items, ok, e := o.array("supported_triggers")
+func readTriggers(o wire.Obj) ([]trigger, *wire.Error) {
+	items, ok, e := o.Array("supported_triggers")
 	if e != nil {
 		return nil, e
 	}
 	if !ok {
-		return nil, o.typeErr("supported_triggers", "array")
+		return nil, o.TypeErr("supported_triggers", "array")
 	}
 	if len(items) == 0 {
-		return nil, payloadErr("Array is too short (0), minimum 1", "supported_triggers")
+		return nil, wire.PayloadErr("Array is too short (0), minimum 1", "supported_triggers")
 	}
 	out := make([]trigger, 0, len(items))
 	for i, raw := range items {
-		it, _, e := asObject(raw, "supported_triggers["+strconv.Itoa(i)+"]")
+		it, _, e := wire.AsObject(raw, "supported_triggers["+strconv.Itoa(i)+"]")
 		if e != nil {
 			return nil, e
 		}
-		if e := it.only("id", "version", "status", "runtimes", "default_runtime", "compatible_triggers", "binding_policy"); e != nil {
+		if e := it.Only("id", "version", "status", "runtimes", "default_runtime", "compatible_triggers", "binding_policy"); e != nil {
 			return nil, e
 		}
-		if e := it.require("id", "version"); e != nil {
+		if e := it.Require("id", "version"); e != nil {
 			return nil, e
 		}
 		if e := readTriggerExtras(it); e != nil {
 			return nil, e
 		}
-		id, e := it.enumReq("id", triggerIDs...)
+		id, e := it.EnumReq("id", triggerIDs...)
 		if e != nil {
 			return nil, e
 		}
-		version, e := it.str("version", true, 1, 0)
+		version, e := it.Str("version", true, 1, 0)
 		if e != nil {
 			return nil, e
 		}
@@ -541,40 +543,40 @@ func readTriggers(o obj) ([]trigger, *apiErr) {
 }
 
 // readTriggerExtras checks the keys of a trigger item that are not kept.
-func readTriggerExtras(it obj) *apiErr {
+func readTriggerExtras(it wire.Obj) *wire.Error {
 	for _, k := range []string{"status", "default_runtime"} {
-		if _, e := it.str(k, false, 0, 0); e != nil {
+		if _, e := it.Str(k, false, 0, 0); e != nil {
 			return e
 		}
 	}
-	if _, e := it.enum("binding_policy", "trigger-bound", "entity-bound"); e != nil {
+	if _, e := it.Enum("binding_policy", "trigger-bound", "entity-bound"); e != nil {
 		return e
 	}
-	runtimes, _, e := it.array("runtimes")
+	runtimes, _, e := it.Array("runtimes")
 	if e != nil {
 		return e
 	}
 	for i, raw := range runtimes {
-		if jsonType(raw) != "string" {
-			return payloadErr("Expected type string but found type "+jsonType(raw), it.prop("runtimes")+"["+strconv.Itoa(i)+"]")
+		if wire.JSONType(raw) != "string" {
+			return wire.PayloadErr("Expected type string but found type "+wire.JSONType(raw), it.Prop("runtimes")+"["+strconv.Itoa(i)+"]")
 		}
 	}
-	compatible, _, e := it.array("compatible_triggers")
+	compatible, _, e := it.Array("compatible_triggers")
 	if e != nil {
 		return e
 	}
 	for i, raw := range compatible {
-		c, _, e := asObject(raw, it.prop("compatible_triggers")+"["+strconv.Itoa(i)+"]")
+		c, _, e := wire.AsObject(raw, it.Prop("compatible_triggers")+"["+strconv.Itoa(i)+"]")
 		if e != nil {
 			return e
 		}
-		if e := c.require("id", "version"); e != nil {
+		if e := c.Require("id", "version"); e != nil {
 			return e
 		}
-		if _, e := c.enumReq("id", triggerIDs...); e != nil {
+		if _, e := c.EnumReq("id", triggerIDs...); e != nil {
 			return e
 		}
-		if _, e := c.str("version", true, 1, 0); e != nil {
+		if _, e := c.Str("version", true, 1, 0); e != nil {
 			return e
 		}
 	}
@@ -585,32 +587,32 @@ func readTriggerExtras(it obj) *apiErr {
 // installed is the build's business (reference §2). An item takes name,
 // version and registry_url only (the published specification's
 // ActionVersionDependency, additionalProperties false).
-func readDependencies(o obj) ([]dependency, *apiErr) {
-	items, ok, e := o.array("dependencies")
+func readDependencies(o wire.Obj) ([]dependency, *wire.Error) {
+	items, ok, e := o.Array("dependencies")
 	if e != nil {
 		return nil, e
 	}
 	if !ok {
-		return nil, o.typeErr("dependencies", "array")
+		return nil, o.TypeErr("dependencies", "array")
 	}
 	out := make([]dependency, 0, len(items))
 	for i, raw := range items {
-		it, _, e := asObject(raw, "dependencies["+strconv.Itoa(i)+"]")
+		it, _, e := wire.AsObject(raw, "dependencies["+strconv.Itoa(i)+"]")
 		if e != nil {
 			return nil, e
 		}
-		if e := it.only("name", "version", "registry_url"); e != nil {
+		if e := it.Only("name", "version", "registry_url"); e != nil {
 			return nil, e
 		}
-		name, e := it.str("name", true, 1, 0)
+		name, e := it.Str("name", true, 1, 0)
 		if e != nil {
 			return nil, e
 		}
-		version, e := it.str("version", true, 1, 0)
+		version, e := it.Str("version", true, 1, 0)
 		if e != nil {
 			return nil, e
 		}
-		registry, e := it.str("registry_url", false, 0, 0)
+		registry, e := it.Str("registry_url", false, 0, 0)
 		if e != nil {
 			return nil, e
 		}
@@ -636,35 +638,35 @@ func readDependencies(o obj) ([]dependency, *apiErr) {
 // "Missing required property: value" on property secrets[i] when there is
 // none); updated_at changes only for the secrets whose value was sent.
 // Names must be unique within the list.
-func readSecrets(o obj, old []secret, create bool, now time.Time) ([]secret, *apiErr) {
-	items, ok, e := o.array("secrets")
+func readSecrets(o wire.Obj, old []secret, create bool, now time.Time) ([]secret, *wire.Error) {
+	items, ok, e := o.Array("secrets")
 	if e != nil {
 		return nil, e
 	}
 	if !ok {
-		return nil, o.typeErr("secrets", "array")
+		return nil, o.TypeErr("secrets", "array")
 	}
 	out := make([]secret, 0, len(items))
 	seen := map[string]bool{}
 	for i, raw := range items {
-		it, _, e := asObject(raw, "secrets["+strconv.Itoa(i)+"]")
+		it, _, e := wire.AsObject(raw, "secrets["+strconv.Itoa(i)+"]")
 		if e != nil {
 			return nil, e
 		}
-		name, e := it.str("name", true, 1, 0)
+		name, e := it.Str("name", true, 1, 0)
 		if e != nil {
 			return nil, e
 		}
 		if seen[name] {
-			return nil, payloadErr("Duplicate secret name: "+name, it.prop("name"))
+			return nil, wire.PayloadErr("Duplicate secret name: "+name, it.Prop("name"))
 		}
 		seen[name] = true
-		if it.has("value") {
-			value, e := it.str("value", true, 0, 0)
+		if it.Has("value") {
+			value, e := it.Str("value", true, 0, 0)
 			if e != nil {
 				return nil, e
 			}
-			out = append(out, secret{Name: name, Value: value, UpdatedAt: nanos(now)})
+			out = append(out, secret{Name: name, Value: value, UpdatedAt: wire.Nanos(now)})
 			continue
 		}
 		kept := false
@@ -674,24 +676,24 @@ func readSecrets(o obj, old []secret, create bool, now time.Time) ([]secret, *ap
 			}
 		}
 		if !kept {
-			return nil, payloadErr("Missing required property: value", it.path)
+			return nil, wire.PayloadErr("Missing required property: value", it.Path)
 		}
 	}
 	return out, nil
 }
 
 // findAction returns the action with its finished build applied.
-func (s *Server) findAction(id string, now time.Time) (*action, *apiErr) {
+func (s *Server) findAction(id string, now time.Time) (*action, *wire.Error) {
 	a, ok := s.st.Actions[id]
 	if !ok {
-		return nil, newErr(404, "That action does not exist.", "")
+		return nil, wire.NewErr(404, "That action does not exist.", "")
 	}
 	a.settle(now)
 	return a, nil
 }
 
-func (s *Server) createAction(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
-	b, e := readBody(r)
+func (s *Server) createAction(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
+	b, e := wire.ReadBody(r)
 	if e != nil {
 		return e
 	}
@@ -705,7 +707,7 @@ func (s *Server) createAction(w http.ResponseWriter, r *http.Request, _ *caller)
 		return e
 	}
 	s.addAction(a, now, deploy)
-	writeJSON(w, 201, a.view(now))
+	wire.WriteJSON(w, 201, a.view(now))
 	return nil
 }
 
@@ -713,47 +715,47 @@ func (s *Server) createAction(w http.ResponseWriter, r *http.Request, _ *caller)
 // deploy, it is deployed when that build succeeds, not before: right after
 // the create it is still pending (reference §2).
 func (s *Server) addAction(a *action, start time.Time, deploy bool) {
-	a.ID, a.Seq = uuid4(), s.st.next()
-	a.CreatedAt, a.UpdatedAt = nanos(start), nanos(start)
+	a.ID, a.Seq = wire.UUID4(), s.st.next()
+	a.CreatedAt, a.UpdatedAt = wire.Nanos(start), wire.Nanos(start)
 	s.startBuild(a, start, deploy)
 	s.st.Actions[a.ID] = a
 }
 
-func (s *Server) getAction(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+func (s *Server) getAction(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	now := time.Now()
-	a, e := s.findAction(pathID(r), now)
+	a, e := s.findAction(wire.PathID(r), now)
 	if e != nil {
 		return e
 	}
-	sel, e := s.readFields(r, false)
+	sel, e := wire.ReadFields(r, false, s.opts.FieldsEverywhere)
 	if e != nil {
 		return e
 	}
-	writeJSON(w, 200, sel.one(a.view(now)))
+	wire.WriteJSON(w, 200, sel.One(a.view(now)))
 	return nil
 }
 
 // listActions filters by triggerId, actionName (exact) and deployed, and
 // pages with page and per_page (default 20); the envelope is
 // {"actions","total","per_page"} (reference §0.6, §2).
-func (s *Server) listActions(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+func (s *Server) listActions(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	q := r.URL.Query()
-	page, perPage, _, e := offsetPage(r)
+	page, perPage, _, e := wire.OffsetPage(r)
 	if e != nil {
 		return e
 	}
 	if q.Get("per_page") == "" {
 		perPage = 20
 	}
-	sel, e := s.readFields(r, false)
+	sel, e := wire.ReadFields(r, false, s.opts.FieldsEverywhere)
 	if e != nil {
 		return e
 	}
 	deployed := q.Get("deployed")
 	if deployed != "" && deployed != "true" && deployed != "false" {
-		return newErr(400, "Query validation error: 'Expected type boolean but found type string' on property deployed.", "invalid_query_string")
+		return wire.NewErr(400, "Query validation error: 'Expected type boolean but found type string' on property deployed.", "invalid_query_string")
 	}
-	match := []ordered{}
+	match := []wire.Ordered{}
 	now := time.Now()
 	for _, a := range sortedBySeq(s.st.Actions, func(a *action) int64 { return a.Seq }) {
 		a.settle(now)
@@ -768,8 +770,8 @@ func (s *Server) listActions(w http.ResponseWriter, r *http.Request, _ *caller) 
 		}
 		match = append(match, a.view(now))
 	}
-	start, end := window(len(match), page, perPage)
-	writeJSON(w, 200, ordered{{"actions", each(sel, match[start:end])}, {"total", len(match)}, {"per_page", perPage}})
+	start, end := wire.Window(len(match), page, perPage)
+	wire.WriteJSON(w, 200, wire.Ordered{{"actions", wire.Each(sel, match[start:end])}, {"total", len(match)}, {"per_page", perPage}})
 	return nil
 }
 
@@ -779,13 +781,13 @@ func (s *Server) listActions(w http.ResponseWriter, r *http.Request, _ *caller) 
 // Assumption (reference §2 is silent): a PATCH made while a create's
 // deploy:true is still waiting for its build cancels that deploy, since the
 // draft it was for has changed.
-func (s *Server) updateAction(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+func (s *Server) updateAction(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	now := time.Now()
-	a, e := s.findAction(pathID(r), now)
+	a, e := s.findAction(wire.PathID(r), now)
 	if e != nil {
 		return e
 	}
-	b, e := readBody(r)
+	b, e := wire.ReadBody(r)
 	if e != nil {
 		return e
 	}
@@ -793,10 +795,10 @@ func (s *Server) updateAction(w http.ResponseWriter, r *http.Request, _ *caller)
 	if _, e := applyAction(next, b, false, now); e != nil {
 		return e
 	}
-	next.UpdatedAt, next.AllChangesDeployed, next.Deploying.Stale = nanos(now), false, true
+	next.UpdatedAt, next.AllChangesDeployed, next.Deploying.Stale = wire.Nanos(now), false, true
 	s.startBuild(next, now, false)
 	*a = *next
-	writeJSON(w, 200, a.view(now))
+	wire.WriteJSON(w, 200, a.view(now))
 	return nil
 }
 
@@ -810,9 +812,9 @@ func (s *Server) updateAction(w http.ResponseWriter, r *http.Request, _ *caller)
 // build has not ended (pending, building, retrying), or it is deployed when
 // the build succeeds (Assume.DeployUnbuilt). How long the deploy takes to
 // show is Assume.ActionDeploy (see deploy.go).
-func (s *Server) deployAction(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+func (s *Server) deployAction(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	now := time.Now()
-	a, e := s.findAction(pathID(r), now)
+	a, e := s.findAction(wire.PathID(r), now)
 	if e != nil {
 		return e
 	}
@@ -821,19 +823,19 @@ func (s *Server) deployAction(w http.ResponseWriter, r *http.Request, _ *caller)
 	case st == "built":
 		v = a.deploy(now, s.deployStep(), "")
 	case st == "failed" || s.opts.Assume.DeployUnbuilt == "refuse":
-		return newErr(400, "The action cannot be deployed: its status is "+st+", and only a built action can be deployed.", "")
+		return wire.NewErr(400, "The action cannot be deployed: its status is "+st+", and only a built action can be deployed.", "")
 	default:
 		v = a.deployWhenBuilt(now)
 	}
-	writeJSON(w, 200, a.deployAnswer(v))
+	wire.WriteJSON(w, 200, a.deployAnswer(v))
 	return nil
 }
 
 // deployAnswer is the answer of a deploy: the version made, still
 // deployed:false, and the action summary with all_changes_deployed:false
 // (reference §2; the same for a roll-back, TestActionManager_DeployVersion.yaml).
-func (a *action) deployAnswer(v *actionVersion) ordered {
-	return ordered{
+func (a *action) deployAnswer(v *actionVersion) wire.Ordered {
+	return wire.Ordered{
 		{"code", v.Code}, {"dependencies", v.Dependencies}, {"id", v.ID}, {"deployed", false}, {"number", v.Number},
 		{"secrets", v.Secrets}, {"status", "built"}, {"created_at", v.CreatedAt}, {"updated_at", v.UpdatedAt},
 		{"runtime", v.Runtime}, {"supported_triggers", v.Triggers}, {"action", a.summary(false)},
@@ -853,33 +855,33 @@ func (a *action) deployAnswer(v *actionVersion) ordered {
 // version's code, runtime, dependencies and triggers, and is built (its
 // secrets stay: a version holds no secret values); an unknown version id is
 // 404 "That action version does not exist.", as GET is.
-func (s *Server) rollBackAction(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+func (s *Server) rollBackAction(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	now := time.Now()
-	a, e := s.findAction(pathID(r), now)
+	a, e := s.findAction(wire.PathID(r), now)
 	if e != nil {
 		return e
 	}
-	b, e := readBody(r)
+	b, e := wire.ReadBody(r)
 	if e != nil {
 		return e
 	}
-	if e := b.only("update_draft"); e != nil {
+	if e := b.Only("update_draft"); e != nil {
 		return e
 	}
-	update, e := b.boolean("update_draft")
+	update, e := b.Bool("update_draft")
 	if e != nil {
 		return e
 	}
 	i := slices.IndexFunc(a.Versions, func(v *actionVersion) bool { return v.ID == r.PathValue("versionId") })
 	if i < 0 {
-		return newErr(404, "That action version does not exist.", "")
+		return wire.NewErr(404, "That action version does not exist.", "")
 	}
 	old := a.Versions[i]
 	if update != nil && *update {
 		a.Code, a.Runtime = old.Code, old.Runtime
 		a.Dependencies = append([]dependency{}, old.Dependencies...)
 		a.Triggers = append([]trigger{}, old.Triggers...)
-		a.UpdatedAt = nanos(now)
+		a.UpdatedAt = wire.Nanos(now)
 		a.Build = actionBuild{Start: now, Step: max(s.opts.BuildDelay/4, time.Nanosecond), Done: true, BuiltAt: now}
 	}
 	a.Deploying = pendingDeploy{}
@@ -887,13 +889,13 @@ func (s *Server) rollBackAction(w http.ResponseWriter, r *http.Request, _ *calle
 		v.Deployed = false
 	}
 	v := &actionVersion{
-		ID: uuid4(), Number: len(a.Versions) + 1, Code: old.Code, Dependencies: append([]dependency{}, old.Dependencies...),
+		ID: wire.UUID4(), Number: len(a.Versions) + 1, Code: old.Code, Dependencies: append([]dependency{}, old.Dependencies...),
 		Secrets: append([]actionSecret{}, old.Secrets...), Runtime: old.Runtime, Triggers: append([]trigger{}, old.Triggers...),
-		BuiltAt: nanos(now), CreatedAt: nanos(now), UpdatedAt: nanos(now), Deployed: true,
+		BuiltAt: wire.Nanos(now), CreatedAt: wire.Nanos(now), UpdatedAt: wire.Nanos(now), Deployed: true,
 	}
 	a.Versions = append(a.Versions, v)
 	a.AllChangesDeployed = a.draftIs(v)
-	writeJSON(w, 200, a.deployAnswer(v))
+	wire.WriteJSON(w, 200, a.deployAnswer(v))
 	return nil
 }
 
@@ -919,32 +921,32 @@ func (a *action) draftIs(v *actionVersion) bool {
 // The emulator does not run an action's code here: every test answers
 // that error payload, its message saying so, with zero durations, and the
 // emulator's log says so too.
-func (s *Server) testAction(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
-	a, e := s.findAction(pathID(r), time.Now())
+func (s *Server) testAction(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
+	a, e := s.findAction(wire.PathID(r), time.Now())
 	if e != nil {
 		return e
 	}
-	b, e := readBody(r)
+	b, e := wire.ReadBody(r)
 	if e != nil {
 		return e
 	}
-	o := b.at("")
-	if e := o.only("payload"); e != nil {
+	o := b.At("")
+	if e := o.Only("payload"); e != nil {
 		return e
 	}
-	if e := o.require("payload"); e != nil {
+	if e := o.Require("payload"); e != nil {
 		return e
 	}
-	if _, ok, e := o.object("payload"); e != nil {
+	if _, ok, e := o.Object("payload"); e != nil {
 		return e
 	} else if !ok {
-		return o.typeErr("payload", "object")
+		return o.TypeErr("payload", "object")
 	}
 	s.logf(r, "the emulator does not run action code; answered with an error payload")
 	msg := "The emulator does not run an action's code: action " + a.ID + " was not executed. Test it against a tenant."
-	writeJSON(w, 200, ordered{{"payload", ordered{
-		{"error", ordered{{"message", msg}, {"name", "EmulatorError"}, {"stack", "EmulatorError: " + msg}}},
-		{"stats", ordered{
+	wire.WriteJSON(w, 200, wire.Ordered{{"payload", wire.Ordered{
+		{"error", wire.Ordered{{"message", msg}, {"name", "EmulatorError"}, {"stack", "EmulatorError: " + msg}}},
+		{"stats", wire.Ordered{
 			{"total_request_duration_ms", 0}, {"total_runtime_execution_duration_ms", 0}, {"runtime_processing_duration_ms", 0},
 			{"action_duration_ms", 0}, {"runtime_external_call_duration_ms", 0}, {"boot_duration_ms", 0}, {"network_duration_ms", 0},
 		}},
@@ -959,29 +961,29 @@ func (s *Server) testAction(w http.ResponseWriter, r *http.Request, _ *caller) *
 //
 // Assumption (reference §0.6 does not list this endpoint): offset paging
 // with page and per_page (default 20, 1–100).
-func (s *Server) listActionVersions(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+func (s *Server) listActionVersions(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	now := time.Now()
-	a, e := s.findAction(pathID(r), now)
+	a, e := s.findAction(wire.PathID(r), now)
 	if e != nil {
 		return e
 	}
-	page, perPage, _, e := offsetPage(r)
+	page, perPage, _, e := wire.OffsetPage(r)
 	if e != nil {
 		return e
 	}
 	if r.URL.Query().Get("per_page") == "" {
 		perPage = 20
 	}
-	sel, e := s.readFields(r, false)
+	sel, e := wire.ReadFields(r, false, s.opts.FieldsEverywhere)
 	if e != nil {
 		return e
 	}
-	all := []ordered{}
+	all := []wire.Ordered{}
 	for i := len(a.Versions) - 1; i >= 0; i-- {
 		all = append(all, a.versionView(a.Versions[i]))
 	}
-	start, end := window(len(all), page, perPage)
-	writeJSON(w, 200, ordered{{"versions", each(sel, all[start:end])}, {"total", len(all)}, {"per_page", perPage}})
+	start, end := wire.Window(len(all), page, perPage)
+	wire.WriteJSON(w, 200, wire.Ordered{{"versions", wire.Each(sel, all[start:end])}, {"total", len(all)}, {"per_page", perPage}})
 	return nil
 }
 
@@ -989,27 +991,27 @@ func (s *Server) listActionVersions(w http.ResponseWriter, r *http.Request, _ *c
 //
 // Assumption (reference §2 is silent): an unknown version id answers 404
 // "That action version does not exist." (no errorCode).
-func (s *Server) getActionVersion(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+func (s *Server) getActionVersion(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	now := time.Now()
-	a, e := s.findAction(pathID(r), now)
+	a, e := s.findAction(wire.PathID(r), now)
 	if e != nil {
 		return e
 	}
-	sel, e := s.readFields(r, false)
+	sel, e := wire.ReadFields(r, false, s.opts.FieldsEverywhere)
 	if e != nil {
 		return e
 	}
 	for _, v := range a.Versions {
 		if v.ID == r.PathValue("versionId") {
-			writeJSON(w, 200, sel.one(a.versionView(v)))
+			wire.WriteJSON(w, 200, sel.One(a.versionView(v)))
 			return nil
 		}
 	}
-	return newErr(404, "That action version does not exist.", "")
+	return wire.NewErr(404, "That action version does not exist.", "")
 }
 
-func (a *action) versionView(v *actionVersion) ordered {
-	return append(v.view(), ordered{{"action", a.summary(a.AllChangesDeployed)}}...)
+func (a *action) versionView(v *actionVersion) wire.Ordered {
+	return append(v.view(), wire.Ordered{{"action", a.summary(a.AllChangesDeployed)}}...)
 }
 
 // deleteAction deletes an action: 204, or 404 when it is gone (reference §0.5).
@@ -1025,13 +1027,13 @@ func (a *action) versionView(v *actionVersion) ordered {
 // or delete the action with force=true." (no errorCode), or it is
 // (Assume.ActionInUse). Deleted, with force=true or not, the profile is left
 // as it is, still naming the deleted action id.
-func (s *Server) deleteAction(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
-	id := pathID(r)
+func (s *Server) deleteAction(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
+	id := wire.PathID(r)
 	if _, ok := s.st.Actions[id]; !ok {
-		return newErr(404, "That action does not exist.", "")
+		return wire.NewErr(404, "That action does not exist.", "")
 	}
 	if r.URL.Query().Get("force") != "true" && len(s.boundTo(id)) > 0 {
-		return newErr(409, "Unable to delete an action bound to a trigger.", "")
+		return wire.NewErr(409, "Unable to delete an action bound to a trigger.", "")
 	}
 	if r.URL.Query().Get("force") != "true" && s.opts.Assume.ActionInUse == "refuse" {
 		var users []string
@@ -1045,11 +1047,11 @@ func (s *Server) deleteAction(w http.ResponseWriter, r *http.Request, _ *caller)
 			if len(users) > 1 {
 				noun = "token exchange profiles "
 			}
-			return newErr(409, "The action is used by "+noun+strings.Join(users, ", ")+"; delete the profile first, or delete the action with force=true.", "")
+			return wire.NewErr(409, "The action is used by "+noun+strings.Join(users, ", ")+"; delete the profile first, or delete the action with force=true.", "")
 		}
 	}
 	s.unbind(id)
 	delete(s.st.Actions, id)
-	noContent(w)
+	wire.NoContent(w)
 	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 )
 
 const actionsPath = "/api/v2/actions/actions"
@@ -73,7 +75,7 @@ func TestActions_failedBuilds(t *testing.T) {
 			h.expect(h.call(tok, "PATCH", actionsPath+"/"+id, `{"code":"v2","dependencies":`+tc.deps+`}`), 200, `"status":"pending"`, `"all_changes_deployed":false`)
 			// Polling may miss a short phase, never reorder them.
 			seen := h.poll(tok, id, statusIs(t, "failed"))
-			if !inOrder(seen, buildFails) || seen[0] != "pending" || !contains(seen, "retrying") {
+			if !inOrder(seen, buildFails) || seen[0] != "pending" || !wire.Contains(seen, "retrying") {
 				t.Fatalf("statuses %v", seen)
 			}
 			m := h.call(tok, "GET", actionsPath+"/"+id, nil).json(t)
@@ -336,7 +338,7 @@ func TestActions_impossibleDependenciesFail(t *testing.T) {
 	} {
 		r := h.call(tok, "POST", actionsPath, `{"name":"bad","supported_triggers":[{"id":"custom-token-exchange","version":"v1"}],"code":"x","dependencies":`+deps+`}`)
 		h.expect(r, 201)
-		if seen := h.poll(tok, r.json(t)["id"].(string), statusIs(t, "failed")); !contains(seen, "retrying") {
+		if seen := h.poll(tok, r.json(t)["id"].(string), statusIs(t, "failed")); !wire.Contains(seen, "retrying") {
 			t.Fatalf("%s: statuses %v", deps, seen)
 		}
 	}
@@ -395,7 +397,7 @@ func TestFaults_failingPackages(t *testing.T) {
 		t.Fatalf("the build failed as a build that fails %v, through %s", b.Fails, phases)
 	}
 	for _, st := range seen {
-		if !contains(append(b.phases(), "failed"), st) {
+		if !wire.Contains(append(b.phases(), "failed"), st) {
 			t.Fatalf("the poller saw %q, not a phase of a failing build: %v", st, seen)
 		}
 	}

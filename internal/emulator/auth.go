@@ -23,6 +23,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
+
 	"github.com/golang-jwt/jwt/v5"
 )
 
@@ -195,7 +197,7 @@ func (s *Server) issue(fields map[string]string) (tok issued, status int, code, 
 
 func (s *Server) jwks(w http.ResponseWriter, r *http.Request) {
 	pub := s.key.PublicKey
-	writeJSON(w, 200, map[string]any{"keys": []map[string]any{{
+	wire.WriteJSON(w, 200, map[string]any{"keys": []map[string]any{{
 		"kty": "RSA", "use": "sig", "alg": "RS256", "kid": s.kid,
 		"n": base64.RawURLEncoding.EncodeToString(pub.N.Bytes()),
 		"e": base64.RawURLEncoding.EncodeToString(big.NewInt(int64(pub.E)).Bytes()),
@@ -213,14 +215,14 @@ type caller struct {
 type callerKey struct{}
 
 // authenticate checks the bearer token.
-func (s *Server) authenticate(r *http.Request) (*caller, *apiErr) {
+func (s *Server) authenticate(r *http.Request) (*caller, *wire.Error) {
 	h := r.Header.Get("Authorization")
 	if h == "" {
-		return nil, newErr(401, "Missing authentication", "")
+		return nil, wire.NewErr(401, "Missing authentication", "")
 	}
 	raw, ok := strings.CutPrefix(h, "Bearer ")
 	if !ok || strings.Count(raw, ".") != 2 {
-		return nil, newErr(401, "Invalid token", "")
+		return nil, wire.NewErr(401, "Invalid token", "")
 	}
 	claims := jwt.MapClaims{}
 	_, err := jwt.ParseWithClaims(raw, claims, func(t *jwt.Token) (any, error) {
@@ -229,24 +231,24 @@ func (s *Server) authenticate(r *http.Request) (*caller, *apiErr) {
 	switch {
 	case err == nil:
 	case errors.Is(err, jwt.ErrTokenExpired):
-		return nil, newErr(401, "Expired token received for JSON Web Token validation", "")
+		return nil, wire.NewErr(401, "Expired token received for JSON Web Token validation", "")
 	case errors.Is(err, jwt.ErrTokenSignatureInvalid), errors.Is(err, jwt.ErrTokenUnverifiable):
-		return nil, newErr(401, "Invalid token signature", "")
+		return nil, wire.NewErr(401, "Invalid token signature", "")
 	case errors.Is(err, jwt.ErrTokenInvalidIssuer):
-		return nil, newErr(401, "Invalid token issuer", "")
+		return nil, wire.NewErr(401, "Invalid token issuer", "")
 	default:
-		return nil, newErr(401, "Invalid token", "")
+		return nil, wire.NewErr(401, "Invalid token", "")
 	}
 	aud, _ := claims.GetAudience()
 	if len(aud) != 1 || aud[0] != s.Audience() {
-		return nil, newErr(401, "Bad audience: "+strings.Join(aud, " "), "")
+		return nil, wire.NewErr(401, "Bad audience: "+strings.Join(aud, " "), "")
 	}
 	azp, _ := claims["azp"].(string)
 	s.mu.Lock()
 	client, known := s.st.Clients[azp]
 	s.mu.Unlock()
 	if !known {
-		return nil, newErr(401, "Invalid token", "")
+		return nil, wire.NewErr(401, "Invalid token", "")
 	}
 	c := &caller{clientID: azp, scopes: map[string]bool{}, global: client.Global}
 	if sc, ok := claims["scope"].(string); ok {
@@ -258,12 +260,12 @@ func (s *Server) authenticate(r *http.Request) (*caller, *apiErr) {
 }
 
 // may refuses a caller without the scope a route needs.
-func (c *caller) may(scope string) *apiErr {
+func (c *caller) may(scope string) *wire.Error {
 	if c == nil {
-		return newErr(401, "Missing authentication", "")
+		return wire.NewErr(401, "Missing authentication", "")
 	}
 	if scope != "" && !c.scopes[scope] {
-		return newErr(403, "Insufficient scope, expected any of: "+scope, "insufficient_scope")
+		return wire.NewErr(403, "Insufficient scope, expected any of: "+scope, "insufficient_scope")
 	}
 	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 )
 
 // Trigger bindings (trigger-bindings.md): each trigger holds an ordered
@@ -30,22 +32,22 @@ func entityBound(trigger string) bool { return trigger == "custom-token-exchange
 //
 // Assumption (trigger-bindings.md is silent): another trigger id is a path
 // validation error, worded as the API words path errors (reference §0.3).
-func triggerParam(r *http.Request) (string, *apiErr) {
+func triggerParam(r *http.Request) (string, *wire.Error) {
 	t := r.PathValue("trigger")
 	if !slices.Contains(triggerIDs, t) {
-		return "", newErr(400, "Path validation error: 'No enum match for: \""+t+"\"' on property triggerId (An actions extensibility point).", "invalid_uri")
+		return "", wire.NewErr(400, "Path validation error: 'No enum match for: \""+t+"\"' on property triggerId (An actions extensibility point).", "invalid_uri")
 	}
 	return t, nil
 }
 
 // bindingView is a binding as the API shows it, in the recorded key order:
 // id, trigger_id, action, created_at, updated_at, display_name.
-func (s *Server) bindingView(trigger string, b *binding, now time.Time) ordered {
-	var a ordered
+func (s *Server) bindingView(trigger string, b *binding, now time.Time) wire.Ordered {
+	var a wire.Ordered
 	if act, ok := s.st.Actions[b.ActionID]; ok {
 		a = act.bindingView(now)
 	}
-	return ordered{
+	return wire.Ordered{
 		{"id", b.ID}, {"trigger_id", trigger}, {"action", a}, {"created_at", b.CreatedAt},
 		{"updated_at", b.UpdatedAt}, {"display_name", b.DisplayName},
 	}
@@ -53,23 +55,23 @@ func (s *Server) bindingView(trigger string, b *binding, now time.Time) ordered 
 
 // bindingView is the action inside a binding: its summary and its versions,
 // the keys the recordings show there (trigger-bindings.md).
-func (a *action) bindingView(now time.Time) ordered {
+func (a *action) bindingView(now time.Time) wire.Ordered {
 	a.settle(now)
-	o := ordered{{"id", a.ID}, {"name", a.Name}, {"supported_triggers", a.Triggers}, {"created_at", a.CreatedAt}, {"updated_at", a.UpdatedAt}}
+	o := wire.Ordered{{"id", a.ID}, {"name", a.Name}, {"supported_triggers", a.Triggers}, {"created_at", a.CreatedAt}, {"updated_at", a.UpdatedAt}}
 	if v := a.current(); v != nil {
-		o = append(o, ordered{{"current_version", ordered{
+		o = append(o, wire.Ordered{{"current_version", wire.Ordered{
 			{"id", v.ID}, {"code", v.Code}, {"runtime", v.Runtime}, {"status", "BUILT"}, {"number", v.Number},
 			{"build_time", v.BuiltAt}, {"created_at", v.CreatedAt}, {"updated_at", v.UpdatedAt},
 		}}}...)
 	}
 	if v := a.deployed(); v != nil {
-		o = append(o, ordered{{"deployed_version", v.view()}}...)
+		o = append(o, wire.Ordered{{"deployed_version", v.view()}}...)
 	}
-	return append(o, ordered{{"all_changes_deployed", a.AllChangesDeployed}}...)
+	return append(o, wire.Ordered{{"all_changes_deployed", a.AllChangesDeployed}}...)
 }
 
-func (s *Server) bindingViews(trigger string, list []*binding, now time.Time) []ordered {
-	out := make([]ordered, 0, len(list))
+func (s *Server) bindingViews(trigger string, list []*binding, now time.Time) []wire.Ordered {
+	out := make([]wire.Ordered, 0, len(list))
 	for _, b := range list {
 		out = append(out, s.bindingView(trigger, b, now))
 	}
@@ -89,12 +91,12 @@ func (s *Server) bindingViews(trigger string, list []*binding, now time.Time) []
 // trigger has no trigger bindings, its actions being bound by their
 // profiles; and a page past the first that holds bindings shows page
 // before total.
-func (s *Server) triggerBindings(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+func (s *Server) triggerBindings(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	trigger, e := triggerParam(r)
 	if e != nil {
 		return e
 	}
-	page, perPage, _, e := offsetPage(r)
+	page, perPage, _, e := wire.OffsetPage(r)
 	if e != nil {
 		return e
 	}
@@ -102,15 +104,15 @@ func (s *Server) triggerBindings(w http.ResponseWriter, r *http.Request, _ *call
 		perPage = 20
 	}
 	all := s.bindingViews(trigger, s.st.Bindings[trigger], time.Now())
-	start, end := window(len(all), page, perPage)
-	out := ordered{{"bindings", all[start:end]}}
+	start, end := wire.Window(len(all), page, perPage)
+	out := wire.Ordered{{"bindings", all[start:end]}}
 	if page > 0 {
-		out = append(out, ordered{{"page", page}}...)
+		out = append(out, wire.Ordered{{"page", page}}...)
 	}
 	if end > start {
-		out = append(out, ordered{{"total", len(all)}}...)
+		out = append(out, wire.Ordered{{"total", len(all)}}...)
 	}
-	writeJSON(w, 200, append(out, ordered{{"per_page", perPage}}...))
+	wire.WriteJSON(w, 200, append(out, wire.Ordered{{"per_page", perPage}}...))
 	return nil
 }
 
@@ -136,31 +138,31 @@ func (s *Server) triggerBindings(w http.ResponseWriter, r *http.Request, _ *call
 //     are bound by their token exchange profiles.";
 //   - an action that stays bound keeps its binding's id and created_at;
 //     updated_at changes when its display name does.
-func (s *Server) updateTriggerBindings(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+func (s *Server) updateTriggerBindings(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	trigger, e := triggerParam(r)
 	if e != nil {
 		return e
 	}
-	b, e := readBody(r)
+	b, e := wire.ReadBody(r)
 	if e != nil {
 		return e
 	}
-	o := b.at("")
-	if e := o.only("bindings"); e != nil {
+	o := b.At("")
+	if e := o.Only("bindings"); e != nil {
 		return e
 	}
-	if e := o.require("bindings"); e != nil {
+	if e := o.Require("bindings"); e != nil {
 		return e
 	}
 	if entityBound(trigger) {
-		return newErr(400, "The "+trigger+" trigger is entity-bound: its actions are bound by their token exchange profiles.", "")
+		return wire.NewErr(400, "The "+trigger+" trigger is entity-bound: its actions are bound by their token exchange profiles.", "")
 	}
-	items, ok, e := o.array("bindings")
+	items, ok, e := o.Array("bindings")
 	if e != nil {
 		return e
 	}
 	if !ok {
-		return o.typeErr("bindings", "array")
+		return o.TypeErr("bindings", "array")
 	}
 	now := time.Now()
 	old := s.st.Bindings[trigger]
@@ -168,64 +170,64 @@ func (s *Server) updateTriggerBindings(w http.ResponseWriter, r *http.Request, _
 	seen := map[string]int{}
 	for i, raw := range items {
 		path := "bindings[" + strconv.Itoa(i) + "]"
-		it, _, e := asObject(raw, path)
+		it, _, e := wire.AsObject(raw, path)
 		if e != nil {
 			return e
 		}
-		if e := it.only("ref", "display_name", "secrets"); e != nil {
+		if e := it.Only("ref", "display_name", "secrets"); e != nil {
 			return e
 		}
-		if e := it.require("ref"); e != nil {
+		if e := it.Require("ref"); e != nil {
 			return e
 		}
-		ref, ok, e := it.object("ref")
+		ref, ok, e := it.Object("ref")
 		if e != nil {
 			return e
 		}
 		if !ok {
-			return it.typeErr("ref", "object")
+			return it.TypeErr("ref", "object")
 		}
-		if e := ref.only("type", "value"); e != nil {
+		if e := ref.Only("type", "value"); e != nil {
 			return e
 		}
-		if e := ref.require("value"); e != nil {
+		if e := ref.Require("value"); e != nil {
 			return e
 		}
-		kind, e := ref.enum("type", "binding_id", "action_id", "action_name")
+		kind, e := ref.Enum("type", "binding_id", "action_id", "action_name")
 		if e != nil {
 			return e
 		}
-		value, e := ref.str("value", true, 1, 0)
+		value, e := ref.Str("value", true, 1, 0)
 		if e != nil {
 			return e
 		}
 		a := s.bindingTarget(trigger, kind, value)
 		if a == nil {
-			return newErr(404, "That action does not exist.", "")
+			return wire.NewErr(404, "That action does not exist.", "")
 		}
 		if j, dup := seen[a.ID]; dup {
-			return payloadErr("Array items are not unique (indexes "+strconv.Itoa(j)+" and "+strconv.Itoa(i)+")", "bindings")
+			return wire.PayloadErr("Array items are not unique (indexes "+strconv.Itoa(j)+" and "+strconv.Itoa(i)+")", "bindings")
 		}
 		seen[a.ID] = i
 		if !a.supports(trigger) {
-			return newErr(400, "The action "+a.ID+" does not support the trigger "+trigger+".", "")
+			return wire.NewErr(400, "The action "+a.ID+" does not support the trigger "+trigger+".", "")
 		}
 		a.settle(now)
 		if a.deployed() == nil {
-			return newErr(400, "action not deployed", "")
+			return wire.NewErr(400, "action not deployed", "")
 		}
 		name := a.Name
-		if it.has("display_name") {
-			if name, e = it.str("display_name", true, 0, 0); e != nil {
+		if it.Has("display_name") {
+			if name, e = it.Str("display_name", true, 0, 0); e != nil {
 				return e
 			}
 		}
-		nb := &binding{ID: uuid4(), ActionID: a.ID, DisplayName: name, CreatedAt: nanos(now), UpdatedAt: nanos(now)}
+		nb := &binding{ID: wire.UUID4(), ActionID: a.ID, DisplayName: name, CreatedAt: wire.Nanos(now), UpdatedAt: wire.Nanos(now)}
 		for _, was := range old {
 			if was.ActionID == a.ID {
 				nb.ID, nb.CreatedAt, nb.UpdatedAt = was.ID, was.CreatedAt, was.UpdatedAt
 				if was.DisplayName != name {
-					nb.UpdatedAt = nanos(now)
+					nb.UpdatedAt = wire.Nanos(now)
 				}
 			}
 		}
@@ -236,7 +238,7 @@ func (s *Server) updateTriggerBindings(w http.ResponseWriter, r *http.Request, _
 	} else {
 		s.st.Bindings[trigger] = next
 	}
-	writeJSON(w, 200, ordered{{"bindings", s.bindingViews(trigger, next, now)}})
+	wire.WriteJSON(w, 200, wire.Ordered{{"bindings", s.bindingViews(trigger, next, now)}})
 	return nil
 }
 

@@ -3,6 +3,8 @@ package emulator
 import (
 	"net/http"
 	"slices"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 )
 
 // grant is a client grant, in the observed key order [O]: id, client_id,
@@ -78,11 +80,11 @@ func (s *Server) grantFor(clientID, audience string) *grant {
 // Assumptions (the reference records only scope, allow_all_scopes and
 // authorization_details_types in a PATCH): PATCH takes the two
 // organization fields too, and a null clears organization_usage.
-func applyGrant(g *grant, b body) *apiErr {
-	top := b.at("")
-	if b.has("scope") {
-		if b.isNull("scope") {
-			return top.typeErr("scope", "array")
+func applyGrant(g *grant, b wire.Body) *wire.Error {
+	top := b.At("")
+	if b.Has("scope") {
+		if b.IsNull("scope") {
+			return top.TypeErr("scope", "array")
 		}
 		sc, e := stringList(top, "scope", nil)
 		if e != nil {
@@ -90,13 +92,13 @@ func applyGrant(g *grant, b body) *apiErr {
 		}
 		for _, v := range sc {
 			if v == "" || len(v) > 280 {
-				return payloadErr("String length out of range [1, 280]", "scope")
+				return wire.PayloadErr("String length out of range [1, 280]", "scope")
 			}
 		}
 		g.Scope = &sc
 	}
-	if b.has("allow_all_scopes") {
-		v, e := b.boolean("allow_all_scopes")
+	if b.Has("allow_all_scopes") {
+		v, e := b.Bool("allow_all_scopes")
 		if e != nil {
 			return e
 		}
@@ -106,15 +108,15 @@ func applyGrant(g *grant, b body) *apiErr {
 		}
 	}
 	if g.AllowAllScopes != nil {
-		if b.has("scope") {
-			return payloadErr("scope is not accepted with allow_all_scopes", "scope")
+		if b.Has("scope") {
+			return wire.PayloadErr("scope is not accepted with allow_all_scopes", "scope")
 		}
 		g.Scope = nil
 	} else if g.Scope == nil {
-		return payloadErr("Missing required property: scope", "")
+		return wire.PayloadErr("Missing required property: scope", "")
 	}
-	if b.has("authorization_details_types") {
-		if b.isNull("authorization_details_types") {
+	if b.Has("authorization_details_types") {
+		if b.IsNull("authorization_details_types") {
 			g.AuthorizationDetailsTypes = nil
 		} else {
 			t, e := stringList(top, "authorization_details_types", nil)
@@ -124,15 +126,15 @@ func applyGrant(g *grant, b body) *apiErr {
 			g.AuthorizationDetailsTypes = &t
 		}
 	}
-	if b.has("organization_usage") {
-		v, e := b.enum("organization_usage", grantOrgUsages...)
+	if b.Has("organization_usage") {
+		v, e := b.Enum("organization_usage", grantOrgUsages...)
 		if e != nil {
 			return e
 		}
 		g.OrganizationUsage = v
 	}
-	if b.has("allow_any_organization") {
-		v, e := b.boolean("allow_any_organization")
+	if b.Has("allow_any_organization") {
+		v, e := b.Bool("allow_any_organization")
 		if e != nil {
 			return e
 		}
@@ -146,34 +148,34 @@ func applyGrant(g *grant, b body) *apiErr {
 // subject type with --assume grant_subject_type=separate.
 // Assumptions (not recorded): the 404 texts for an unknown client or
 // audience, and the 409's text.
-func (s *Server) createGrant(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
-	b, e := readBody(r)
+func (s *Server) createGrant(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
+	b, e := wire.ReadBody(r)
 	if e != nil {
 		return e
 	}
-	if e := b.only("client_id", "audience", "scope", "allow_all_scopes", "allow_any_organization", "organization_usage",
+	if e := b.Only("client_id", "audience", "scope", "allow_all_scopes", "allow_any_organization", "organization_usage",
 		"subject_type", "authorization_details_types", "default_for"); e != nil {
 		return e
 	}
-	aud, e := b.str("audience", true, 1, 600)
+	aud, e := b.Str("audience", true, 1, 600)
 	if e != nil {
 		return e
 	}
 	g := &grant{Audience: aud, SubjectType: "client"}
-	if b.has("default_for") {
-		v, e := b.at("").enumReq("default_for", "third_party_clients")
+	if b.Has("default_for") {
+		v, e := b.At("").EnumReq("default_for", "third_party_clients")
 		if e != nil {
 			return e
 		}
-		if b.has("client_id") {
-			return payloadErr("client_id is not accepted with default_for", "client_id")
+		if b.Has("client_id") {
+			return wire.PayloadErr("client_id is not accepted with default_for", "client_id")
 		}
 		g.DefaultFor = v
-	} else if g.ClientID, e = b.str("client_id", true, 1, 64); e != nil {
+	} else if g.ClientID, e = b.Str("client_id", true, 1, 64); e != nil {
 		return e
 	}
-	if b.has("subject_type") {
-		if g.SubjectType, e = b.at("").enumReq("subject_type", grantSubjectTypes...); e != nil {
+	if b.Has("subject_type") {
+		if g.SubjectType, e = b.At("").EnumReq("subject_type", grantSubjectTypes...); e != nil {
 			return e
 		}
 	}
@@ -183,27 +185,27 @@ func (s *Server) createGrant(w http.ResponseWriter, r *http.Request, _ *caller) 
 	if g.ClientID != "" {
 		c, ok := s.st.Clients[g.ClientID]
 		if !ok {
-			return newErr(404, "The client does not exist", "inexistent_client")
+			return wire.NewErr(404, "The client does not exist", "inexistent_client")
 		}
 		if c.str("app_type") == "express_configuration" {
-			return newErr(400, "Client of type express_configuration cannot be used", "validation_error") // [O]
+			return wire.NewErr(400, "Client of type express_configuration cannot be used", "validation_error") // [O]
 		}
 	}
 	if rs := s.findResourceServer(aud); rs == nil || rs.Identifier != aud {
-		return newErr(404, "No resource server found for audience "+aud, "inexistent_resource_server")
+		return wire.NewErr(404, "No resource server found for audience "+aud, "inexistent_resource_server")
 	}
 	for _, other := range s.st.Grants {
 		if other.ClientID == g.ClientID && other.Audience == aud && other.DefaultFor == g.DefaultFor &&
 			(s.opts.Assume.GrantSubjectType == "shared" || other.SubjectType == g.SubjectType) {
-			return newErr(409, "A client grant for this client and audience already exists.", "")
+			return wire.NewErr(409, "A client grant for this client and audience already exists.", "")
 		}
 	}
 	if e := s.capReached(len(s.st.Grants)); e != nil {
 		return e
 	}
-	g.ID, g.Seq = "cgr_"+randomString(16), s.st.next()
+	g.ID, g.Seq = "cgr_"+wire.RandomString(16), s.st.next()
 	s.st.Grants[g.ID] = g
-	writeJSON(w, 201, g)
+	wire.WriteJSON(w, 201, g)
 	return nil
 }
 
@@ -211,7 +213,7 @@ func (s *Server) createGrant(w http.ResponseWriter, r *http.Request, _ *caller) 
 // start, limit, client_grants [O]), or checkpoint-paginated with take and
 // from; it filters by audience and client_id [O query], and by
 // allow_any_organization and subject_type (assumption).
-func (s *Server) listGrants(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+func (s *Server) listGrants(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	q := r.URL.Query()
 	var match []*grant
 	for _, g := range sortedBySeq(s.st.Grants, func(g *grant) int64 { return g.Seq }) {
@@ -230,83 +232,83 @@ func (s *Server) listGrants(w http.ResponseWriter, r *http.Request, _ *caller) *
 		match = append(match, g)
 	}
 	if q.Has("take") || q.Has("from") {
-		take, offset, e := checkpoint(r)
+		take, offset, e := wire.Checkpoint(r)
 		if e != nil {
 			return e
 		}
 		start, end := min(offset, len(match)), min(offset+take, len(match))
-		reply := ordered{{"client_grants", append([]*grant{}, match[start:end]...)}}
+		reply := wire.Ordered{{"client_grants", append([]*grant{}, match[start:end]...)}}
 		if end < len(match) {
-			reply = append(reply, ordered{{"next", cursor(end)}}...)
+			reply = append(reply, wire.Ordered{{"next", wire.Cursor(end)}}...)
 		}
-		writeJSON(w, 200, reply)
+		wire.WriteJSON(w, 200, reply)
 		return nil
 	}
-	page, perPage, totals, e := offsetPage(r)
+	page, perPage, totals, e := wire.OffsetPage(r)
 	if e != nil {
 		return e
 	}
-	start, end := window(len(match), page, perPage)
+	start, end := wire.Window(len(match), page, perPage)
 	items := append([]*grant{}, match[start:end]...)
 	if !totals {
-		writeJSON(w, 200, items)
+		wire.WriteJSON(w, 200, items)
 		return nil
 	}
-	writeJSON(w, 200, ordered{{"total", len(match)}, {"start", page * perPage}, {"limit", perPage}, {"client_grants", items}})
+	wire.WriteJSON(w, 200, wire.Ordered{{"total", len(match)}, {"start", page * perPage}, {"limit", perPage}, {"client_grants", items}})
 	return nil
 }
 
-func (s *Server) lookupGrant(r *http.Request) (*grant, *apiErr) {
-	g, ok := s.st.Grants[pathID(r)]
+func (s *Server) lookupGrant(r *http.Request) (*grant, *wire.Error) {
+	g, ok := s.st.Grants[wire.PathID(r)]
 	if !ok {
-		return nil, newErr(404, "The grant does not exist.", "inexistent_client_grant") // [O]
+		return nil, wire.NewErr(404, "The grant does not exist.", "inexistent_client_grant") // [O]
 	}
 	return g, nil
 }
 
-func (s *Server) getGrant(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+func (s *Server) getGrant(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	g, e := s.lookupGrant(r)
 	if e != nil {
 		return e
 	}
-	writeJSON(w, 200, g)
+	wire.WriteJSON(w, 200, g)
 	return nil
 }
 
 // updateGrant answers 200 with the grant [O]; client_id, audience and
 // subject_type cannot change. A system grant cannot be changed [S].
-func (s *Server) updateGrant(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+func (s *Server) updateGrant(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	g, e := s.lookupGrant(r)
 	if e != nil {
 		return e
 	}
-	b, e := readBody(r)
+	b, e := wire.ReadBody(r)
 	if e != nil {
 		return e
 	}
-	if e := b.only("scope", "allow_all_scopes", "authorization_details_types", "organization_usage", "allow_any_organization"); e != nil {
+	if e := b.Only("scope", "allow_all_scopes", "authorization_details_types", "organization_usage", "allow_any_organization"); e != nil {
 		return e
 	}
 	if g.IsSystem {
-		return newErr(403, "A system client grant cannot be modified.", "operation_not_supported")
+		return wire.NewErr(403, "A system client grant cannot be modified.", "operation_not_supported")
 	}
 	next := g.clone()
 	if e := applyGrant(next, b); e != nil {
 		return e
 	}
 	s.st.Grants[g.ID] = next
-	writeJSON(w, 200, next)
+	wire.WriteJSON(w, 200, next)
 	return nil
 }
 
 // deleteGrant answers 204, also for a grant already gone [O].
-func (s *Server) deleteGrant(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
-	if g, ok := s.st.Grants[pathID(r)]; ok {
+func (s *Server) deleteGrant(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
+	if g, ok := s.st.Grants[wire.PathID(r)]; ok {
 		if g.IsSystem {
-			return newErr(403, "A system client grant cannot be deleted.", "operation_not_supported")
+			return wire.NewErr(403, "A system client grant cannot be deleted.", "operation_not_supported")
 		}
 		delete(s.st.Grants, g.ID)
 	}
-	noContent(w)
+	wire.NoContent(w)
 	return nil
 }

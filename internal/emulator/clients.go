@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 )
 
 // Clients (applications), as reference/clients-and-grants.md gives them:
@@ -91,7 +93,7 @@ var defaultGrantTypes = []string{"authorization_code", "implicit", "refresh_toke
 // clientField is how the API takes one field of a client.
 type clientField struct {
 	// check validates the value at k and returns it as stored.
-	check func(o obj, k string) (json.RawMessage, *apiErr)
+	check func(o wire.Obj, k string) (json.RawMessage, *wire.Error)
 	// nullable: an explicit null removes the field (on create, it is as if
 	// it were not sent).
 	nullable bool
@@ -165,155 +167,153 @@ var clientFields = map[string]clientField{
 	"token_vault_privileged_access":                        {check: cObject, nullable: true, nested: true},
 }
 
-func raw(v any) json.RawMessage { return mustJSON(v) }
-
-func cString(minLen, maxLen int) func(o obj, k string) (json.RawMessage, *apiErr) {
-	return func(o obj, k string) (json.RawMessage, *apiErr) {
-		s, e := o.str(k, true, minLen, maxLen)
-		return raw(s), e
+func cString(minLen, maxLen int) func(o wire.Obj, k string) (json.RawMessage, *wire.Error) {
+	return func(o wire.Obj, k string) (json.RawMessage, *wire.Error) {
+		s, e := o.Str(k, true, minLen, maxLen)
+		return wire.Raw(s), e
 	}
 }
 
-func cBool(o obj, k string) (json.RawMessage, *apiErr) {
-	v, e := o.boolean(k)
+func cBool(o wire.Obj, k string) (json.RawMessage, *wire.Error) {
+	v, e := o.Bool(k)
 	if e != nil {
 		return nil, e
 	}
 	if v == nil {
-		return nil, o.typeErr(k, "boolean")
+		return nil, o.TypeErr(k, "boolean")
 	}
-	return raw(*v), nil
+	return wire.Raw(*v), nil
 }
 
-func cEnum(values ...string) func(o obj, k string) (json.RawMessage, *apiErr) {
-	return func(o obj, k string) (json.RawMessage, *apiErr) {
-		v, e := o.enum(k, values...)
+func cEnum(values ...string) func(o wire.Obj, k string) (json.RawMessage, *wire.Error) {
+	return func(o wire.Obj, k string) (json.RawMessage, *wire.Error) {
+		v, e := o.Enum(k, values...)
 		if e != nil {
 			return nil, e
 		}
 		if v == nil {
-			return nil, o.typeErr(k, "string")
+			return nil, o.TypeErr(k, "string")
 		}
-		return raw(*v), nil
+		return wire.Raw(*v), nil
 	}
 }
 
 // cStrings is an array of strings, each one of enum when enum is set,
 // without repeats.
-func cStrings(enum []string) func(o obj, k string) (json.RawMessage, *apiErr) {
-	return func(o obj, k string) (json.RawMessage, *apiErr) {
+func cStrings(enum []string) func(o wire.Obj, k string) (json.RawMessage, *wire.Error) {
+	return func(o wire.Obj, k string) (json.RawMessage, *wire.Error) {
 		items, e := stringList(o, k, enum)
-		return raw(items), e
+		return wire.Raw(items), e
 	}
 }
 
-func stringList(o obj, k string, enum []string) ([]string, *apiErr) {
-	items, ok, e := o.array(k)
+func stringList(o wire.Obj, k string, enum []string) ([]string, *wire.Error) {
+	items, ok, e := o.Array(k)
 	if e != nil {
 		return nil, e
 	}
 	if !ok {
-		return nil, o.typeErr(k, "array")
+		return nil, o.TypeErr(k, "array")
 	}
 	out := make([]string, 0, len(items))
 	for i, it := range items {
 		var s string
-		if jsonType(it) != "string" || json.Unmarshal(it, &s) != nil {
-			return nil, payloadErr("Expected type string but found type "+jsonType(it), o.prop(k)+"["+strconv.Itoa(i)+"]")
+		if wire.JSONType(it) != "string" || json.Unmarshal(it, &s) != nil {
+			return nil, wire.PayloadErr("Expected type string but found type "+wire.JSONType(it), o.Prop(k)+"["+strconv.Itoa(i)+"]")
 		}
-		if enum != nil && !contains(enum, s) {
-			return nil, payloadErr("No enum match for: \""+s+"\"", o.prop(k)+"["+strconv.Itoa(i)+"]")
+		if enum != nil && !wire.Contains(enum, s) {
+			return nil, wire.PayloadErr("No enum match for: \""+s+"\"", o.Prop(k)+"["+strconv.Itoa(i)+"]")
 		}
-		if contains(out, s) {
-			return nil, payloadErr("Array items are not unique", o.prop(k))
+		if wire.Contains(out, s) {
+			return nil, wire.PayloadErr("Array items are not unique", o.Prop(k))
 		}
 		out = append(out, s)
 	}
 	return out, nil
 }
 
-func cObject(o obj, k string) (json.RawMessage, *apiErr) {
-	x, ok, e := o.object(k)
+func cObject(o wire.Obj, k string) (json.RawMessage, *wire.Error) {
+	x, ok, e := o.Object(k)
 	if e != nil {
 		return nil, e
 	}
 	if !ok {
-		return nil, o.typeErr(k, "object")
+		return nil, o.TypeErr(k, "object")
 	}
-	return raw(x.b), nil
+	return wire.Raw(x.Body), nil
 }
 
 // optBool copies the boolean k of in to out when it is there.
-func optBool(in obj, k string, out *ordered) *apiErr {
-	if !in.has(k) {
+func optBool(in wire.Obj, k string, out *wire.Ordered) *wire.Error {
+	if !in.Has(k) {
 		return nil
 	}
-	v, e := in.boolean(k)
+	v, e := in.Bool(k)
 	if e != nil {
 		return e
 	}
 	if v == nil {
-		return in.typeErr(k, "boolean")
+		return in.TypeErr(k, "boolean")
 	}
-	*out = append(*out, ordered{{k, *v}}...)
+	*out = append(*out, wire.Ordered{{k, *v}}...)
 	return nil
 }
 
-func optInt(in obj, k string, lo, hi int64, out *ordered) *apiErr {
-	if !in.has(k) {
+func optInt(in wire.Obj, k string, lo, hi int64, out *wire.Ordered) *wire.Error {
+	if !in.Has(k) {
 		return nil
 	}
-	v, e := in.integer(k, lo, hi)
+	v, e := in.Int(k, lo, hi)
 	if e != nil {
 		return e
 	}
 	if v == nil {
-		return in.typeErr(k, "integer")
+		return in.TypeErr(k, "integer")
 	}
-	*out = append(*out, ordered{{k, *v}}...)
+	*out = append(*out, wire.Ordered{{k, *v}}...)
 	return nil
 }
 
-func optEnum(in obj, k string, values []string, out *ordered) *apiErr {
-	if !in.has(k) {
+func optEnum(in wire.Obj, k string, values []string, out *wire.Ordered) *wire.Error {
+	if !in.Has(k) {
 		return nil
 	}
-	v, e := in.enum(k, values...)
+	v, e := in.Enum(k, values...)
 	if e != nil {
 		return e
 	}
 	if v == nil {
-		return in.typeErr(k, "string")
+		return in.TypeErr(k, "string")
 	}
-	*out = append(*out, ordered{{k, *v}}...)
+	*out = append(*out, wire.Ordered{{k, *v}}...)
 	return nil
 }
 
-func nested(o obj, k string, keys ...string) (obj, *apiErr) {
-	x, ok, e := o.object(k)
+func nested(o wire.Obj, k string, keys ...string) (wire.Obj, *wire.Error) {
+	x, ok, e := o.Object(k)
 	if e != nil {
-		return obj{}, e
+		return wire.Obj{}, e
 	}
 	if !ok {
-		return obj{}, o.typeErr(k, "object")
+		return wire.Obj{}, o.TypeErr(k, "object")
 	}
-	return x, x.only(keys...)
+	return x, x.Only(keys...)
 }
 
 // checkJWTConfiguration keeps lifetime_in_seconds, secret_encoded (false
 // unless sent [O]), scopes and alg, in the observed order.
-func checkJWTConfiguration(o obj, k string) (json.RawMessage, *apiErr) {
+func checkJWTConfiguration(o wire.Obj, k string) (json.RawMessage, *wire.Error) {
 	x, e := nested(o, k, "lifetime_in_seconds", "secret_encoded", "scopes", "alg")
 	if e != nil {
 		return nil, e
 	}
-	out := ordered{}
-	if x.has("secret_encoded") {
+	out := wire.Ordered{}
+	if x.Has("secret_encoded") {
 		if e := optBool(x, "secret_encoded", &out); e != nil {
 			return nil, e
 		}
 	} else {
-		out = append(out, ordered{{"secret_encoded", false}}...)
+		out = append(out, wire.Ordered{{"secret_encoded", false}}...)
 	}
 	if e := optEnum(x, "alg", jwtAlgs, &out); e != nil {
 		return nil, e
@@ -321,17 +321,17 @@ func checkJWTConfiguration(o obj, k string) (json.RawMessage, *apiErr) {
 	if e := optInt(x, "lifetime_in_seconds", 0, 1<<31-1, &out); e != nil {
 		return nil, e
 	}
-	if x.has("scopes") {
-		sc, ok, e := x.object("scopes")
+	if x.Has("scopes") {
+		sc, ok, e := x.Object("scopes")
 		if e != nil {
 			return nil, e
 		}
 		if !ok {
-			return nil, x.typeErr("scopes", "object")
+			return nil, x.TypeErr("scopes", "object")
 		}
 		m := map[string]string{}
-		for name := range sc.b {
-			v, e := sc.str(name, true, 0, 0)
+		for name := range sc.Body {
+			v, e := sc.Str(name, true, 0, 0)
 			if e != nil {
 				return nil, e
 			}
@@ -339,10 +339,10 @@ func checkJWTConfiguration(o obj, k string) (json.RawMessage, *apiErr) {
 		}
 		// An empty map is the same as none (assumption).
 		if len(m) > 0 {
-			out = append(out, ordered{{"scopes", m}}...)
+			out = append(out, wire.Ordered{{"scopes", m}}...)
 		}
 	}
-	return raw(out), nil
+	return wire.Raw(out), nil
 }
 
 var metadataKey = regexp.MustCompile(`^[A-Za-z0-9:,\-+=_*?"/\\()<>@\t ]+$`)
@@ -350,56 +350,56 @@ var metadataKey = regexp.MustCompile(`^[A-Za-z0-9:,\-+=_*?"/\\()<>@\t ]+$`)
 // checkClientMetadata: string values of up to 255 characters, at most 10
 // keys of up to 255 characters of the SDK's set [S]. A null value removes
 // the key (the merge is done by the caller).
-func checkClientMetadata(o obj, k string) (json.RawMessage, *apiErr) {
-	x, ok, e := o.object(k)
+func checkClientMetadata(o wire.Obj, k string) (json.RawMessage, *wire.Error) {
+	x, ok, e := o.Object(k)
 	if e != nil {
 		return nil, e
 	}
 	if !ok {
-		return nil, o.typeErr(k, "object")
+		return nil, o.TypeErr(k, "object")
 	}
 	m := map[string]any{}
-	for name := range x.b {
+	for name := range x.Body {
 		if len(name) > 255 || !metadataKey.MatchString(name) {
-			return nil, payloadErr("Object didn't pass validation for format metadata-key: "+name, x.prop(name))
+			return nil, wire.PayloadErr("Object didn't pass validation for format metadata-key: "+name, x.Prop(name))
 		}
-		if x.isNull(name) {
+		if x.IsNull(name) {
 			m[name] = nil
 			continue
 		}
-		v, e := x.str(name, true, 0, 255)
+		v, e := x.Str(name, true, 0, 255)
 		if e != nil {
 			return nil, e
 		}
 		m[name] = v
 	}
-	return raw(m), nil
+	return wire.Raw(m), nil
 }
 
 // checkNativeSocialLogin shows apple, facebook and google, each {enabled}
 // [O]; a side not sent is not enabled (assumption).
-func checkNativeSocialLogin(o obj, k string) (json.RawMessage, *apiErr) {
+func checkNativeSocialLogin(o wire.Obj, k string) (json.RawMessage, *wire.Error) {
 	x, e := nested(o, k, "apple", "facebook", "google")
 	if e != nil {
 		return nil, e
 	}
-	out := ordered{}
+	out := wire.Ordered{}
 	for _, side := range []string{"apple", "facebook", "google"} {
 		enabled := false
-		if x.has(side) {
+		if x.Has(side) {
 			y, e := nested(x, side, "enabled")
 			if e != nil {
 				return nil, e
 			}
-			v, e := y.boolean("enabled")
+			v, e := y.Bool("enabled")
 			if e != nil {
 				return nil, e
 			}
 			enabled = v != nil && *v
 		}
-		out = append(out, ordered{{side, map[string]bool{"enabled": enabled}}}...)
+		out = append(out, wire.Ordered{{side, map[string]bool{"enabled": enabled}}}...)
 	}
-	return raw(out), nil
+	return wire.Raw(out), nil
 }
 
 // The tenant's refresh token settings for a new client [O].
@@ -411,17 +411,17 @@ const (
 // checkRefreshToken fills what is not sent with the tenant's defaults [O]:
 // an expiring rotation makes both infinite_* false (as recorded for a
 // create that sent expiration_type "expiring" alone).
-func checkRefreshToken(o obj, k string) (json.RawMessage, *apiErr) {
+func checkRefreshToken(o wire.Obj, k string) (json.RawMessage, *wire.Error) {
 	x, e := nested(o, k, "rotation_type", "expiration_type", "leeway", "token_lifetime", "infinite_token_lifetime",
 		"infinite_idle_token_lifetime", "idle_token_lifetime", "policies")
 	if e != nil {
 		return nil, e
 	}
-	str := func(key string, values []string, def string) (string, *apiErr) {
-		if !x.has(key) {
+	str := func(key string, values []string, def string) (string, *wire.Error) {
+		if !x.Has(key) {
 			return def, nil
 		}
-		v, e := x.enumReq(key, values...)
+		v, e := x.EnumReq(key, values...)
 		return v, e
 	}
 	rotation, e := str("rotation_type", rotationTypes, "non-rotating")
@@ -432,24 +432,24 @@ func checkRefreshToken(o obj, k string) (json.RawMessage, *apiErr) {
 	if e != nil {
 		return nil, e
 	}
-	integer := func(key string, def int64) (int64, *apiErr) {
-		if !x.has(key) {
+	integer := func(key string, def int64) (int64, *wire.Error) {
+		if !x.Has(key) {
 			return def, nil
 		}
-		v, e := x.integer(key, 0, 1<<31-1)
+		v, e := x.Int(key, 0, 1<<31-1)
 		if e == nil && v == nil {
-			e = x.typeErr(key, "integer")
+			e = x.TypeErr(key, "integer")
 		}
 		if e != nil {
 			return 0, e
 		}
 		return *v, nil
 	}
-	boolean := func(key string, def bool) (bool, *apiErr) {
-		if !x.has(key) {
+	boolean := func(key string, def bool) (bool, *wire.Error) {
+		if !x.Has(key) {
 			return def, nil
 		}
-		return x.boolReq(key)
+		return x.BoolReq(key)
 	}
 	leeway, e := integer("leeway", 0)
 	if e != nil {
@@ -471,142 +471,142 @@ func checkRefreshToken(o obj, k string) (json.RawMessage, *apiErr) {
 	if e != nil {
 		return nil, e
 	}
-	out := ordered{{"rotation_type", rotation}, {"expiration_type", expiration}, {"leeway", leeway}, {"token_lifetime", life},
+	out := wire.Ordered{{"rotation_type", rotation}, {"expiration_type", expiration}, {"leeway", leeway}, {"token_lifetime", life},
 		{"infinite_token_lifetime", infinite}, {"infinite_idle_token_lifetime", infiniteIdle}, {"idle_token_lifetime", idle}}
-	if x.has("policies") && !x.isNull("policies") {
-		items, _, e := x.array("policies")
+	if x.Has("policies") && !x.IsNull("policies") {
+		items, _, e := x.Array("policies")
 		if e != nil {
 			return nil, e
 		}
-		policies := []ordered{}
+		policies := []wire.Ordered{}
 		for i, it := range items {
-			p, _, e := asObject(it, x.prop("policies")+"["+strconv.Itoa(i)+"]")
+			p, _, e := wire.AsObject(it, x.Prop("policies")+"["+strconv.Itoa(i)+"]")
 			if e != nil {
 				return nil, e
 			}
-			if e := p.only("audience", "scope"); e != nil {
+			if e := p.Only("audience", "scope"); e != nil {
 				return nil, e
 			}
-			aud, e := p.str("audience", true, 1, 600)
+			aud, e := p.Str("audience", true, 1, 600)
 			if e != nil {
 				return nil, e
 			}
-			if e := p.require("scope"); e != nil {
+			if e := p.Require("scope"); e != nil {
 				return nil, e
 			}
 			scope, e := stringList(p, "scope", nil)
 			if e != nil {
 				return nil, e
 			}
-			policies = append(policies, ordered{{"audience", aud}, {"scope", scope}})
+			policies = append(policies, wire.Ordered{{"audience", aud}, {"scope", scope}})
 		}
 		// An empty list is the same as none (assumption).
 		if len(policies) > 0 {
-			out = append(out, ordered{{"policies", policies}}...)
+			out = append(out, wire.Ordered{{"policies", policies}}...)
 		}
 	}
-	return raw(out), nil
+	return wire.Raw(out), nil
 }
 
 // checkTokenExchange: {"allow_any_profile_of_type": [...]} [O shape, S values].
-func checkTokenExchange(o obj, k string) (json.RawMessage, *apiErr) {
+func checkTokenExchange(o wire.Obj, k string) (json.RawMessage, *wire.Error) {
 	x, e := nested(o, k, "allow_any_profile_of_type")
 	if e != nil {
 		return nil, e
 	}
-	if e := x.require("allow_any_profile_of_type"); e != nil {
+	if e := x.Require("allow_any_profile_of_type"); e != nil {
 		return nil, e
 	}
 	types, e := stringList(x, "allow_any_profile_of_type", profileTypes)
 	if e != nil {
 		return nil, e
 	}
-	return raw(map[string][]string{"allow_any_profile_of_type": types}), nil
+	return wire.Raw(map[string][]string{"allow_any_profile_of_type": types}), nil
 }
 
 // checkOIDCLogout: the URLs, the initiators and the session metadata, all
 // three in the answer [O]. Assumption (not recorded): the tenant's
 // defaults for the two objects not sent are {"mode":"custom",
 // "selected_initiators":["rp-logout","idp-logout"]} and {"include":false}.
-func checkOIDCLogout(o obj, k string) (json.RawMessage, *apiErr) {
+func checkOIDCLogout(o wire.Obj, k string) (json.RawMessage, *wire.Error) {
 	x, e := nested(o, k, "backchannel_logout_urls", "backchannel_logout_initiators", "backchannel_logout_session_metadata")
 	if e != nil {
 		return nil, e
 	}
-	if e := x.require("backchannel_logout_urls"); e != nil {
+	if e := x.Require("backchannel_logout_urls"); e != nil {
 		return nil, e
 	}
 	urls, e := stringList(x, "backchannel_logout_urls", nil)
 	if e != nil {
 		return nil, e
 	}
-	initiators := ordered{{"mode", "custom"}, {"selected_initiators", []string{"rp-logout", "idp-logout"}}}
-	if x.has("backchannel_logout_initiators") {
+	initiators := wire.Ordered{{"mode", "custom"}, {"selected_initiators", []string{"rp-logout", "idp-logout"}}}
+	if x.Has("backchannel_logout_initiators") {
 		y, e := nested(x, "backchannel_logout_initiators", "mode", "selected_initiators")
 		if e != nil {
 			return nil, e
 		}
-		mode, e := y.enumReq("mode", "custom", "all")
+		mode, e := y.EnumReq("mode", "custom", "all")
 		if e != nil {
 			return nil, e
 		}
-		initiators = ordered{{"mode", mode}}
-		if y.has("selected_initiators") {
+		initiators = wire.Ordered{{"mode", mode}}
+		if y.Has("selected_initiators") {
 			sel, e := stringList(y, "selected_initiators", nil)
 			if e != nil {
 				return nil, e
 			}
-			initiators = append(initiators, ordered{{"selected_initiators", sel}}...)
+			initiators = append(initiators, wire.Ordered{{"selected_initiators", sel}}...)
 		}
 	}
 	include := false
-	if x.has("backchannel_logout_session_metadata") {
+	if x.Has("backchannel_logout_session_metadata") {
 		y, e := nested(x, "backchannel_logout_session_metadata", "include")
 		if e != nil {
 			return nil, e
 		}
-		if include, e = y.boolReq("include"); e != nil {
+		if include, e = y.BoolReq("include"); e != nil {
 			return nil, e
 		}
 	}
-	return raw(ordered{{"backchannel_logout_urls", urls}, {"backchannel_logout_initiators", initiators},
+	return wire.Raw(wire.Ordered{{"backchannel_logout_urls", urls}, {"backchannel_logout_initiators", initiators},
 		{"backchannel_logout_session_metadata", map[string]bool{"include": include}}}), nil
 }
 
 // checkDefaultOrganization: {"flows": ["client_credentials"], "organization_id"} [O].
-func checkDefaultOrganization(o obj, k string) (json.RawMessage, *apiErr) {
+func checkDefaultOrganization(o wire.Obj, k string) (json.RawMessage, *wire.Error) {
 	x, e := nested(o, k, "flows", "organization_id")
 	if e != nil {
 		return nil, e
 	}
-	if e := x.require("flows", "organization_id"); e != nil {
+	if e := x.Require("flows", "organization_id"); e != nil {
 		return nil, e
 	}
 	flows, e := stringList(x, "flows", []string{"client_credentials"})
 	if e != nil {
 		return nil, e
 	}
-	org, e := x.str("organization_id", true, 1, 50)
+	org, e := x.Str("organization_id", true, 1, 50)
 	if e != nil {
 		return nil, e
 	}
-	return raw(ordered{{"flows", flows}, {"organization_id", org}}), nil
+	return wire.Raw(wire.Ordered{{"flows", flows}, {"organization_id", org}}), nil
 }
 
 // checkTokenQuota: {"client_credentials": {"enforce", "per_day", "per_hour"}} [O].
-func checkTokenQuota(o obj, k string) (json.RawMessage, *apiErr) {
+func checkTokenQuota(o wire.Obj, k string) (json.RawMessage, *wire.Error) {
 	x, e := nested(o, k, "client_credentials")
 	if e != nil {
 		return nil, e
 	}
-	if e := x.require("client_credentials"); e != nil {
+	if e := x.Require("client_credentials"); e != nil {
 		return nil, e
 	}
 	y, e := nested(x, "client_credentials", "enforce", "per_day", "per_hour")
 	if e != nil {
 		return nil, e
 	}
-	cc := ordered{}
+	cc := wire.Ordered{}
 	if e := optBool(y, "enforce", &cc); e != nil {
 		return nil, e
 	}
@@ -616,37 +616,37 @@ func checkTokenQuota(o obj, k string) (json.RawMessage, *apiErr) {
 	if e := optInt(y, "per_hour", 1, 1<<31-1, &cc); e != nil {
 		return nil, e
 	}
-	return raw(ordered{{"client_credentials", cc}}), nil
+	return wire.Raw(wire.Ordered{{"client_credentials", cc}}), nil
 }
 
 // checkSessionTransfer keeps the six settings, every one in the answer [O],
 // and the delegation when sent. Assumption (not recorded): the tenant's
 // defaults for settings not sent are false, ["cookie"] and "ip".
-func checkSessionTransfer(o obj, k string) (json.RawMessage, *apiErr) {
+func checkSessionTransfer(o wire.Obj, k string) (json.RawMessage, *wire.Error) {
 	x, e := nested(o, k, "can_create_session_transfer_token", "allowed_authentication_methods", "enforce_device_binding",
 		"allow_refresh_token", "enforce_online_refresh_tokens", "enforce_cascade_revocation", "delegation")
 	if e != nil {
 		return nil, e
 	}
-	flag := func(key string) (bool, *apiErr) {
-		if !x.has(key) {
+	flag := func(key string) (bool, *wire.Error) {
+		if !x.Has(key) {
 			return false, nil
 		}
-		return x.boolReq(key)
+		return x.BoolReq(key)
 	}
 	canCreate, e := flag("can_create_session_transfer_token")
 	if e != nil {
 		return nil, e
 	}
 	methods := []string{"cookie"}
-	if x.has("allowed_authentication_methods") {
+	if x.Has("allowed_authentication_methods") {
 		if methods, e = stringList(x, "allowed_authentication_methods", sessionAuthMethods); e != nil {
 			return nil, e
 		}
 	}
 	binding := "ip"
-	if x.has("enforce_device_binding") {
-		if binding, e = x.enumReq("enforce_device_binding", deviceBindings...); e != nil {
+	if x.Has("enforce_device_binding") {
+		if binding, e = x.EnumReq("enforce_device_binding", deviceBindings...); e != nil {
 			return nil, e
 		}
 	}
@@ -662,152 +662,141 @@ func checkSessionTransfer(o obj, k string) (json.RawMessage, *apiErr) {
 	if e != nil {
 		return nil, e
 	}
-	out := ordered{{"can_create_session_transfer_token", canCreate}, {"allowed_authentication_methods", methods},
+	out := wire.Ordered{{"can_create_session_transfer_token", canCreate}, {"allowed_authentication_methods", methods},
 		{"enforce_device_binding", binding}, {"allow_refresh_token", refresh}, {"enforce_online_refresh_tokens", online},
 		{"enforce_cascade_revocation", cascade}}
-	if x.has("delegation") && !x.isNull("delegation") {
+	if x.Has("delegation") && !x.IsNull("delegation") {
 		y, e := nested(x, "delegation", "allow_delegated_access", "enforce_device_binding")
 		if e != nil {
 			return nil, e
 		}
-		d := ordered{}
+		d := wire.Ordered{}
 		if e := optBool(y, "allow_delegated_access", &d); e != nil {
 			return nil, e
 		}
 		if e := optEnum(y, "enforce_device_binding", []string{"ip", "asn"}, &d); e != nil {
 			return nil, e
 		}
-		out = append(out, ordered{{"delegation", d}}...)
+		out = append(out, wire.Ordered{{"delegation", d}}...)
 	}
-	return raw(out), nil
+	return wire.Raw(out), nil
 }
 
 // checkFedCM: {"google": {"is_enabled"}} [O].
-func checkFedCM(o obj, k string) (json.RawMessage, *apiErr) {
+func checkFedCM(o wire.Obj, k string) (json.RawMessage, *wire.Error) {
 	x, e := nested(o, k, "google")
 	if e != nil {
 		return nil, e
 	}
-	if e := x.require("google"); e != nil {
+	if e := x.Require("google"); e != nil {
 		return nil, e
 	}
 	y, e := nested(x, "google", "is_enabled")
 	if e != nil {
 		return nil, e
 	}
-	on, e := y.boolReq("is_enabled")
+	on, e := y.BoolReq("is_enabled")
 	if e != nil {
 		return nil, e
 	}
-	return raw(map[string]any{"google": map[string]bool{"is_enabled": on}}), nil
+	return wire.Raw(map[string]any{"google": map[string]bool{"is_enabled": on}}), nil
 }
 
 // checkIDJAG: {"active"} [O].
-func checkIDJAG(o obj, k string) (json.RawMessage, *apiErr) {
+func checkIDJAG(o wire.Obj, k string) (json.RawMessage, *wire.Error) {
 	x, e := nested(o, k, "active")
 	if e != nil {
 		return nil, e
 	}
-	on, e := x.boolReq("active")
+	on, e := x.BoolReq("active")
 	if e != nil {
 		return nil, e
 	}
-	return raw(map[string]bool{"active": on}), nil
+	return wire.Raw(map[string]bool{"active": on}), nil
 }
 
 // checkAuthMethods keeps client_authentication_methods. The API takes
 // credentials inline on create and by id on PATCH, and shows only their ids
 // on a read [O, S]; the emulator keeps the ids (a credential given inline
 // gets one) and does not model the credentials themselves.
-func checkAuthMethods(o obj, k string) (json.RawMessage, *apiErr) {
+func checkAuthMethods(o wire.Obj, k string) (json.RawMessage, *wire.Error) {
 	x, e := nested(o, k, "private_key_jwt", "tls_client_auth", "self_signed_tls_client_auth")
 	if e != nil {
 		return nil, e
 	}
-	out := ordered{}
+	out := wire.Ordered{}
 	for _, method := range []string{"private_key_jwt", "tls_client_auth", "self_signed_tls_client_auth"} {
-		if !x.has(method) {
+		if !x.Has(method) {
 			continue
 		}
 		y, e := nested(x, method, "credentials")
 		if e != nil {
 			return nil, e
 		}
-		items, ok, e := y.array("credentials")
+		items, ok, e := y.Array("credentials")
 		if e != nil {
 			return nil, e
 		}
 		if !ok {
-			return nil, y.typeErr("credentials", "array")
+			return nil, y.TypeErr("credentials", "array")
 		}
 		creds := []map[string]string{}
 		for i, it := range items {
-			c, _, e := asObject(it, y.prop("credentials")+"["+strconv.Itoa(i)+"]")
+			c, _, e := wire.AsObject(it, y.Prop("credentials")+"["+strconv.Itoa(i)+"]")
 			if e != nil {
 				return nil, e
 			}
-			id, e := c.str("id", false, 1, 50)
+			id, e := c.Str("id", false, 1, 50)
 			if e != nil {
 				return nil, e
 			}
 			if id == "" {
-				if e := c.require("credential_type", "pem"); e != nil {
+				if e := c.Require("credential_type", "pem"); e != nil {
 					return nil, e
 				}
-				id = "cred_" + randomString(22)
+				id = "cred_" + wire.RandomString(22)
 			}
 			creds = append(creds, map[string]string{"id": id})
 		}
-		out = append(out, ordered{{method, map[string]any{"credentials": creds}}}...)
+		out = append(out, wire.Ordered{{method, map[string]any{"credentials": creds}}}...)
 	}
-	return raw(out), nil
+	return wire.Raw(out), nil
 }
 
 // newClient is a client with the tenant's defaults for a create that sends
 // none of them [O]; appType changes a few, as recorded for
 // resource_server and express_configuration clients.
 func (s *Server) newClient(appType string) *clientRec {
-	c := &clientRec{ID: randomString(32), Secret: randomSecret(), Fields: map[string]json.RawMessage{}, Seq: s.st.next()}
+	c := &clientRec{ID: wire.RandomString(32), Secret: wire.RandomSecret(), Fields: map[string]json.RawMessage{}, Seq: s.st.next()}
 	f := c.Fields
-	f["is_first_party"] = raw(true)
-	f["is_token_endpoint_ip_header_trusted"] = raw(false)
-	f["oidc_conformant"] = raw(false)
-	f["jwt_configuration"] = raw(ordered{{"secret_encoded", false}, {"lifetime_in_seconds", 36000}})
-	f["signing_keys"] = raw([]map[string]string{{"cert": s.signingCert()}})
-	f["sso_disabled"] = raw(false)
-	f["cross_origin_authentication"] = raw(false)
-	f["grant_types"] = raw(defaultGrantTypes)
-	f["custom_login_page_on"] = raw(true)
-	f["refresh_token"] = raw(ordered{{"rotation_type", "non-rotating"}, {"expiration_type", "non-expiring"}, {"leeway", 0},
+	f["is_first_party"] = wire.Raw(true)
+	f["is_token_endpoint_ip_header_trusted"] = wire.Raw(false)
+	f["oidc_conformant"] = wire.Raw(false)
+	f["jwt_configuration"] = wire.Raw(wire.Ordered{{"secret_encoded", false}, {"lifetime_in_seconds", 36000}})
+	f["signing_keys"] = wire.Raw([]map[string]string{{"cert": s.signingCert()}})
+	f["sso_disabled"] = wire.Raw(false)
+	f["cross_origin_authentication"] = wire.Raw(false)
+	f["grant_types"] = wire.Raw(defaultGrantTypes)
+	f["custom_login_page_on"] = wire.Raw(true)
+	f["refresh_token"] = wire.Raw(wire.Ordered{{"rotation_type", "non-rotating"}, {"expiration_type", "non-expiring"}, {"leeway", 0},
 		{"token_lifetime", defaultRefreshLifetime}, {"infinite_token_lifetime", true}, {"infinite_idle_token_lifetime", true},
 		{"idle_token_lifetime", defaultRefreshIdleLifetime}})
 	switch appType {
 	case "resource_server":
-		f["oidc_conformant"] = raw(true)
-		f["jwt_configuration"] = raw(ordered{{"secret_encoded", false}, {"alg", "RS256"}})
-		f["grant_types"] = raw([]string{})
+		f["oidc_conformant"] = wire.Raw(true)
+		f["jwt_configuration"] = wire.Raw(wire.Ordered{{"secret_encoded", false}, {"alg", "RS256"}})
+		f["grant_types"] = wire.Raw([]string{})
 	case "express_configuration":
-		f["oidc_conformant"] = raw(true)
-		f["jwt_configuration"] = raw(ordered{{"secret_encoded", false}, {"alg", "RS256"}})
-		f["grant_types"] = raw([]string{"authorization_code", "client_credentials"})
-		f["callbacks"] = raw([]string{"https://system-admin.okta.com/admin/app/generic/oauth20redirect"})
-		f["organization_usage"] = raw("require")
-		f["organization_require_behavior"] = raw("pre_login_prompt")
-		f["client_authentication_methods"] = raw(map[string]any{"private_key_jwt": map[string]any{"credentials": []any{}}})
-		f["async_approval_notification_channels"] = raw([]string{"guardian-push"})
+		f["oidc_conformant"] = wire.Raw(true)
+		f["jwt_configuration"] = wire.Raw(wire.Ordered{{"secret_encoded", false}, {"alg", "RS256"}})
+		f["grant_types"] = wire.Raw([]string{"authorization_code", "client_credentials"})
+		f["callbacks"] = wire.Raw([]string{"https://system-admin.okta.com/admin/app/generic/oauth20redirect"})
+		f["organization_usage"] = wire.Raw("require")
+		f["organization_require_behavior"] = wire.Raw("pre_login_prompt")
+		f["client_authentication_methods"] = wire.Raw(map[string]any{"private_key_jwt": map[string]any{"credentials": []any{}}})
+		f["async_approval_notification_channels"] = wire.Raw([]string{"guardian-push"})
 	}
 	return c
-}
-
-// randomSecret is a client secret: 64 characters of the URL-safe alphabet [O].
-func randomSecret() string {
-	const alphabet = alnum + "-_"
-	b := make([]byte, 64)
-	for i := range b {
-		n, _ := rand.Int(rand.Reader, big.NewInt(int64(len(alphabet))))
-		b[i] = alphabet[n.Int64()]
-	}
-	return string(b)
 }
 
 // signingCert is the tenant's signing certificate, which every client shows
@@ -830,7 +819,7 @@ func (s *Server) signingCert() string {
 // (create true) every field sent is taken as it is; on PATCH a null removes
 // a nullable field, client_metadata is merged key by key (a null value
 // removes its key [S]), and the other objects follow s.opts.Assume.ClientPatch.
-func (s *Server) applyClient(c *clientRec, b body, create bool) *apiErr {
+func (s *Server) applyClient(c *clientRec, b wire.Body, create bool) *wire.Error {
 	var unknown []string
 	for k := range b {
 		f, ok := clientFields[k]
@@ -840,29 +829,29 @@ func (s *Server) applyClient(c *clientRec, b body, create bool) *apiErr {
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return payloadErr("Additional properties not allowed: "+strings.Join(unknown, ","), "")
+		return wire.PayloadErr("Additional properties not allowed: "+strings.Join(unknown, ","), "")
 	}
 	keys := make([]string, 0, len(b))
 	for k := range b {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	top := b.at("")
+	top := b.At("")
 	for _, k := range keys {
 		f := clientFields[k]
-		if b.isNull(k) {
+		if b.IsNull(k) {
 			if !f.nullable {
-				return top.typeErr(k, clientFieldType(k))
+				return top.TypeErr(k, clientFieldType(k))
 			}
 			delete(c.Fields, k)
 			continue
 		}
 		src := top
 		if !create && f.nested && s.opts.Assume.ClientPatch == "merge" && c.Fields[k] != nil {
-			src = body{k: mergeJSON(c.Fields[k], b[k])}.at("")
+			src = wire.Body{k: mergeJSON(c.Fields[k], b[k])}.At("")
 		}
 		if k == "client_metadata" && !create && c.Fields[k] != nil {
-			src = body{k: mergeJSON(c.Fields[k], b[k])}.at("")
+			src = wire.Body{k: mergeJSON(c.Fields[k], b[k])}.At("")
 		}
 		v, e := f.check(src, k)
 		if e != nil {
@@ -886,15 +875,15 @@ func (s *Server) applyClient(c *clientRec, b body, create bool) *apiErr {
 			URLs []string `json:"backchannel_logout_urls"`
 		}
 		_ = json.Unmarshal(l, &ol)
-		c.Fields["oidc_backchannel_logout"] = raw(map[string][]string{"backchannel_logout_urls": ol.URLs})
+		c.Fields["oidc_backchannel_logout"] = wire.Raw(map[string][]string{"backchannel_logout_urls": ol.URLs})
 	}
 	// Setting organization_discovery_methods requires
 	// organization_require_behavior pre_login_prompt [S].
 	if c.Fields["organization_discovery_methods"] != nil && c.str("organization_require_behavior") != "pre_login_prompt" {
-		return payloadErr("organization_discovery_methods requires organization_require_behavior pre_login_prompt", "organization_discovery_methods")
+		return wire.PayloadErr("organization_discovery_methods requires organization_require_behavior pre_login_prompt", "organization_discovery_methods")
 	}
 	if s.opts.Assume.UnfitTokenExchange == "refuse" && c.allowsProfileType("custom_authentication") && (!c.flag("is_first_party") || !c.flag("oidc_conformant")) {
-		return payloadErr("token_exchange with custom_authentication requires a first-party, OIDC-conformant client", "token_exchange")
+		return wire.PayloadErr("token_exchange with custom_authentication requires a first-party, OIDC-conformant client", "token_exchange")
 	}
 	return nil
 }
@@ -920,13 +909,13 @@ func mergeJSON(base, patch json.RawMessage) json.RawMessage {
 		return patch
 	}
 	for k, v := range p {
-		if old, ok := b[k]; ok && jsonType(old) == "object" && jsonType(v) == "object" {
+		if old, ok := b[k]; ok && wire.JSONType(old) == "object" && wire.JSONType(v) == "object" {
 			b[k] = mergeJSON(old, v)
 			continue
 		}
 		b[k] = v
 	}
-	return raw(b)
+	return wire.Raw(b)
 }
 
 // dropNulls removes the keys whose value is null from a JSON object.
@@ -940,7 +929,7 @@ func dropNulls(v json.RawMessage) json.RawMessage {
 			delete(m, k)
 		}
 	}
-	return raw(m)
+	return wire.Raw(m)
 }
 
 func (c *clientRec) flag(k string) bool {
@@ -971,21 +960,21 @@ func (c *clientRec) allowsProfileType(t string) bool {
 
 // view is the client as the API shows it; the secret only to a caller
 // that may read it (see clientSecretVisible).
-func (c *clientRec) view(secret bool) ordered {
-	out := ordered{}
+func (c *clientRec) view(secret bool) wire.Ordered {
+	out := wire.Ordered{}
 	seen := map[string]bool{}
 	for _, k := range clientKeyOrder {
 		seen[k] = true
 		switch k {
 		case "client_id":
-			out = append(out, ordered{{k, c.ID}}...)
+			out = append(out, wire.Ordered{{k, c.ID}}...)
 		case "client_secret":
 			if secret {
-				out = append(out, ordered{{k, c.Secret}}...)
+				out = append(out, wire.Ordered{{k, c.Secret}}...)
 			}
 		default:
 			if v, ok := c.Fields[k]; ok {
-				out = append(out, ordered{{k, v}}...)
+				out = append(out, wire.Ordered{{k, v}}...)
 			}
 		}
 	}
@@ -997,7 +986,7 @@ func (c *clientRec) view(secret bool) ordered {
 	}
 	sort.Strings(rest)
 	for _, k := range rest {
-		out = append(out, ordered{{k, c.Fields[k]}}...)
+		out = append(out, wire.Ordered{{k, c.Fields[k]}}...)
 	}
 	return out
 }
@@ -1013,7 +1002,7 @@ func clientSecretVisible(c *caller) bool { return c != nil && c.scopes["read:cli
 
 // fields applies the fields/include_fields query to an answer: only the
 // listed keys, or every key but them.
-func fieldsOf(r *http.Request, v ordered) ordered {
+func fieldsOf(r *http.Request, v wire.Ordered) wire.Ordered {
 	q := r.URL.Query()
 	list := q.Get("fields")
 	if list == "" {
@@ -1024,40 +1013,40 @@ func fieldsOf(r *http.Request, v ordered) ordered {
 		want[strings.TrimSpace(f)] = true
 	}
 	include := q.Get("include_fields") != "false"
-	out := ordered{}
+	out := wire.Ordered{}
 	for _, kv := range v {
-		if want[kv.k] == include {
+		if want[kv.K] == include {
 			out = append(out, kv)
 		}
 	}
 	return out
 }
 
-func (s *Server) lookupClient(r *http.Request) (*clientRec, *apiErr) {
-	c, ok := s.st.Clients[pathID(r)]
+func (s *Server) lookupClient(r *http.Request) (*clientRec, *wire.Error) {
+	c, ok := s.st.Clients[wire.PathID(r)]
 	if !ok {
 		// Assumption (not recorded: the SDK's recorder drops 404 bodies of
 		// /clients): the wording of the resource server's and the grant's
 		// 404s [O].
-		return nil, newErr(404, "The client does not exist", "inexistent_client")
+		return nil, wire.NewErr(404, "The client does not exist", "inexistent_client")
 	}
 	return c, nil
 }
 
-func (s *Server) createClient(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
-	b, e := readBody(r)
+func (s *Server) createClient(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
+	b, e := wire.ReadBody(r)
 	if e != nil {
 		return e
 	}
-	if e := b.at("").require("name"); e != nil {
+	if e := b.At("").Require("name"); e != nil {
 		return e
 	}
 	if e := s.capReached(len(s.st.Clients)); e != nil {
 		return e
 	}
 	appType := ""
-	if b.has("app_type") && !b.isNull("app_type") {
-		v, e := b.enum("app_type", appTypes...)
+	if b.Has("app_type") && !b.IsNull("app_type") {
+		v, e := b.Enum("app_type", appTypes...)
 		if e != nil {
 			return e
 		}
@@ -1070,18 +1059,18 @@ func (s *Server) createClient(w http.ResponseWriter, r *http.Request, _ *caller)
 	var linked *resourceServer
 	if ident := c.str("resource_server_identifier"); ident != "" {
 		if linked = s.findResourceServer(ident); linked == nil || linked.IsSystem {
-			return newErr(404, "The resource server does not exist", "inexistent_resource_server")
+			return wire.NewErr(404, "The resource server does not exist", "inexistent_resource_server")
 		}
 	}
 	if linked != nil {
 		linked.ClientID = c.ID
 	}
 	s.st.Clients[c.ID] = c
-	writeJSON(w, 201, c.view(true))
+	wire.WriteJSON(w, 201, c.view(true))
 	return nil
 }
 
-func (s *Server) listClients(w http.ResponseWriter, r *http.Request, ca *caller) *apiErr {
+func (s *Server) listClients(w http.ResponseWriter, r *http.Request, ca *caller) *wire.Error {
 	if e := ca.mayAny("read:clients", "read:client_keys"); e != nil {
 		return e
 	}
@@ -1095,45 +1084,45 @@ func (s *Server) listClients(w http.ResponseWriter, r *http.Request, ca *caller)
 		if v := q.Get("is_first_party"); v != "" && strconv.FormatBool(c.flag("is_first_party")) != v {
 			continue
 		}
-		if appTypes != "" && !contains(strings.Split(appTypes, ","), c.str("app_type")) {
+		if appTypes != "" && !wire.Contains(strings.Split(appTypes, ","), c.str("app_type")) {
 			continue
 		}
 		match = append(match, c)
 	}
-	items := func(cs []*clientRec) []ordered {
-		out := make([]ordered, 0, len(cs))
+	items := func(cs []*clientRec) []wire.Ordered {
+		out := make([]wire.Ordered, 0, len(cs))
 		for _, c := range cs {
 			out = append(out, fieldsOf(r, c.view(clientSecretVisible(ca))))
 		}
 		return out
 	}
 	if q.Has("take") || q.Has("from") {
-		take, offset, e := checkpoint(r)
+		take, offset, e := wire.Checkpoint(r)
 		if e != nil {
 			return e
 		}
 		start, end := min(offset, len(match)), min(offset+take, len(match))
-		reply := ordered{{"clients", items(match[start:end])}}
+		reply := wire.Ordered{{"clients", items(match[start:end])}}
 		if end < len(match) {
-			reply = append(reply, ordered{{"next", cursor(end)}}...)
+			reply = append(reply, wire.Ordered{{"next", wire.Cursor(end)}}...)
 		}
-		writeJSON(w, 200, reply)
+		wire.WriteJSON(w, 200, reply)
 		return nil
 	}
-	page, perPage, totals, e := offsetPage(r)
+	page, perPage, totals, e := wire.OffsetPage(r)
 	if e != nil {
 		return e
 	}
-	start, end := window(len(match), page, perPage)
+	start, end := wire.Window(len(match), page, perPage)
 	if !totals {
-		writeJSON(w, 200, items(match[start:end]))
+		wire.WriteJSON(w, 200, items(match[start:end]))
 		return nil
 	}
-	writeJSON(w, 200, ordered{{"total", len(match)}, {"start", page * perPage}, {"limit", perPage}, {"clients", items(match[start:end])}})
+	wire.WriteJSON(w, 200, wire.Ordered{{"total", len(match)}, {"start", page * perPage}, {"limit", perPage}, {"clients", items(match[start:end])}})
 	return nil
 }
 
-func (s *Server) getClient(w http.ResponseWriter, r *http.Request, ca *caller) *apiErr {
+func (s *Server) getClient(w http.ResponseWriter, r *http.Request, ca *caller) *wire.Error {
 	if e := ca.mayAny("read:clients", "read:client_keys"); e != nil {
 		return e
 	}
@@ -1141,18 +1130,18 @@ func (s *Server) getClient(w http.ResponseWriter, r *http.Request, ca *caller) *
 	if e != nil {
 		return e
 	}
-	writeJSON(w, 200, fieldsOf(r, c.view(clientSecretVisible(ca))))
+	wire.WriteJSON(w, 200, fieldsOf(r, c.view(clientSecretVisible(ca))))
 	return nil
 }
 
 // updateClient merges the body into the client: absent keys are kept
 // (PATCH is a partial update [O]). A refused PATCH changes nothing.
-func (s *Server) updateClient(w http.ResponseWriter, r *http.Request, ca *caller) *apiErr {
+func (s *Server) updateClient(w http.ResponseWriter, r *http.Request, ca *caller) *wire.Error {
 	c, e := s.lookupClient(r)
 	if e != nil {
 		return e
 	}
-	b, e := readBody(r)
+	b, e := wire.ReadBody(r)
 	if e != nil {
 		return e
 	}
@@ -1161,14 +1150,14 @@ func (s *Server) updateClient(w http.ResponseWriter, r *http.Request, ca *caller
 		return e
 	}
 	s.st.Clients[c.ID] = next
-	writeJSON(w, 200, next.view(clientSecretVisible(ca)))
+	wire.WriteJSON(w, 200, next.view(clientSecretVisible(ca)))
 	return nil
 }
 
 // deleteClient answers 204, also for a client already gone [O]. Its grants
 // go with it (assumption: the reference does not record it).
-func (s *Server) deleteClient(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
-	id := pathID(r)
+func (s *Server) deleteClient(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
+	id := wire.PathID(r)
 	if _, ok := s.st.Clients[id]; ok {
 		delete(s.st.Clients, id)
 		for gid, g := range s.st.Grants {
@@ -1182,33 +1171,33 @@ func (s *Server) deleteClient(w http.ResponseWriter, r *http.Request, _ *caller)
 			}
 		}
 	}
-	noContent(w)
+	wire.NoContent(w)
 	return nil
 }
 
 // rotateSecret gives the client a new secret and answers 200 with the
 // client and the secret [O]. Assumption: it needs update:client_keys.
-func (s *Server) rotateSecret(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+func (s *Server) rotateSecret(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	c, e := s.lookupClient(r)
 	if e != nil {
 		return e
 	}
 	next := c.clone()
-	next.Secret = randomSecret()
+	next.Secret = wire.RandomSecret()
 	s.st.Clients[c.ID] = next
-	writeJSON(w, 200, next.view(true))
+	wire.WriteJSON(w, 200, next.view(true))
 	return nil
 }
 
 // mayAny refuses a caller with none of scopes.
-func (c *caller) mayAny(scopes ...string) *apiErr {
+func (c *caller) mayAny(scopes ...string) *wire.Error {
 	if c == nil {
-		return newErr(401, "Missing authentication", "")
+		return wire.NewErr(401, "Missing authentication", "")
 	}
 	for _, sc := range scopes {
 		if c.scopes[sc] {
 			return nil
 		}
 	}
-	return newErr(403, "Insufficient scope, expected any of: "+strings.Join(scopes, ","), "insufficient_scope")
+	return wire.NewErr(403, "Insufficient scope, expected any of: "+strings.Join(scopes, ","), "insufficient_scope")
 }

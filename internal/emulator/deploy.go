@@ -1,6 +1,10 @@
 package emulator
 
-import "time"
+import (
+	"time"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
+)
 
 // Deploys as a step of their own (Assume.ActionDeploy "separate"): the
 // version a deploy makes shows in current_version at once, but
@@ -31,12 +35,12 @@ func (s *Server) deployStep() time.Duration {
 // at once or, with a step, when the step ends.
 func (a *action) deploy(at time.Time, step time.Duration, id string) *actionVersion {
 	if id == "" {
-		id = uuid4()
+		id = wire.UUID4()
 	}
 	v := &actionVersion{
 		ID: id, Number: len(a.Versions) + 1, Code: a.Code, Dependencies: append([]dependency{}, a.Dependencies...),
 		Secrets: secretViews(a.Secrets), SecretValues: secretValues(a.Secrets), Runtime: a.Runtime, Triggers: append([]trigger{}, a.Triggers...),
-		BuiltAt: nanos(a.Build.BuiltAt), CreatedAt: nanos(at), UpdatedAt: nanos(at),
+		BuiltAt: wire.Nanos(a.Build.BuiltAt), CreatedAt: wire.Nanos(at), UpdatedAt: wire.Nanos(at),
 	}
 	a.Versions = append(a.Versions, v)
 	a.Deploying = pendingDeploy{Number: v.Number, At: at.Add(step)}
@@ -62,12 +66,12 @@ func (a *action) finishDeploy(now time.Time) {
 // make, with its id and number; a build that fails makes none.
 func (a *action) deployWhenBuilt(now time.Time) *actionVersion {
 	if a.Build.DeployID == "" {
-		a.Build.DeployID = uuid4()
+		a.Build.DeployID = wire.UUID4()
 	}
 	a.Build.Deploy = true
 	return &actionVersion{
 		ID: a.Build.DeployID, Number: len(a.Versions) + 1, Code: a.Code, Dependencies: append([]dependency{}, a.Dependencies...),
 		Secrets: secretViews(a.Secrets), Runtime: a.Runtime, Triggers: append([]trigger{}, a.Triggers...),
-		CreatedAt: nanos(now), UpdatedAt: nanos(now),
+		CreatedAt: wire.Nanos(now), UpdatedAt: wire.Nanos(now),
 	}
 }

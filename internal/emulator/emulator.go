@@ -25,6 +25,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
+
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/actionruntime"
 )
 
@@ -222,10 +224,10 @@ func Start(opts Options) (*Server, error) {
 		opts.ClientID, opts.ClientSecret = saved.ClientID, saved.ClientSecret
 	}
 	if opts.ClientID == "" {
-		opts.ClientID = randomString(32)
+		opts.ClientID = wire.RandomString(32)
 	}
 	if opts.ClientSecret == "" {
-		opts.ClientSecret = randomString(64)
+		opts.ClientSecret = wire.RandomString(64)
 	}
 	if opts.TenantName == "" {
 		opts.TenantName = "emulated-tenant"
@@ -489,21 +491,21 @@ func (s *Server) serveAPI(w *recorder, r *http.Request, isAPI bool, api *http.Se
 		s.rateLimitHeaders(w.Header(), limit, remaining, reset)
 	}
 	if !allowed {
-		writeErr(w, newErr(429, "Global limit has been reached", "too_many_requests"))
+		wire.WriteErr(w, wire.NewErr(429, "Global limit has been reached", "too_many_requests"))
 		return
 	}
 	if routeStatus != 0 {
-		writeErr(w, newErr(routeStatus, "Injected fault for "+pattern+".", ""))
+		wire.WriteErr(w, wire.NewErr(routeStatus, "Injected fault for "+pattern+".", ""))
 		return
 	}
 	if isAPI && fail {
-		writeErr(w, newErr(failStatus, "Injected fault: the server failed before handling the request.", ""))
+		wire.WriteErr(w, wire.NewErr(failStatus, "Injected fault: the server failed before handling the request.", ""))
 		return
 	}
 	if isAPI {
 		c, e := s.authenticate(r)
 		if e != nil {
-			writeErr(w, e)
+			wire.WriteErr(w, e)
 			return
 		}
 		r = r.WithContext(context.WithValue(r.Context(), callerKey{}, c))
@@ -512,7 +514,7 @@ func (s *Server) serveAPI(w *recorder, r *http.Request, isAPI bool, api *http.Se
 		// Assumption (no recording or reference shows the API's answer to
 		// a route it does not have): the API's error shape with the reason
 		// phrase as message, as recorded for 404s that name nothing more.
-		writeErr(w, newErr(404, "Not Found", ""))
+		wire.WriteErr(w, wire.NewErr(404, "Not Found", ""))
 		return
 	}
 	if isAPI && drop && r.Method != http.MethodGet {
@@ -584,25 +586,25 @@ func (r *recorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 }
 
 func (s *Server) adminRoutes(mux *http.ServeMux) {
-	mux.HandleFunc("GET /__emulator/stats", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, s.Stats()) })
-	mux.HandleFunc("POST /__emulator/stats/reset", func(w http.ResponseWriter, r *http.Request) { s.ResetStats(); noContent(w) })
-	mux.HandleFunc("POST /__emulator/reset", func(w http.ResponseWriter, r *http.Request) { s.Reset(); noContent(w) })
-	mux.HandleFunc("GET /__emulator/outbox", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, s.Outbox()) })
+	mux.HandleFunc("GET /__emulator/stats", func(w http.ResponseWriter, r *http.Request) { wire.WriteJSON(w, 200, s.Stats()) })
+	mux.HandleFunc("POST /__emulator/stats/reset", func(w http.ResponseWriter, r *http.Request) { s.ResetStats(); wire.NoContent(w) })
+	mux.HandleFunc("POST /__emulator/reset", func(w http.ResponseWriter, r *http.Request) { s.Reset(); wire.NoContent(w) })
+	mux.HandleFunc("GET /__emulator/outbox", func(w http.ResponseWriter, r *http.Request) { wire.WriteJSON(w, 200, s.Outbox()) })
 	// Over HTTP the state shows no secret: anything on the machine can ask,
 	// an action's code included.
-	mux.HandleFunc("GET /__emulator/state", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, s.state(false)) })
+	mux.HandleFunc("GET /__emulator/state", func(w http.ResponseWriter, r *http.Request) { wire.WriteJSON(w, 200, s.state(false)) })
 	mux.HandleFunc("PUT /__emulator/faults", func(w http.ResponseWriter, r *http.Request) {
 		var f Faults
 		if err := json.NewDecoder(r.Body).Decode(&f); err != nil {
-			writeErr(w, newErr(400, "faults: "+err.Error(), ""))
+			wire.WriteErr(w, wire.NewErr(400, "faults: "+err.Error(), ""))
 			return
 		}
 		if err := f.check(); err != nil {
-			writeErr(w, newErr(400, err.Error(), ""))
+			wire.WriteErr(w, wire.NewErr(400, err.Error(), ""))
 			return
 		}
 		s.SetFaults(f)
-		writeJSON(w, 200, f)
+		wire.WriteJSON(w, 200, f)
 	})
 }
 
@@ -637,7 +639,7 @@ func (s *Server) state(secrets bool) State {
 		TriggerBindings: map[string][]json.RawMessage{}, Clients: []json.RawMessage{}, ClientGrants: []json.RawMessage{},
 	}
 	for _, p := range sortedBySeq(s.st.Profiles, func(p *profile) int64 { return p.Seq }) {
-		out.TokenExchangeProfiles = append(out.TokenExchangeProfiles, mustJSON(p))
+		out.TokenExchangeProfiles = append(out.TokenExchangeProfiles, wire.MustJSON(p))
 	}
 	for _, rs := range sortedBySeq(s.st.ResourceServers, func(r *resourceServer) int64 { return r.Seq }) {
 		if !secrets && rs.SigningSecret != nil {
@@ -645,46 +647,31 @@ func (s *Server) state(secrets bool) State {
 			c.SigningSecret = nil
 			rs = &c
 		}
-		out.ResourceServers = append(out.ResourceServers, mustJSON(rs))
+		out.ResourceServers = append(out.ResourceServers, wire.MustJSON(rs))
 	}
 	for _, ro := range sortedBySeq(s.st.Roles, func(r *role) int64 { return r.Seq }) {
-		out.Roles = append(out.Roles, mustJSON(append(roleView(ro), ordered{{"permissions", s.permissionsOf(ro.ID)}}...)))
+		out.Roles = append(out.Roles, wire.MustJSON(append(roleView(ro), wire.Ordered{{"permissions", s.permissionsOf(ro.ID)}}...)))
 	}
 	now := time.Now()
 	for _, a := range sortedBySeq(s.st.Actions, func(a *action) int64 { return a.Seq }) {
-		out.Actions = append(out.Actions, mustJSON(a.view(now)))
+		out.Actions = append(out.Actions, wire.MustJSON(a.view(now)))
 	}
 	for _, p := range s.st.PhoneProviders { // a tenant has at most one
-		out.PhoneProviders = append(out.PhoneProviders, mustJSON(p))
+		out.PhoneProviders = append(out.PhoneProviders, wire.MustJSON(p))
 	}
 	for _, u := range sortedBySeq(s.st.Users, func(u *user) int64 { return u.Seq }) {
-		out.Users = append(out.Users, mustJSON(append(u.view(), ordered{{"roles", s.rolesOf(u.UserID)}}...)))
+		out.Users = append(out.Users, wire.MustJSON(append(u.view(), wire.Ordered{{"roles", s.rolesOf(u.UserID)}}...)))
 	}
 	for t, list := range s.st.Bindings {
 		for _, b := range list {
-			out.TriggerBindings[t] = append(out.TriggerBindings[t], mustJSON(s.bindingView(t, b, now)))
+			out.TriggerBindings[t] = append(out.TriggerBindings[t], wire.MustJSON(s.bindingView(t, b, now)))
 		}
 	}
 	for _, c := range sortedBySeq(s.st.Clients, func(c *clientRec) int64 { return c.Seq }) {
-		out.Clients = append(out.Clients, mustJSON(c.view(secrets)))
+		out.Clients = append(out.Clients, wire.MustJSON(c.view(secrets)))
 	}
 	for _, g := range sortedBySeq(s.st.Grants, func(g *grant) int64 { return g.Seq }) {
-		out.ClientGrants = append(out.ClientGrants, mustJSON(g))
+		out.ClientGrants = append(out.ClientGrants, wire.MustJSON(g))
 	}
 	return out
-}
-
-func mustJSON(v any) json.RawMessage {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err)
-	}
-	return b
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }

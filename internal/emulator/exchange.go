@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
+
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/actionruntime"
@@ -448,10 +450,10 @@ func (o *outcome) commit(s *Server, now time.Time) {
 	}
 	if o.login {
 		u.LoginsCount++
-		u.LastLogin = millis(now)
+		u.LastLogin = wire.Millis(now)
 	}
 	if len(o.appMeta) > 0 || len(o.userMeta) > 0 {
-		u.UpdatedAt = millis(now)
+		u.UpdatedAt = wire.Millis(now)
 	}
 	s.st.Users[u.UserID] = u
 }
@@ -485,7 +487,7 @@ func argString(c actionruntime.Call, i int) string {
 // tenant's key, HS256 with the client secret).
 //
 // The post-login actions' custom claims are added to the tokens.
-func (s *Server) issueUserTokens(req *exchangeRequest, u *user, post *postLoginOutcome, now time.Time) (ordered, *exchangeFailure) {
+func (s *Server) issueUserTokens(req *exchangeRequest, u *user, post *postLoginOutcome, now time.Time) (wire.Ordered, *exchangeFailure) {
 	rs, c := req.rs, req.client
 	rbac := rs.EnforcePolicies != nil && *rs.EnforcePolicies
 	allowed := map[string]bool{}
@@ -519,10 +521,10 @@ func (s *Server) issueUserTokens(req *exchangeRequest, u *user, post *postLoginO
 	if len(granted) > 0 {
 		claims["scope"] = strings.Join(granted, " ")
 	}
-	dialect := deref(rs.TokenDialect)
+	dialect := wire.Deref(rs.TokenDialect)
 	if strings.HasPrefix(dialect, "rfc9068_profile") {
 		claims["client_id"] = c.id
-		claims["jti"] = randomString(24)
+		claims["jti"] = wire.RandomString(24)
 	} else {
 		claims["azp"] = c.id
 	}
@@ -536,18 +538,18 @@ func (s *Server) issueUserTokens(req *exchangeRequest, u *user, post *postLoginO
 	if err != nil {
 		return nil, refuse(500, "server_error", "The access token could not be signed: %v", err)
 	}
-	answer := ordered{{"access_token", access}}
+	answer := wire.Ordered{{"access_token", access}}
 	if openid {
 		id, err := s.idToken(c, u, granted, iss, post.idClaims, now)
 		if err != nil {
 			return nil, refuse(500, "server_error", "The ID token could not be signed: %v", err)
 		}
-		answer = append(answer, ordered{{"id_token", id}}...)
+		answer = append(answer, wire.Ordered{{"id_token", id}}...)
 	}
 	if len(granted) > 0 {
-		answer = append(answer, ordered{{"scope", strings.Join(granted, " ")}}...)
+		answer = append(answer, wire.Ordered{{"scope", strings.Join(granted, " ")}}...)
 	}
-	return append(answer, ordered{{"expires_in", int64(life.Seconds())}, {"token_type", "Bearer"}}...), nil
+	return append(answer, wire.Ordered{{"expires_in", int64(life.Seconds())}, {"token_type", "Bearer"}}...), nil
 }
 
 // signAccessToken signs with the API's algorithm: HS256 with its signing

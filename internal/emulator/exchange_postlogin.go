@@ -105,7 +105,7 @@ func (s *Server) postLoginSteps(req *exchangeRequest, out *outcome, now time.Tim
 	}
 	view := map[string]any{"app_metadata": json.RawMessage("{}"), "user_metadata": json.RawMessage("{}")}
 	for _, kv := range u.view() {
-		view[kv.k] = kv.v
+		view[kv.K] = kv.V
 	}
 	if u.AppMetadata != nil {
 		view["app_metadata"] = u.AppMetadata

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 )
 
 // The users a custom token exchange sets: those its actions find, create or
@@ -163,7 +165,7 @@ func (s *Server) userByConnection(connection string, attrs map[string]json.RawMe
 			return nil, invalidUser("setUserByConnection: another user of the connection %s has the email %s.", connection, *p.Email)
 		}
 	}
-	at := millis(now)
+	at := wire.Millis(now)
 	u := &user{UserID: id, Email: *p.Email, CreatedAt: at, UpdatedAt: at}
 	if p.EmailVerified != nil {
 		u.EmailVerified = *p.EmailVerified
@@ -234,7 +236,7 @@ func readProfile(attrs map[string]json.RawMessage) (*userProfile, *userFailure) 
 // and name and nickname fall back to the email, as the tenant's normalized
 // profile does.
 func (p *userProfile) applyNames(u *user) {
-	u.Name, u.GivenName, u.FamilyName, u.Nickname, u.Picture = deref(p.Name), deref(p.GivenName), deref(p.FamilyName), deref(p.Nick), deref(p.Picture)
+	u.Name, u.GivenName, u.FamilyName, u.Nickname, u.Picture = wire.Deref(p.Name), wire.Deref(p.GivenName), wire.Deref(p.FamilyName), wire.Deref(p.Nick), wire.Deref(p.Picture)
 	if u.Name == "" {
 		u.Name = u.Email
 	}
@@ -252,9 +254,9 @@ func replaceProfile(existing *user, p *userProfile, now time.Time) (*userChange,
 		has, got string
 		sent     bool
 	}{
-		{"email", existing.Email, deref(p.Email), p.Email != nil},
-		{"username", existing.Username, deref(p.Username), p.Username != nil},
-		{"phone_number", existing.PhoneNumber, deref(p.PhoneNumber), p.PhoneNumber != nil},
+		{"email", existing.Email, wire.Deref(p.Email), p.Email != nil},
+		{"username", existing.Username, wire.Deref(p.Username), p.Username != nil},
+		{"phone_number", existing.PhoneNumber, wire.Deref(p.PhoneNumber), p.PhoneNumber != nil},
 	} {
 		if c.has != c.got && (c.sent || c.has != "") {
 			return nil, invalidUser("setUserByConnection: %s cannot be changed by a replace (the user's is %q, the action sent %q).", c.name, c.has, c.got)
@@ -268,7 +270,7 @@ func replaceProfile(existing *user, p *userProfile, now time.Time) (*userChange,
 	}
 	u := *existing
 	p.applyNames(&u)
-	u.UpdatedAt = millis(now)
+	u.UpdatedAt = wire.Millis(now)
 	return &userChange{user: &u}, nil
 }
 

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"time"
 	"unicode/utf8"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 )
 
 // listPhoneProviders answers {"providers": [...]}, only the disabled (or
@@ -18,27 +20,27 @@ import (
 //
 // Assumption (reference §5 is silent): another value of disabled is a
 // query validation error, worded as the action list's.
-func (s *Server) listPhoneProviders(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
-	sel, e := s.readFields(r, false)
+func (s *Server) listPhoneProviders(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
+	sel, e := wire.ReadFields(r, false, s.opts.FieldsEverywhere)
 	if e != nil {
 		return e
 	}
 	disabled := r.URL.Query().Get("disabled")
 	if disabled != "" && disabled != "true" && disabled != "false" {
-		return newErr(400, "Query validation error: 'Expected type boolean but found type string' on property disabled.", "invalid_query_string")
+		return wire.NewErr(400, "Query validation error: 'Expected type boolean but found type string' on property disabled.", "invalid_query_string")
 	}
-	items := []ordered{}
+	items := []wire.Ordered{}
 	for _, p := range s.st.PhoneProviders {
 		if disabled != "" && (disabled == "true") != p.Disabled {
 			continue
 		}
-		o := ordered{{"id", p.ID}, {"tenant", p.Tenant}, {"name", p.Name}, {"channel", p.Channel}, {"disabled", p.Disabled}}
+		o := wire.Ordered{{"id", p.ID}, {"tenant", p.Tenant}, {"name", p.Name}, {"channel", p.Channel}, {"disabled", p.Disabled}}
 		if p.Configuration != nil {
-			o = append(o, ordered{{"configuration", p.Configuration}}...)
+			o = append(o, wire.Ordered{{"configuration", p.Configuration}}...)
 		}
-		items = append(items, append(o, ordered{{"credentials", nil}, {"created_at", p.CreatedAt}, {"updated_at", p.UpdatedAt}}...))
+		items = append(items, append(o, wire.Ordered{{"credentials", nil}, {"created_at", p.CreatedAt}, {"updated_at", p.UpdatedAt}}...))
 	}
-	writeJSON(w, 200, ordered{{"providers", each(sel, items)}})
+	wire.WriteJSON(w, 200, wire.Ordered{{"providers", wire.Each(sel, items)}})
 	return nil
 }
 
@@ -51,17 +53,17 @@ func (s *Server) PhoneCredentials(id string) map[string]string {
 	return maps.Clone(s.st.PhoneCredentials[id])
 }
 
-func (s *Server) phoneProvider(r *http.Request) (*phoneProvider, *apiErr) {
-	id := pathID(r)
+func (s *Server) phoneProvider(r *http.Request) (*phoneProvider, *wire.Error) {
+	id := wire.PathID(r)
 	// Assumption (reference §0.3 observed path errors elsewhere): an id over
 	// 255 characters is a path validation error with errorCode invalid_uri.
 	if utf8.RuneCountInString(id) > 255 {
-		return nil, newErr(400, "Path validation error: 'String is too long ("+strconv.Itoa(utf8.RuneCountInString(id))+" chars), maximum 255' on property id.", "invalid_uri")
+		return nil, wire.NewErr(400, "Path validation error: 'String is too long ("+strconv.Itoa(utf8.RuneCountInString(id))+" chars), maximum 255' on property id.", "invalid_uri")
 	}
 	p, ok := s.st.PhoneProviders[id]
 	if !ok {
 		// The API's one error shape, without errorCode here (reference §0.3, §0.4).
-		return nil, newErr(404, "Notification Resource not found", "")
+		return nil, wire.NewErr(404, "Notification Resource not found", "")
 	}
 	return p, nil
 }
@@ -76,7 +78,7 @@ func (s *Server) phoneProvider(r *http.Request) (*phoneProvider, *apiErr) {
 // Operation on Notification Resource"); a custom provider's auth_token is
 // kept like any other, since the API does not cross-check the name with
 // the rest (reference §5).
-func applyPhone(p *phoneProvider, b body, create bool) (map[string]string, *apiErr) {
+func applyPhone(p *phoneProvider, b wire.Body, create bool) (map[string]string, *wire.Error) {
 	creds, e := phoneCredentials(b)
 	if e != nil {
 		return nil, e
@@ -84,23 +86,23 @@ func applyPhone(p *phoneProvider, b body, create bool) (map[string]string, *apiE
 	return creds, applyPhoneFields(p, b, create, creds)
 }
 
-func phoneCredentials(b body) (map[string]string, *apiErr) {
-	if !b.has("credentials") {
+func phoneCredentials(b wire.Body) (map[string]string, *wire.Error) {
+	if !b.Has("credentials") {
 		return nil, nil
 	}
-	c, ok, e := b.at("").object("credentials")
+	c, ok, e := b.At("").Object("credentials")
 	if e != nil {
 		return nil, e
 	}
 	if !ok {
-		return nil, b.at("").typeErr("credentials", "object")
+		return nil, b.At("").TypeErr("credentials", "object")
 	}
-	if e := c.only("auth_token"); e != nil {
+	if e := c.Only("auth_token"); e != nil {
 		return nil, e
 	}
 	creds := map[string]string{}
-	if c.has("auth_token") {
-		tok, e := c.str("auth_token", true, 1, 255)
+	if c.Has("auth_token") {
+		tok, e := c.Str("auth_token", true, 1, 255)
 		if e != nil {
 			return nil, e
 		}
@@ -115,97 +117,97 @@ func phoneCredentials(b body) (map[string]string, *apiErr) {
 // delivery_methods, default_from, mssid) or a custom one
 // (delivery_methods), neither allowing other keys; credentials is Twilio's
 // {"auth_token"} or a custom provider's {}, neither allowing other keys.
-func applyPhoneFields(p *phoneProvider, b body, create bool, creds map[string]string) *apiErr {
+func applyPhoneFields(p *phoneProvider, b wire.Body, create bool, creds map[string]string) *wire.Error {
 	if !create {
-		if e := b.only("name", "disabled", "configuration", "credentials"); e != nil {
+		if e := b.Only("name", "disabled", "configuration", "credentials"); e != nil {
 			return e
 		}
 	}
-	if create || b.has("name") {
-		n, e := b.enum("name", "twilio", "custom")
+	if create || b.Has("name") {
+		n, e := b.Enum("name", "twilio", "custom")
 		if e != nil {
 			return e
 		}
 		if n == nil {
-			return payloadErr("Missing required property: name", "")
+			return wire.PayloadErr("Missing required property: name", "")
 		}
 		p.Name = *n
 	}
-	if d, e := b.boolean("disabled"); e != nil {
+	if d, e := b.Bool("disabled"); e != nil {
 		return e
 	} else if d != nil {
 		p.Disabled = *d
 	}
-	if c, _, e := b.at("").object("configuration"); e != nil {
+	if c, _, e := b.At("").Object("configuration"); e != nil {
 		return e
-	} else if e := c.only("sid", "delivery_methods", "default_from", "mssid"); e != nil {
+	} else if e := c.Only("sid", "delivery_methods", "default_from", "mssid"); e != nil {
 		return e
 	}
-	if b.has("configuration") {
+	if b.Has("configuration") {
 		var cfg phoneConfig
 		if err := json.Unmarshal(b["configuration"], &cfg); err != nil {
-			return payloadErr("Expected type object but found type "+jsonType(b["configuration"]), "configuration")
+			return wire.PayloadErr("Expected type object but found type "+wire.JSONType(b["configuration"]), "configuration")
 		}
 		if len(cfg.DeliveryMethods) == 0 {
-			return payloadErr("Missing required property: delivery_methods", "configuration")
+			return wire.PayloadErr("Missing required property: delivery_methods", "configuration")
 		}
 		for _, m := range cfg.DeliveryMethods {
 			if m != "text" && m != "voice" {
-				return payloadErr("No enum match for: \""+m+"\"", "configuration.delivery_methods")
+				return wire.PayloadErr("No enum match for: \""+m+"\"", "configuration.delivery_methods")
 			}
 		}
 		p.Configuration = &cfg
 	}
 	if create {
 		if creds == nil || p.Configuration == nil {
-			return newErr(400, "Bad Operation on Notification Resource", "")
+			return wire.NewErr(400, "Bad Operation on Notification Resource", "")
 		}
 		if p.Name == "twilio" && (p.Configuration.SID == "" || (p.Configuration.DefaultFrom == "" && p.Configuration.MSSID == "") || creds["auth_token"] == "") {
-			return newErr(400, "Bad Operation on Notification Resource", "")
+			return wire.NewErr(400, "Bad Operation on Notification Resource", "")
 		}
 	}
 	return nil
 }
 
-func (s *Server) createPhoneProvider(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+func (s *Server) createPhoneProvider(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	if len(s.st.PhoneProviders) > 0 {
-		return newErr(409, "Custom phone provider conflict", "")
+		return wire.NewErr(409, "Custom phone provider conflict", "")
 	}
-	b, e := readBody(r)
+	b, e := wire.ReadBody(r)
 	if e != nil {
 		return e
 	}
-	now := millis(time.Now())
-	p := &phoneProvider{ID: "pro_" + randomString(22), Tenant: s.opts.TenantName, Channel: "phone", CreatedAt: now, UpdatedAt: now}
+	now := wire.Millis(time.Now())
+	p := &phoneProvider{ID: "pro_" + wire.RandomString(22), Tenant: s.opts.TenantName, Channel: "phone", CreatedAt: now, UpdatedAt: now}
 	creds, e := applyPhone(p, b, true)
 	if e != nil {
 		return e
 	}
 	s.st.PhoneProviders[p.ID] = p
 	s.st.PhoneCredentials[p.ID] = creds
-	writeJSON(w, 201, p)
+	wire.WriteJSON(w, 201, p)
 	return nil
 }
 
-func (s *Server) getPhoneProvider(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+func (s *Server) getPhoneProvider(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	p, e := s.phoneProvider(r)
 	if e != nil {
 		return e
 	}
-	sel, e := s.readFields(r, false)
+	sel, e := wire.ReadFields(r, false, s.opts.FieldsEverywhere)
 	if e != nil {
 		return e
 	}
-	writeJSON(w, 200, sel.one(p))
+	wire.WriteJSON(w, 200, sel.One(p))
 	return nil
 }
 
-func (s *Server) updatePhoneProvider(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+func (s *Server) updatePhoneProvider(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	p, e := s.phoneProvider(r)
 	if e != nil {
 		return e
 	}
-	b, e := readBody(r)
+	b, e := wire.ReadBody(r)
 	if e != nil {
 		return e
 	}
@@ -214,16 +216,16 @@ func (s *Server) updatePhoneProvider(w http.ResponseWriter, r *http.Request, _ *
 	if e != nil {
 		return e
 	}
-	next.UpdatedAt = millis(time.Now())
+	next.UpdatedAt = wire.Millis(time.Now())
 	*p = next
 	if creds != nil {
 		s.st.PhoneCredentials[p.ID] = creds
 	}
-	writeJSON(w, 200, p)
+	wire.WriteJSON(w, 200, p)
 	return nil
 }
 
-func (s *Server) deletePhoneProvider(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+func (s *Server) deletePhoneProvider(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	p, e := s.phoneProvider(r)
 	if e != nil {
 		return e
@@ -234,23 +236,23 @@ func (s *Server) deletePhoneProvider(w http.ResponseWriter, r *http.Request, _ *
 	return nil
 }
 
-func (s *Server) tryPhoneProvider(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+func (s *Server) tryPhoneProvider(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	p, e := s.phoneProvider(r)
 	if e != nil {
 		return e
 	}
-	b, e := readBody(r)
+	b, e := wire.ReadBody(r)
 	if e != nil {
 		return e
 	}
-	if e := b.only("to", "delivery_method"); e != nil {
+	if e := b.Only("to", "delivery_method"); e != nil {
 		return e
 	}
-	to, e := b.str("to", true, 1, 16)
+	to, e := b.Str("to", true, 1, 16)
 	if e != nil {
 		return e
 	}
-	method, e := b.enum("delivery_method", "text", "voice")
+	method, e := b.Enum("delivery_method", "text", "voice")
 	if e != nil {
 		return e
 	}
@@ -258,9 +260,9 @@ func (s *Server) tryPhoneProvider(w http.ResponseWriter, r *http.Request, _ *cal
 	if method != nil {
 		m = *method
 	}
-	s.st.Outbox = append(s.st.Outbox, OutboxMessage{ProviderID: p.ID, To: to, DeliveryMethod: m, At: millis(time.Now())})
+	s.st.Outbox = append(s.st.Outbox, OutboxMessage{ProviderID: p.ID, To: to, DeliveryMethod: m, At: wire.Millis(time.Now())})
 	// {code, message} is this success answer's shape only; errors use the
 	// standard one (reference §0.3, §5).
-	writeJSON(w, 202, ordered{{"code", 202}, {"message", "Test notification successfully sent for processing"}})
+	wire.WriteJSON(w, 202, wire.Ordered{{"code", 202}, {"message", "Test notification successfully sent for processing"}})
 	return nil
 }

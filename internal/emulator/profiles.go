@@ -4,62 +4,64 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 )
 
 var reservedPrefixes = []string{"http://auth0.com", "https://auth0.com", "http://okta.com", "https://okta.com", "urn:ietf", "urn:auth0", "urn:okta"}
 
 // checkSubjectTokenType validates a subject_token_type and its uniqueness
 // (self is the profile being updated, "" on create).
-func (s *Server) checkSubjectTokenType(b body, required bool, self string, conflict int) (string, bool, *apiErr) {
-	if !b.has("subject_token_type") && !required {
+func (s *Server) checkSubjectTokenType(b wire.Body, required bool, self string, conflict int) (string, bool, *wire.Error) {
+	if !b.Has("subject_token_type") && !required {
 		return "", false, nil
 	}
-	stt, e := b.str("subject_token_type", required, 8, 100)
+	stt, e := b.Str("subject_token_type", required, 8, 100)
 	if e != nil {
 		return "", false, e
 	}
-	if !isURI(stt) {
-		return "", false, payloadErr("Object didn't pass validation for format uri: "+stt, "subject_token_type")
+	if !wire.IsURI(stt) {
+		return "", false, wire.PayloadErr("Object didn't pass validation for format uri: "+stt, "subject_token_type")
 	}
 	lower := strings.ToLower(stt)
 	for _, p := range reservedPrefixes {
 		if strings.HasPrefix(lower, p) {
-			return "", false, payloadErr("The subject_token_type uses the reserved prefix "+p, "subject_token_type")
+			return "", false, wire.PayloadErr("The subject_token_type uses the reserved prefix "+p, "subject_token_type")
 		}
 	}
 	for _, p := range s.st.Profiles {
 		if p.SubjectTokenType == stt && p.ID != self {
-			return "", false, newErr(conflict, "subject_token_type already exists for tenant", "")
+			return "", false, wire.NewErr(conflict, "subject_token_type already exists for tenant", "")
 		}
 	}
 	return stt, true, nil
 }
 
-func (s *Server) createProfile(w http.ResponseWriter, r *http.Request, c *caller) *apiErr {
+func (s *Server) createProfile(w http.ResponseWriter, r *http.Request, c *caller) *wire.Error {
 	if !c.global {
-		return newErr(401, "Token exchange profiles can only be created by a global client.", "")
+		return wire.NewErr(401, "Token exchange profiles can only be created by a global client.", "")
 	}
-	b, e := readBody(r)
+	b, e := wire.ReadBody(r)
 	if e != nil {
 		return e
 	}
-	if e := b.only("name", "subject_token_type", "action_id", "type"); e != nil {
+	if e := b.Only("name", "subject_token_type", "action_id", "type"); e != nil {
 		return e
 	}
-	name, e := b.str("name", true, 3, 50)
+	name, e := b.Str("name", true, 3, 50)
 	if e != nil {
 		return e
 	}
-	actionID, e := b.str("action_id", true, 1, 36)
+	actionID, e := b.Str("action_id", true, 1, 36)
 	if e != nil {
 		return e
 	}
-	typ, e := b.str("type", true, 1, 21)
+	typ, e := b.Str("type", true, 1, 21)
 	if e != nil {
 		return e
 	}
 	if typ != "custom_authentication" {
-		return newErr(400, "Type field must be custom", "")
+		return wire.NewErr(400, "Type field must be custom", "")
 	}
 	stt, _, e := s.checkSubjectTokenType(b, true, "", 409)
 	if e != nil {
@@ -72,69 +74,69 @@ func (s *Server) createProfile(w http.ResponseWriter, r *http.Request, c *caller
 	switch {
 	case s.opts.Assume.ProfileAction == "accept":
 	case ae != nil:
-		return newErr(400, "The action "+actionID+" does not exist.", "")
+		return wire.NewErr(400, "The action "+actionID+" does not exist.", "")
 	case !a.supports("custom-token-exchange"):
-		return newErr(400, "The action "+actionID+" does not support the custom-token-exchange trigger.", "")
+		return wire.NewErr(400, "The action "+actionID+" does not support the custom-token-exchange trigger.", "")
 	case a.deployed() == nil:
-		return newErr(400, "The action "+actionID+" has not been deployed.", "")
+		return wire.NewErr(400, "The action "+actionID+" has not been deployed.", "")
 	}
 	if e := s.capReached(len(s.st.Profiles)); e != nil {
 		return e
 	}
-	now := millis(time.Now())
-	p := &profile{ID: "tep_" + randomString(16), Name: name, Type: typ, SubjectTokenType: stt, ActionID: actionID, CreatedAt: now, UpdatedAt: now, Seq: s.st.next()}
+	now := wire.Millis(time.Now())
+	p := &profile{ID: "tep_" + wire.RandomString(16), Name: name, Type: typ, SubjectTokenType: stt, ActionID: actionID, CreatedAt: now, UpdatedAt: now, Seq: s.st.next()}
 	s.st.Profiles[p.ID] = p
-	writeJSON(w, 201, p)
+	wire.WriteJSON(w, 201, p)
 	return nil
 }
 
-func (s *Server) listProfiles(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
-	take, offset, e := checkpoint(r)
+func (s *Server) listProfiles(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
+	take, offset, e := wire.Checkpoint(r)
 	if e != nil {
 		return e
 	}
-	sel, e := s.readFields(r, false)
+	sel, e := wire.ReadFields(r, false, s.opts.FieldsEverywhere)
 	if e != nil {
 		return e
 	}
 	all := sortedBySeq(s.st.Profiles, func(p *profile) int64 { return p.Seq })
 	start, end := min(offset, len(all)), min(offset+take, len(all))
-	reply := map[string]any{"token_exchange_profiles": each(sel, all[start:end])}
+	reply := map[string]any{"token_exchange_profiles": wire.Each(sel, all[start:end])}
 	if end < len(all) {
-		reply["next"] = cursor(end)
+		reply["next"] = wire.Cursor(end)
 	}
-	writeJSON(w, 200, reply)
+	wire.WriteJSON(w, 200, reply)
 	return nil
 }
 
-func (s *Server) getProfile(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
-	p, ok := s.st.Profiles[pathID(r)]
+func (s *Server) getProfile(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
+	p, ok := s.st.Profiles[wire.PathID(r)]
 	if !ok {
-		return newErr(404, "Token exchange profile not found.", "")
+		return wire.NewErr(404, "Token exchange profile not found.", "")
 	}
-	sel, e := s.readFields(r, false)
+	sel, e := wire.ReadFields(r, false, s.opts.FieldsEverywhere)
 	if e != nil {
 		return e
 	}
-	writeJSON(w, 200, sel.one(p))
+	wire.WriteJSON(w, 200, sel.One(p))
 	return nil
 }
 
-func (s *Server) updateProfile(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
-	p, ok := s.st.Profiles[pathID(r)]
+func (s *Server) updateProfile(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
+	p, ok := s.st.Profiles[wire.PathID(r)]
 	if !ok {
-		return newErr(404, "Token exchange profile not found.", "")
+		return wire.NewErr(404, "Token exchange profile not found.", "")
 	}
-	b, e := readBody(r)
+	b, e := wire.ReadBody(r)
 	if e != nil {
 		return e
 	}
-	if e := b.only("name", "subject_token_type"); e != nil {
+	if e := b.Only("name", "subject_token_type"); e != nil {
 		return e
 	}
 	var name string
-	if b.has("name") {
-		if name, e = b.str("name", true, 3, 50); e != nil {
+	if b.Has("name") {
+		if name, e = b.Str("name", true, 3, 50); e != nil {
 			return e
 		}
 	}
@@ -142,19 +144,19 @@ func (s *Server) updateProfile(w http.ResponseWriter, r *http.Request, _ *caller
 	if e != nil {
 		return e
 	}
-	if b.has("name") {
+	if b.Has("name") {
 		p.Name = name
 	}
 	if hasSTT {
 		p.SubjectTokenType = stt
 	}
-	p.UpdatedAt = millis(time.Now())
-	writeJSON(w, 200, p)
+	p.UpdatedAt = wire.Millis(time.Now())
+	wire.WriteJSON(w, 200, p)
 	return nil
 }
 
-func (s *Server) deleteProfile(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
-	delete(s.st.Profiles, pathID(r))
+func (s *Server) deleteProfile(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
+	delete(s.st.Profiles, wire.PathID(r))
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }

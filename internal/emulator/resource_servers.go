@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 )
 
 var (
@@ -51,34 +53,34 @@ func (s *Server) findResourceServer(key string) *resourceServer {
 
 // lookupResourceServer resolves the {id} path value: an id or an audience,
 // escaped once or, as some clients send it, twice.
-func (s *Server) lookupResourceServer(r *http.Request) (*resourceServer, *apiErr) {
-	key := pathID(r)
+func (s *Server) lookupResourceServer(r *http.Request) (*resourceServer, *wire.Error) {
+	key := wire.PathID(r)
 	if rs := s.findResourceServer(key); rs != nil {
 		return rs, nil
 	}
-	if once, ok := unescapeOnce(key); ok {
+	if once, ok := wire.UnescapeOnce(key); ok {
 		if rs := s.findResourceServer(once); rs != nil {
 			return rs, nil
 		}
 	}
-	return nil, newErr(404, "The resource server does not exist", "inexistent_resource_server")
+	return nil, wire.NewErr(404, "The resource server does not exist", "inexistent_resource_server")
 }
 
 // applyResourceServer validates b and writes its fields into rs. Keys that
 // are absent are left alone (PATCH is a partial merge, reference §4); an
 // explicit null clears an optional field, so that its key disappears from
 // later answers (reference §0.2, §4).
-func applyResourceServer(rs *resourceServer, b body, create bool) *apiErr {
-	if b.has("name") {
-		if b.isNull("name") {
+func applyResourceServer(rs *resourceServer, b wire.Body, create bool) *wire.Error {
+	if b.Has("name") {
+		if b.IsNull("name") {
 			rs.Name = nil
 		} else {
-			n, e := b.str("name", false, 0, 200)
+			n, e := b.Str("name", false, 0, 200)
 			if e != nil {
 				return e
 			}
 			if strings.ContainsAny(n, "<>") {
-				return payloadErr("String does not match pattern ^[^<>]+$: "+n, "name")
+				return wire.PayloadErr("String does not match pattern ^[^<>]+$: "+n, "name")
 			}
 			rs.Name = &n
 		}
@@ -86,20 +88,20 @@ func applyResourceServer(rs *resourceServer, b body, create bool) *apiErr {
 	if e := applyScopes(rs, b); e != nil {
 		return e
 	}
-	if alg, e := b.enum("signing_alg", signingAlgs...); e != nil {
+	if alg, e := b.Enum("signing_alg", signingAlgs...); e != nil {
 		return e
 	} else if alg != nil {
 		rs.SigningAlg = *alg
 	}
-	if b.has("signing_secret") {
-		sec, e := b.str("signing_secret", false, 16, 0)
+	if b.Has("signing_secret") {
+		sec, e := b.Str("signing_secret", false, 16, 0)
 		if e != nil {
 			return e
 		}
 		rs.SigningSecret = &sec
 	}
 	for k, dst := range map[string]*bool{"allow_offline_access": &rs.AllowOfflineAccess, "skip_consent_for_verifiable_first_party_clients": &rs.SkipConsent} {
-		v, e := b.boolean(k)
+		v, e := b.Bool(k)
 		if e != nil {
 			return e
 		}
@@ -111,73 +113,73 @@ func applyResourceServer(rs *resourceServer, b body, create bool) *apiErr {
 	// Assumption (reference §4 is silent on null for these two): null is
 	// accepted and clears the value, as for enforce_policies (reference §0.2).
 	for k, dst := range map[string]**bool{"allow_online_access": &rs.AllowOnlineAccess, "allow_online_access_with_ephemeral_sessions": &rs.AllowOnlineAccessEphemeral} {
-		if b.has(k) {
-			v, e := b.boolean(k)
+		if b.Has(k) {
+			v, e := b.Bool(k)
 			if e != nil {
 				return e
 			}
 			*dst = v
 		}
 	}
-	if v, e := b.integer("token_lifetime", 0, 2592000); e != nil {
+	if v, e := b.Int("token_lifetime", 0, 2592000); e != nil {
 		return e
 	} else if v != nil {
 		rs.TokenLifetime = *v
 	}
-	if v, e := b.integer("token_lifetime_for_web", 0, 2592000); e != nil {
+	if v, e := b.Int("token_lifetime_for_web", 0, 2592000); e != nil {
 		return e
 	} else if v != nil {
 		rs.TokenLifetimeForWeb = *v
 	}
 	// A web lifetime the caller did not choose follows a shorter token_lifetime.
-	if rs.TokenLifetimeForWeb > rs.TokenLifetime && create && !b.has("token_lifetime_for_web") {
+	if rs.TokenLifetimeForWeb > rs.TokenLifetime && create && !b.Has("token_lifetime_for_web") {
 		rs.TokenLifetimeForWeb = rs.TokenLifetime
 	}
 	if rs.TokenLifetimeForWeb > rs.TokenLifetime {
-		return payloadErr("token_lifetime_for_web must be less than or equal to token_lifetime", "token_lifetime_for_web")
+		return wire.PayloadErr("token_lifetime_for_web must be less than or equal to token_lifetime", "token_lifetime_for_web")
 	}
-	if b.has("enforce_policies") {
-		v, e := b.boolean("enforce_policies")
+	if b.Has("enforce_policies") {
+		v, e := b.Bool("enforce_policies")
 		if e != nil {
 			return e
 		}
 		rs.EnforcePolicies = v
 	}
-	if b.has("token_dialect") {
-		v, e := b.enum("token_dialect", tokenDialects...)
+	if b.Has("token_dialect") {
+		v, e := b.Enum("token_dialect", tokenDialects...)
 		if e != nil {
 			return e
 		}
 		rs.TokenDialect = v
 	}
-	if e := applySubjectTypeAuthorization(rs, b.at("")); e != nil {
+	if e := applySubjectTypeAuthorization(rs, b.At("")); e != nil {
 		return e
 	}
-	if b.has("consent_policy") {
-		v, e := b.enum("consent_policy", consentPolicies...)
+	if b.Has("consent_policy") {
+		v, e := b.Enum("consent_policy", consentPolicies...)
 		if e != nil {
 			return e
 		}
 		rs.ConsentPolicy = v
 	}
-	if e := applyAuthorizationDetails(rs, b.at("")); e != nil {
+	if e := applyAuthorizationDetails(rs, b.At("")); e != nil {
 		return e
 	}
-	if e := applyTokenEncryption(rs, b.at("")); e != nil {
+	if e := applyTokenEncryption(rs, b.At("")); e != nil {
 		return e
 	}
-	if e := applyProofOfPossession(rs, b.at("")); e != nil {
+	if e := applyProofOfPossession(rs, b.At("")); e != nil {
 		return e
 	}
-	if e := applyAuthorizationPolicy(rs, b.at("")); e != nil {
+	if e := applyAuthorizationPolicy(rs, b.At("")); e != nil {
 		return e
 	}
 	if rs.SigningAlg == "HS256" && rs.SigningSecret == nil {
-		sec := randomString(32)
+		sec := wire.RandomString(32)
 		rs.SigningSecret = &sec
 	}
-	if rs.SigningAlg != "HS256" && b.has("signing_secret") && !b.isNull("signing_secret") {
-		return payloadErr("signing_secret is only allowed with signing_alg HS256", "signing_secret")
+	if rs.SigningAlg != "HS256" && b.Has("signing_secret") && !b.IsNull("signing_secret") {
+		return wire.PayloadErr("signing_secret is only allowed with signing_alg HS256", "signing_secret")
 	}
 	if rs.SigningAlg != "HS256" {
 		rs.SigningSecret = nil
@@ -187,9 +189,9 @@ func applyResourceServer(rs *resourceServer, b body, create bool) *apiErr {
 
 // applyScopes replaces the whole scope list (reference §4); null removes
 // the key, as for a resource server that never had scopes (reference §0.2).
-func applyScopes(rs *resourceServer, b body) *apiErr {
-	items, ok, e := b.at("").array("scopes")
-	if e != nil || !b.has("scopes") {
+func applyScopes(rs *resourceServer, b wire.Body) *wire.Error {
+	items, ok, e := b.At("").Array("scopes")
+	if e != nil || !b.Has("scopes") {
 		return e
 	}
 	if !ok {
@@ -199,24 +201,24 @@ func applyScopes(rs *resourceServer, b body) *apiErr {
 	scopes := make([]rsScope, 0, len(items))
 	seen := map[string]bool{}
 	for i, raw := range items {
-		it, _, e := asObject(raw, "scopes["+strconv.Itoa(i)+"]")
+		it, _, e := wire.AsObject(raw, "scopes["+strconv.Itoa(i)+"]")
 		if e != nil {
 			return e
 		}
-		if e := it.only("value", "description"); e != nil {
+		if e := it.Only("value", "description"); e != nil {
 			return e
 		}
-		v, e := it.str("value", true, 1, 280)
+		v, e := it.Str("value", true, 1, 280)
 		if e != nil {
 			return e
 		}
 		if seen[v] {
-			return payloadErr("Array items are not unique", "scopes")
+			return wire.PayloadErr("Array items are not unique", "scopes")
 		}
 		seen[v] = true
 		sc := rsScope{Value: v}
-		if it.has("description") {
-			d, e := it.str("description", false, 0, 500)
+		if it.Has("description") {
+			d, e := it.Str("description", false, 0, 500)
 			if e != nil {
 				return e
 			}
@@ -245,20 +247,20 @@ func defaultSubjectTypeAuthorization() *subjectTypeAuthorization {
 // null subject_type_authorization returns it to the default
 // {"client":{"policy":"require_client_grant"},"user":{"policy":"allow_all"}},
 // and a null user or client is a type error (it is not nullable).
-func applySubjectTypeAuthorization(rs *resourceServer, b obj) *apiErr {
+func applySubjectTypeAuthorization(rs *resourceServer, b wire.Obj) *wire.Error {
 	const k = "subject_type_authorization"
-	if !b.has(k) {
+	if !b.Has(k) {
 		return nil
 	}
-	if b.isNull(k) {
+	if b.IsNull(k) {
 		rs.SubjectTypeAuthorization = defaultSubjectTypeAuthorization()
 		return nil
 	}
-	sta, _, e := b.object(k)
+	sta, _, e := b.Object(k)
 	if e != nil {
 		return e
 	}
-	if e := sta.only("user", "client"); e != nil {
+	if e := sta.Only("user", "client"); e != nil {
 		return e
 	}
 	next := defaultSubjectTypeAuthorization()
@@ -273,17 +275,17 @@ func applySubjectTypeAuthorization(rs *resourceServer, b obj) *apiErr {
 		{"user", []string{"allow_all", "deny_all", "require_client_grant"}, &next.User},
 		{"client", []string{"deny_all", "require_client_grant"}, &next.Client},
 	} {
-		if !sta.has(side.key) {
+		if !sta.Has(side.key) {
 			continue
 		}
-		if sta.isNull(side.key) {
-			return sta.typeErr(side.key, "object")
+		if sta.IsNull(side.key) {
+			return sta.TypeErr(side.key, "object")
 		}
-		p, _, e := sta.object(side.key)
+		p, _, e := sta.Object(side.key)
 		if e != nil {
 			return e
 		}
-		v, e := p.enumReq("policy", side.values...)
+		v, e := p.EnumReq("policy", side.values...)
 		if e != nil {
 			return e
 		}
@@ -301,10 +303,10 @@ func applySubjectTypeAuthorization(rs *resourceServer, b obj) *apiErr {
 // with the key type, a string of 1–255 characters (RFC 9396 requires it);
 // its other keys are kept as sent and shown in answers; the array may be
 // empty (the answer then shows []).
-func applyAuthorizationDetails(rs *resourceServer, b obj) *apiErr {
+func applyAuthorizationDetails(rs *resourceServer, b wire.Obj) *wire.Error {
 	const k = "authorization_details"
-	items, ok, e := b.array(k)
-	if e != nil || !b.has(k) {
+	items, ok, e := b.Array(k)
+	if e != nil || !b.Has(k) {
 		return e
 	}
 	if !ok {
@@ -313,11 +315,11 @@ func applyAuthorizationDetails(rs *resourceServer, b obj) *apiErr {
 	}
 	out := make([]authorizationDetail, 0, len(items))
 	for i, raw := range items {
-		it, _, e := asObject(raw, k+"["+strconv.Itoa(i)+"]")
+		it, _, e := wire.AsObject(raw, k+"["+strconv.Itoa(i)+"]")
 		if e != nil {
 			return e
 		}
-		if _, e := it.str("type", true, 1, 255); e != nil {
+		if _, e := it.Str("type", true, 1, 255); e != nil {
 			return e
 		}
 		out = append(out, authorizationDetail(raw))
@@ -336,58 +338,58 @@ func applyAuthorizationDetails(rs *resourceServer, b obj) *apiErr {
 // PATCH replaces the whole object, pem included. The pem must be an X.509
 // certificate or a public key (PEM types CERTIFICATE, PUBLIC KEY or
 // RSA PUBLIC KEY) holding an RSA key, since every alg is RSA-OAEP.
-func applyTokenEncryption(rs *resourceServer, b obj) *apiErr {
+func applyTokenEncryption(rs *resourceServer, b wire.Obj) *wire.Error {
 	const k = "token_encryption"
-	te, ok, e := b.object(k)
-	if e != nil || !b.has(k) {
+	te, ok, e := b.Object(k)
+	if e != nil || !b.Has(k) {
 		return e
 	}
 	if !ok {
 		rs.TokenEncryption = nil
 		return nil
 	}
-	if e := te.only("format", "encryption_key"); e != nil {
+	if e := te.Only("format", "encryption_key"); e != nil {
 		return e
 	}
-	if e := te.require("format", "encryption_key"); e != nil {
+	if e := te.Require("format", "encryption_key"); e != nil {
 		return e
 	}
-	format, e := te.enumReq("format", "compact-nested-jwe")
+	format, e := te.EnumReq("format", "compact-nested-jwe")
 	if e != nil {
 		return e
 	}
-	if te.isNull("encryption_key") {
-		return te.typeErr("encryption_key", "object")
+	if te.IsNull("encryption_key") {
+		return te.TypeErr("encryption_key", "object")
 	}
-	key, _, e := te.object("encryption_key")
+	key, _, e := te.Object("encryption_key")
 	if e != nil {
 		return e
 	}
-	if e := key.only("name", "alg", "kid", "pem"); e != nil {
+	if e := key.Only("name", "alg", "kid", "pem"); e != nil {
 		return e
 	}
-	if e := key.require("alg", "pem"); e != nil {
+	if e := key.Require("alg", "pem"); e != nil {
 		return e
 	}
-	name, e := key.str("name", false, 1, 255)
+	name, e := key.Str("name", false, 1, 255)
 	if e != nil {
 		return e
 	}
-	alg, e := key.enumReq("alg", "RSA-OAEP-256", "RSA-OAEP-384", "RSA-OAEP-512")
+	alg, e := key.EnumReq("alg", "RSA-OAEP-256", "RSA-OAEP-384", "RSA-OAEP-512")
 	if e != nil {
 		return e
 	}
-	kid, e := key.str("kid", false, 1, 255)
+	kid, e := key.Str("kid", false, 1, 255)
 	if e != nil {
 		return e
 	}
-	pemText, e := key.str("pem", true, 1, 0)
+	pemText, e := key.Str("pem", true, 1, 0)
 	if e != nil {
 		return e
 	}
 	thumb, reason := pemThumbprint(pemText)
 	if reason != "" {
-		return payloadErr(reason, key.prop("pem"))
+		return wire.PayloadErr(reason, key.Prop("pem"))
 	}
 	rs.TokenEncryption = &tokenEncryption{Format: format, EncryptionKey: encryptionKey{Name: name, Alg: alg, Kid: kid, ThumbprintSHA256: thumb}}
 	return nil
@@ -442,33 +444,33 @@ func pemThumbprint(text string) (thumb, reason string) {
 // Assumption (reference §4 is silent): mechanism and required are
 // required, required_for is optional (absent from the answer when not
 // sent); a PATCH replaces the whole object.
-func applyProofOfPossession(rs *resourceServer, b obj) *apiErr {
+func applyProofOfPossession(rs *resourceServer, b wire.Obj) *wire.Error {
 	const k = "proof_of_possession"
-	pop, ok, e := b.object(k)
-	if e != nil || !b.has(k) {
+	pop, ok, e := b.Object(k)
+	if e != nil || !b.Has(k) {
 		return e
 	}
 	if !ok {
 		rs.ProofOfPossession = nil
 		return nil
 	}
-	if e := pop.only("mechanism", "required", "required_for"); e != nil {
+	if e := pop.Only("mechanism", "required", "required_for"); e != nil {
 		return e
 	}
-	if e := pop.require("mechanism", "required"); e != nil {
+	if e := pop.Require("mechanism", "required"); e != nil {
 		return e
 	}
-	mech, e := pop.enumReq("mechanism", "mtls", "dpop")
+	mech, e := pop.EnumReq("mechanism", "mtls", "dpop")
 	if e != nil {
 		return e
 	}
-	req, e := pop.boolReq("required")
+	req, e := pop.BoolReq("required")
 	if e != nil {
 		return e
 	}
 	var forWhom string
-	if pop.has("required_for") {
-		if forWhom, e = pop.enumReq("required_for", "public_clients", "all_clients"); e != nil {
+	if pop.Has("required_for") {
+		if forWhom, e = pop.EnumReq("required_for", "public_clients", "all_clients"); e != nil {
 			return e
 		}
 	}
@@ -481,20 +483,20 @@ func applyProofOfPossession(rs *resourceServer, b obj) *apiErr {
 //
 // Assumption (reference §4 is silent): policy_id is required, a string of
 // 1–255 characters; no other key is allowed.
-func applyAuthorizationPolicy(rs *resourceServer, b obj) *apiErr {
+func applyAuthorizationPolicy(rs *resourceServer, b wire.Obj) *wire.Error {
 	const k = "authorization_policy"
-	ap, ok, e := b.object(k)
-	if e != nil || !b.has(k) {
+	ap, ok, e := b.Object(k)
+	if e != nil || !b.Has(k) {
 		return e
 	}
 	if !ok {
 		rs.AuthorizationPolicy = nil
 		return nil
 	}
-	if e := ap.only("policy_id"); e != nil {
+	if e := ap.Only("policy_id"); e != nil {
 		return e
 	}
-	id, e := ap.str("policy_id", true, 1, 255)
+	id, e := ap.Str("policy_id", true, 1, 255)
 	if e != nil {
 		return e
 	}
@@ -502,20 +504,20 @@ func applyAuthorizationPolicy(rs *resourceServer, b obj) *apiErr {
 	return nil
 }
 
-func (s *Server) createResourceServer(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
-	b, e := readBody(r)
+func (s *Server) createResourceServer(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
+	b, e := wire.ReadBody(r)
 	if e != nil {
 		return e
 	}
-	if e := b.only(append([]string{"identifier"}, rsWritable...)...); e != nil {
+	if e := b.Only(append([]string{"identifier"}, rsWritable...)...); e != nil {
 		return e
 	}
-	ident, e := b.str("identifier", true, 1, 600)
+	ident, e := b.Str("identifier", true, 1, 600)
 	if e != nil {
 		return e
 	}
 	if s.findResourceServer(ident) != nil {
-		return newErr(409, "A resource server with the same identifier already exists.", "operation_not_supported")
+		return wire.NewErr(409, "A resource server with the same identifier already exists.", "operation_not_supported")
 	}
 	rs := &resourceServer{
 		Identifier: ident, TokenLifetime: 86400, TokenLifetimeForWeb: 7200, SigningAlg: "RS256",
@@ -539,7 +541,7 @@ func (s *Server) createResourceServer(w http.ResponseWriter, r *http.Request, _ 
 			return e
 		}
 	}
-	rs.ID, rs.Seq = randomHex(24), s.st.next()
+	rs.ID, rs.Seq = wire.RandomHex(24), s.st.next()
 	// Omitted until set (reference §4), or filled in (Assume.UnsetFields).
 	if s.opts.Assume.UnsetFields == "fill" && !rs.IsSystem {
 		if rs.EnforcePolicies == nil {
@@ -551,56 +553,56 @@ func (s *Server) createResourceServer(w http.ResponseWriter, r *http.Request, _ 
 		}
 	}
 	s.st.ResourceServers[rs.ID] = rs
-	writeJSON(w, 201, rs)
+	wire.WriteJSON(w, 201, rs)
 	return nil
 }
 
-func (s *Server) listResourceServers(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
-	page, perPage, totals, e := offsetPage(r)
+func (s *Server) listResourceServers(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
+	page, perPage, totals, e := wire.OffsetPage(r)
 	if e != nil {
 		return e
 	}
 	want := r.URL.Query()["identifiers"]
 	var match []*resourceServer
 	for _, rs := range sortedBySeq(s.st.ResourceServers, func(r *resourceServer) int64 { return r.Seq }) {
-		if len(want) > 0 && !contains(want, rs.Identifier) {
+		if len(want) > 0 && !wire.Contains(want, rs.Identifier) {
 			continue
 		}
 		match = append(match, rs)
 	}
-	sel, e := s.readFields(r, true)
+	sel, e := wire.ReadFields(r, true, s.opts.FieldsEverywhere)
 	if e != nil {
 		return e
 	}
-	start, end := window(len(match), page, perPage)
-	items := each(sel, match[start:end])
+	start, end := wire.Window(len(match), page, perPage)
+	items := wire.Each(sel, match[start:end])
 	if !totals {
-		writeJSON(w, 200, items)
+		wire.WriteJSON(w, 200, items)
 		return nil
 	}
-	writeJSON(w, 200, ordered{{"total", len(match)}, {"start", page * perPage}, {"limit", perPage}, {"resource_servers", items}})
+	wire.WriteJSON(w, 200, wire.Ordered{{"total", len(match)}, {"start", page * perPage}, {"limit", perPage}, {"resource_servers", items}})
 	return nil
 }
 
-func (s *Server) getResourceServer(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+func (s *Server) getResourceServer(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	rs, e := s.lookupResourceServer(r)
 	if e != nil {
 		return e
 	}
-	sel, e := s.readFields(r, true)
+	sel, e := wire.ReadFields(r, true, s.opts.FieldsEverywhere)
 	if e != nil {
 		return e
 	}
-	writeJSON(w, 200, sel.one(rs))
+	wire.WriteJSON(w, 200, sel.One(rs))
 	return nil
 }
 
-func (s *Server) updateResourceServer(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+func (s *Server) updateResourceServer(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	rs, e := s.lookupResourceServer(r)
 	if e != nil {
 		return e
 	}
-	b, e := readBody(r)
+	b, e := wire.ReadBody(r)
 	if e != nil {
 		return e
 	}
@@ -608,7 +610,7 @@ func (s *Server) updateResourceServer(w http.ResponseWriter, r *http.Request, _ 
 		if e := systemPatch(kind, rs, b); e != nil {
 			return e
 		}
-	} else if e := b.only(rsWritable...); e != nil {
+	} else if e := b.Only(rsWritable...); e != nil {
 		return e
 	}
 	// Validate on a copy so a refused PATCH changes nothing.
@@ -617,11 +619,11 @@ func (s *Server) updateResourceServer(w http.ResponseWriter, r *http.Request, _ 
 		return e
 	}
 	*rs = *next
-	writeJSON(w, 200, rs)
+	wire.WriteJSON(w, 200, rs)
 	return nil
 }
 
-func (s *Server) deleteResourceServer(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+func (s *Server) deleteResourceServer(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	rs, e := s.lookupResourceServer(r)
 	if e != nil {
 		// Deleting an API that no longer exists succeeds.
@@ -646,13 +648,4 @@ func (s *Server) deleteResourceServer(w http.ResponseWriter, r *http.Request, _ 
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(http.StatusNoContent)
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }

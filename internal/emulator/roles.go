@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 )
 
 // createRole answers 200 (not 201) with the role; the answer omits a
@@ -16,51 +18,51 @@ import (
 // organization needs owner_id (400 "Missing required property: owner_id"),
 // and owner_id without type organization is refused with 400 on property
 // owner_id.
-func (s *Server) createRole(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
-	b, e := readBody(r)
+func (s *Server) createRole(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
+	b, e := wire.ReadBody(r)
 	if e != nil {
 		return e
 	}
-	if e := b.only("name", "description", "type", "owner_id"); e != nil {
+	if e := b.Only("name", "description", "type", "owner_id"); e != nil {
 		return e
 	}
-	name, e := b.str("name", true, 1, 50)
+	name, e := b.Str("name", true, 1, 50)
 	if e != nil {
 		return e
 	}
 	ro := &role{Name: name, Type: "tenant"}
-	if b.has("description") && !b.isNull("description") {
-		d, e := b.str("description", false, 0, 140)
+	if b.Has("description") && !b.IsNull("description") {
+		d, e := b.Str("description", false, 0, 140)
 		if e != nil {
 			return e
 		}
 		ro.Description = &d
 	}
-	if t, e := b.enum("type", "tenant", "organization"); e != nil {
+	if t, e := b.Enum("type", "tenant", "organization"); e != nil {
 		return e
 	} else if t != nil {
 		ro.Type = *t
 	}
-	if b.has("owner_id") && !b.isNull("owner_id") {
+	if b.Has("owner_id") && !b.IsNull("owner_id") {
 		if ro.Type != "organization" {
-			return payloadErr("owner_id is allowed only with type organization", "owner_id")
+			return wire.PayloadErr("owner_id is allowed only with type organization", "owner_id")
 		}
-		if ro.OwnerID, e = b.str("owner_id", true, 1, 50); e != nil {
+		if ro.OwnerID, e = b.Str("owner_id", true, 1, 50); e != nil {
 			return e
 		}
 	}
 	if ro.Type == "organization" && ro.OwnerID == "" {
-		return payloadErr("Missing required property: owner_id", "")
+		return wire.PayloadErr("Missing required property: owner_id", "")
 	}
 	if s.roleNamed(name, "") != nil {
-		return newErr(409, "The role already exists.", "")
+		return wire.NewErr(409, "The role already exists.", "")
 	}
 	if e := s.capReached(len(s.st.Roles)); e != nil {
 		return e
 	}
-	ro.ID, ro.Seq = "rol_"+randomString(16), s.st.next()
+	ro.ID, ro.Seq = "rol_"+wire.RandomString(16), s.st.next()
 	s.st.Roles[ro.ID] = ro
-	writeJSON(w, 200, ro)
+	wire.WriteJSON(w, 200, ro)
 	return nil
 }
 
@@ -76,37 +78,37 @@ func (s *Server) roleNamed(name, self string) *role {
 
 // roleView is a role as GET shows it, in the observed key order:
 // description always present, "" when none (reference §3).
-func roleView(ro *role) ordered {
-	o := ordered{{"id", ro.ID}, {"name", ro.Name}, {"description", deref(ro.Description)}, {"type", ro.Type}}
+func roleView(ro *role) wire.Ordered {
+	o := wire.Ordered{{"id", ro.ID}, {"name", ro.Name}, {"description", wire.Deref(ro.Description)}, {"type", ro.Type}}
 	if ro.OwnerID != "" {
-		o = append(o, ordered{{"owner_id", ro.OwnerID}}...)
+		o = append(o, wire.Ordered{{"owner_id", ro.OwnerID}}...)
 	}
 	return o
 }
 
-func (s *Server) listRoles(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
-	page, perPage, totals, e := offsetPage(r)
+func (s *Server) listRoles(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
+	page, perPage, totals, e := wire.OffsetPage(r)
 	if e != nil {
 		return e
 	}
-	sel, e := s.readFields(r, false)
+	sel, e := wire.ReadFields(r, false, s.opts.FieldsEverywhere)
 	if e != nil {
 		return e
 	}
 	filter := strings.ToLower(r.URL.Query().Get("name_filter"))
-	match := []ordered{}
+	match := []wire.Ordered{}
 	for _, ro := range sortedBySeq(s.st.Roles, func(r *role) int64 { return r.Seq }) {
 		if filter == "" || s.nameMatches(strings.ToLower(ro.Name), filter) {
 			match = append(match, roleView(ro))
 		}
 	}
-	start, end := window(len(match), page, perPage)
-	items := each(sel, match[start:end])
+	start, end := wire.Window(len(match), page, perPage)
+	items := wire.Each(sel, match[start:end])
 	if !totals {
-		writeJSON(w, 200, items)
+		wire.WriteJSON(w, 200, items)
 		return nil
 	}
-	writeJSON(w, 200, ordered{{"roles", items}, {"start", page * perPage}, {"limit", perPage}, {"total", len(match)}})
+	wire.WriteJSON(w, 200, wire.Ordered{{"roles", items}, {"start", page * perPage}, {"limit", perPage}, {"total", len(match)}})
 	return nil
 }
 
@@ -123,24 +125,24 @@ func (s *Server) nameMatches(name, filter string) bool {
 	return strings.Contains(name, filter)
 }
 
-func (s *Server) role(r *http.Request) (*role, *apiErr) {
-	ro, ok := s.st.Roles[pathID(r)]
+func (s *Server) role(r *http.Request) (*role, *wire.Error) {
+	ro, ok := s.st.Roles[wire.PathID(r)]
 	if !ok {
-		return nil, newErr(404, "The role does not exist.", "")
+		return nil, wire.NewErr(404, "The role does not exist.", "")
 	}
 	return ro, nil
 }
 
-func (s *Server) getRole(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+func (s *Server) getRole(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	ro, e := s.role(r)
 	if e != nil {
 		return e
 	}
-	sel, e := s.readFields(r, false)
+	sel, e := wire.ReadFields(r, false, s.opts.FieldsEverywhere)
 	if e != nil {
 		return e
 	}
-	writeJSON(w, 200, sel.one(roleView(ro)))
+	wire.WriteJSON(w, 200, sel.One(roleView(ro)))
 	return nil
 }
 
@@ -151,42 +153,42 @@ func (s *Server) getRole(w http.ResponseWriter, r *http.Request, _ *caller) *api
 // role answers 409 "The role already exists.", as a duplicate create does;
 // a null description clears it (GET then shows ""); a null name is a type
 // error. A refused PATCH changes nothing.
-func (s *Server) updateRole(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+func (s *Server) updateRole(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	ro, e := s.role(r)
 	if e != nil {
 		return e
 	}
-	b, e := readBody(r)
+	b, e := wire.ReadBody(r)
 	if e != nil {
 		return e
 	}
-	if e := b.only("name", "description"); e != nil {
+	if e := b.Only("name", "description"); e != nil {
 		return e
 	}
 	next := *ro
-	if b.has("name") {
-		if next.Name, e = b.str("name", true, 1, 50); e != nil {
+	if b.Has("name") {
+		if next.Name, e = b.Str("name", true, 1, 50); e != nil {
 			return e
 		}
 	}
-	if b.isNull("description") {
+	if b.IsNull("description") {
 		next.Description = nil
-	} else if b.has("description") {
-		d, e := b.str("description", false, 0, 140)
+	} else if b.Has("description") {
+		d, e := b.Str("description", false, 0, 140)
 		if e != nil {
 			return e
 		}
 		next.Description = &d
 	}
 	if s.roleNamed(next.Name, ro.ID) != nil {
-		return newErr(409, "The role already exists.", "")
+		return wire.NewErr(409, "The role already exists.", "")
 	}
 	*ro = next
-	writeJSON(w, 200, roleView(ro))
+	wire.WriteJSON(w, 200, roleView(ro))
 	return nil
 }
 
-func (s *Server) deleteRole(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+func (s *Server) deleteRole(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	ro, e := s.role(r)
 	if e != nil {
 		return e
@@ -194,7 +196,7 @@ func (s *Server) deleteRole(w http.ResponseWriter, r *http.Request, _ *caller) *
 	delete(s.st.Roles, ro.ID)
 	delete(s.st.RolePerms, ro.ID)
 	delete(s.st.RoleUsers, ro.ID)
-	writeJSON(w, 200, map[string]any{})
+	wire.WriteJSON(w, 200, map[string]any{})
 	return nil
 }
 
@@ -214,11 +216,11 @@ func (s *Server) permissionsOf(roleID string) []permissionView {
 		for name := range names {
 			v := permissionView{PermissionName: name, ResourceServerIdentifier: ident}
 			if rs != nil {
-				v.ResourceServerName = deref(rs.Name)
+				v.ResourceServerName = wire.Deref(rs.Name)
 				if rs.Scopes != nil {
 					for _, sc := range *rs.Scopes {
 						if sc.Value == name {
-							v.Description = deref(sc.Description)
+							v.Description = wire.Deref(sc.Description)
 						}
 					}
 				}
@@ -235,27 +237,27 @@ func (s *Server) permissionsOf(roleID string) []permissionView {
 	return out
 }
 
-func (s *Server) listRolePermissions(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+func (s *Server) listRolePermissions(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	ro, e := s.role(r)
 	if e != nil {
 		return e
 	}
-	page, perPage, totals, e := offsetPage(r)
+	page, perPage, totals, e := wire.OffsetPage(r)
 	if e != nil {
 		return e
 	}
-	sel, e := s.readFields(r, false)
+	sel, e := wire.ReadFields(r, false, s.opts.FieldsEverywhere)
 	if e != nil {
 		return e
 	}
 	all := s.permissionsOf(ro.ID)
-	start, end := window(len(all), page, perPage)
-	items := each(sel, all[start:end])
+	start, end := wire.Window(len(all), page, perPage)
+	items := wire.Each(sel, all[start:end])
 	if !totals {
-		writeJSON(w, 200, items)
+		wire.WriteJSON(w, 200, items)
 		return nil
 	}
-	writeJSON(w, 200, ordered{{"permissions", items}, {"start", page * perPage}, {"limit", perPage}, {"total", len(all)}})
+	wire.WriteJSON(w, 200, wire.Ordered{{"permissions", items}, {"start", page * perPage}, {"limit", perPage}, {"total", len(all)}})
 	return nil
 }
 
@@ -265,36 +267,36 @@ type permissionPair struct {
 }
 
 // permissionBody reads {"permissions":[{resource_server_identifier, permission_name}, ...]}.
-func permissionBody(r *http.Request) ([]permissionPair, *apiErr) {
-	b, e := readBody(r)
+func permissionBody(r *http.Request) ([]permissionPair, *wire.Error) {
+	b, e := wire.ReadBody(r)
 	if e != nil {
 		return nil, e
 	}
-	if e := b.only("permissions"); e != nil {
+	if e := b.Only("permissions"); e != nil {
 		return nil, e
 	}
-	if !b.has("permissions") {
-		return nil, payloadErr("Missing required property: permissions", "")
+	if !b.Has("permissions") {
+		return nil, wire.PayloadErr("Missing required property: permissions", "")
 	}
-	var items []body
+	var items []wire.Body
 	if err := json.Unmarshal(b["permissions"], &items); err != nil {
-		return nil, payloadErr("Expected type array but found type "+jsonType(b["permissions"]), "permissions")
+		return nil, wire.PayloadErr("Expected type array but found type "+wire.JSONType(b["permissions"]), "permissions")
 	}
 	if len(items) == 0 {
-		return nil, payloadErr("Array is too short (0), minimum 1", "permissions")
+		return nil, wire.PayloadErr("Array is too short (0), minimum 1", "permissions")
 	}
 	out := make([]permissionPair, 0, len(items))
 	for i, it := range items {
 		prop := "permissions[" + strconv.Itoa(i) + "]"
-		if e := it.only("resource_server_identifier", "permission_name"); e != nil {
-			e.message = strings.TrimSuffix(e.message, ".") + " on property " + prop + "."
+		if e := it.Only("resource_server_identifier", "permission_name"); e != nil {
+			e.Message = strings.TrimSuffix(e.Message, ".") + " on property " + prop + "."
 			return nil, e
 		}
-		ident, e := it.str("resource_server_identifier", true, 1, 600)
+		ident, e := it.Str("resource_server_identifier", true, 1, 600)
 		if e != nil {
 			return nil, e
 		}
-		name, e := it.str("permission_name", true, 1, 280)
+		name, e := it.Str("permission_name", true, 1, 280)
 		if e != nil {
 			return nil, e
 		}
@@ -316,7 +318,7 @@ func permissionBody(r *http.Request) ([]permissionPair, *apiErr) {
 // or 409 "The role already has the permission '<name>' of resource server
 // '<identifier>'." (no errorCode) and nothing is assigned
 // (Assume.HeldPermission).
-func (s *Server) addRolePermissions(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+func (s *Server) addRolePermissions(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	ro, e := s.role(r)
 	if e != nil {
 		return e
@@ -329,13 +331,13 @@ func (s *Server) addRolePermissions(w http.ResponseWriter, r *http.Request, _ *c
 	for _, p := range pairs {
 		rs := s.findResourceServer(p.ResourceServerIdentifier)
 		if rs == nil {
-			return newErr(404, "The resource server does not exist: '"+p.ResourceServerIdentifier+"'", "inexistent_resource_server")
+			return wire.NewErr(404, "The resource server does not exist: '"+p.ResourceServerIdentifier+"'", "inexistent_resource_server")
 		}
 		if !rs.hasScope(p.PermissionName) && s.opts.Assume.UndefinedScope == "refuse" {
-			return newErr(400, "Permission '"+p.PermissionName+"' is not defined on resource server '"+p.ResourceServerIdentifier+"'.", "invalid_body")
+			return wire.NewErr(400, "Permission '"+p.PermissionName+"' is not defined on resource server '"+p.ResourceServerIdentifier+"'.", "invalid_body")
 		}
 		if perms[p.ResourceServerIdentifier][p.PermissionName] && s.opts.Assume.HeldPermission == "conflict" {
-			return newErr(409, "The role already has the permission '"+p.PermissionName+"' of resource server '"+p.ResourceServerIdentifier+"'.", "")
+			return wire.NewErr(409, "The role already has the permission '"+p.PermissionName+"' of resource server '"+p.ResourceServerIdentifier+"'.", "")
 		}
 	}
 	if perms == nil {
@@ -348,7 +350,7 @@ func (s *Server) addRolePermissions(w http.ResponseWriter, r *http.Request, _ *c
 		}
 		perms[p.ResourceServerIdentifier][p.PermissionName] = true
 	}
-	writeJSON(w, 201, map[string]any{})
+	wire.WriteJSON(w, 201, map[string]any{})
 	return nil
 }
 
@@ -360,7 +362,7 @@ func (s *Server) addRolePermissions(w http.ResponseWriter, r *http.Request, _ *c
 //
 // Assumption (reference §3, §8 leave it open): an unknown role id is 404
 // "The role does not exist.", as GET is.
-func (s *Server) removeRolePermissions(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+func (s *Server) removeRolePermissions(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	ro, e := s.role(r)
 	if e != nil {
 		return e
@@ -381,30 +383,4 @@ func (s *Server) removeRolePermissions(w http.ResponseWriter, r *http.Request, _
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(http.StatusNoContent)
 	return nil
-}
-
-// ordered is a JSON object that keeps its key order.
-type ordered []struct {
-	k string
-	v any
-}
-
-func (o ordered) MarshalJSON() ([]byte, error) {
-	var b strings.Builder
-	b.WriteString("{")
-	for i, kv := range o {
-		if i > 0 {
-			b.WriteString(",")
-		}
-		k, _ := marshal(kv.k)
-		v, err := marshal(kv.v)
-		if err != nil {
-			return nil, err
-		}
-		b.Write(k)
-		b.WriteString(":")
-		b.Write(v)
-	}
-	b.WriteString("}")
-	return []byte(b.String()), nil
 }

@@ -1,14 +1,12 @@
 package emulator
 
 import (
-	"encoding/base64"
 	"net/http"
-	"net/url"
-	"strconv"
-	"strings"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 )
 
-type handlerFunc func(w http.ResponseWriter, r *http.Request, c *caller) *apiErr
+type handlerFunc func(w http.ResponseWriter, r *http.Request, c *caller) *wire.Error
 
 // handle registers an API route that needs scope; the caller was
 // authenticated before routing. The handler runs holding the store lock,
@@ -28,7 +26,7 @@ func (s *Server) handle(mux *http.ServeMux, pattern, scope string, h handlerFunc
 			}()
 		}
 		if e != nil {
-			writeErr(w, e)
+			wire.WriteErr(w, e)
 		}
 	})
 }
@@ -113,35 +111,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 }
 
 // capReached reports whether the store already holds the cap of a type.
-func (s *Server) capReached(n int) *apiErr {
+func (s *Server) capReached(n int) *wire.Error {
 	if s.cap > 0 && n >= s.cap {
-		return newErr(403, "You reached the limit of entities of this type for this tenant.", "")
+		return wire.NewErr(403, "You reached the limit of entities of this type for this tenant.", "")
 	}
 	return nil
-}
-
-// cursor encodes a checkpoint-pagination offset as an opaque token.
-func cursor(offset int) string {
-	return base64.RawURLEncoding.EncodeToString([]byte("o:" + strconv.Itoa(offset)))
-}
-
-func fromCursor(c string) (int, bool) {
-	b, err := base64.RawURLEncoding.DecodeString(c)
-	if err != nil {
-		return 0, false
-	}
-	n, err := strconv.Atoi(strings.TrimPrefix(string(b), "o:"))
-	return n, err == nil && strings.HasPrefix(string(b), "o:") && n >= 0
-}
-
-// pathID returns the {id} path value; a double-escaped value is decoded by
-// the lookups that accept it.
-func pathID(r *http.Request) string { return r.PathValue("id") }
-
-func unescapeOnce(s string) (string, bool) {
-	if !strings.Contains(s, "%") {
-		return "", false
-	}
-	u, err := url.PathUnescape(s)
-	return u, err == nil
 }

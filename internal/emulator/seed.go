@@ -3,6 +3,8 @@ package emulator
 import (
 	"slices"
 	"time"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 )
 
 // seedSystem creates the tenant's system Management API, whose scopes are the
@@ -15,7 +17,7 @@ func (s *Server) seedSystem() {
 		scopes = append(scopes, rsScope{Value: sc, Description: &d})
 	}
 	rs := &resourceServer{
-		ID: randomHex(24), Name: &name, Identifier: s.Audience(), TokenLifetime: 86400, TokenLifetimeForWeb: 7200,
+		ID: wire.RandomHex(24), Name: &name, Identifier: s.Audience(), TokenLifetime: 86400, TokenLifetimeForWeb: 7200,
 		SigningAlg: "RS256", Scopes: &scopes, IsSystem: true, Seq: s.st.next(),
 	}
 	s.st.ResourceServers[rs.ID] = rs
@@ -34,15 +36,15 @@ func (s *Server) seedDemo() {
 	}
 	s.addAction(a, now, true)
 	past := now.Add(-a.Build.length())
-	a.CreatedAt, a.UpdatedAt = nanos(past), nanos(past)
+	a.CreatedAt, a.UpdatedAt = wire.Nanos(past), wire.Nanos(past)
 	s.startBuild(a, past, true)
 	a.settle(now)
 	desc := "Role seeded by the emulator for the demo."
-	ro := &role{ID: "rol_" + randomString(16), Name: "demo-role", Description: &desc, Type: "tenant", Seq: s.st.next()}
+	ro := &role{ID: "rol_" + wire.RandomString(16), Name: "demo-role", Description: &desc, Type: "tenant", Seq: s.st.next()}
 	s.st.Roles[ro.ID] = ro
 	p := &phoneProvider{
-		ID: "pro_" + randomString(22), Tenant: s.opts.TenantName, Name: "custom", Channel: "phone",
-		Configuration: &phoneConfig{DeliveryMethods: []string{"text", "voice"}}, CreatedAt: millis(now), UpdatedAt: millis(now),
+		ID: "pro_" + wire.RandomString(22), Tenant: s.opts.TenantName, Name: "custom", Channel: "phone",
+		Configuration: &phoneConfig{DeliveryMethods: []string{"text", "voice"}}, CreatedAt: wire.Millis(now), UpdatedAt: wire.Millis(now),
 	}
 	s.st.PhoneProviders[p.ID] = p
 	s.st.PhoneCredentials[p.ID] = map[string]string{}
@@ -58,9 +60,9 @@ func (s *Server) seedClient(c Client, name string) {
 	if !ok {
 		rec = s.newClient("non_interactive")
 		rec.ID = c.ID
-		rec.Fields["name"] = raw(name)
-		rec.Fields["app_type"] = raw("non_interactive")
-		rec.Fields["grant_types"] = raw([]string{"client_credentials"})
+		rec.Fields["name"] = wire.Raw(name)
+		rec.Fields["app_type"] = wire.Raw("non_interactive")
+		rec.Fields["grant_types"] = wire.Raw([]string{"client_credentials"})
 		s.st.Clients[c.ID] = rec
 	}
 	rec.Secret, rec.Global, rec.TokenLifetime = c.Secret, c.Global, c.TokenLifetime
@@ -72,7 +74,7 @@ func (s *Server) seedClient(c Client, name string) {
 		g.Scope, g.AllowAllScopes = &scopes, nil
 		return
 	}
-	g := &grant{ID: "cgr_" + randomString(16), ClientID: c.ID, Audience: s.Audience(), Scope: &scopes, SubjectType: "client", Seq: s.st.next()}
+	g := &grant{ID: "cgr_" + wire.RandomString(16), ClientID: c.ID, Audience: s.Audience(), Scope: &scopes, SubjectType: "client", Seq: s.st.next()}
 	s.st.Grants[g.ID] = g
 }
 

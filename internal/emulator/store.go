@@ -1,10 +1,11 @@
 package emulator
 
 import (
-	"bytes"
 	"encoding/json"
 	"maps"
 	"sort"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 )
 
 // The stored objects serialise exactly as the API shows them: field order as
@@ -49,19 +50,11 @@ type subjectTypeAuthorization struct {
 // authorizationDetail is an item as it was sent: {"type", ...}.
 type authorizationDetail json.RawMessage
 
-func (d authorizationDetail) MarshalJSON() ([]byte, error) { return compactJSON(d) }
+func (d authorizationDetail) MarshalJSON() ([]byte, error) { return wire.CompactJSON(d) }
 
 func (d *authorizationDetail) UnmarshalJSON(b []byte) error {
 	*d = append((*d)[:0], b...)
 	return nil
-}
-
-func compactJSON(raw []byte) ([]byte, error) {
-	var b bytes.Buffer
-	if err := json.Compact(&b, raw); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
 }
 
 // tokenEncryption is stored as the API answers it: the key's pem is never

@@ -1,6 +1,10 @@
 package emulator
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
+)
 
 // The tenant's system APIs (reference §4): the Management API, there from
 // the start (seedSystem), and two that the tenant makes from a template when
@@ -92,14 +96,14 @@ func (s *Server) systemTemplate(ident string) *resourceServer {
 // urn:auth0:express-configure cannot be updated." (errorCode
 // operation_not_supported); the My Account API takes what the Management
 // API takes.
-func systemPatch(kind systemKind, rs *resourceServer, b body) *apiErr {
+func systemPatch(kind systemKind, rs *resourceServer, b wire.Body) *wire.Error {
 	if kind != expressConfigure {
-		return b.only(systemPatchable...)
+		return b.Only(systemPatchable...)
 	}
-	if e := b.only(); e != nil {
+	if e := b.Only(); e != nil {
 		return e
 	}
-	return newErr(400, "The system API "+rs.Identifier+" cannot be updated.", "operation_not_supported")
+	return wire.NewErr(400, "The system API "+rs.Identifier+" cannot be updated.", "operation_not_supported")
 }
 
 // systemDelete refuses to delete the Management API, which the tenant
@@ -107,9 +111,9 @@ func systemPatch(kind systemKind, rs *resourceServer, b body) *apiErr {
 // suggested). The express-configuration API is deleted (204, recorded).
 // Assumption: the My Account API, made from a template like it, is
 // deleted too.
-func systemDelete(kind systemKind, rs *resourceServer) *apiErr {
+func systemDelete(kind systemKind, rs *resourceServer) *wire.Error {
 	if kind == managementAPI {
-		return newErr(400, "The system resource server "+rs.Identifier+" cannot be deleted.", "operation_not_supported")
+		return wire.NewErr(400, "The system resource server "+rs.Identifier+" cannot be deleted.", "operation_not_supported")
 	}
 	return nil
 }

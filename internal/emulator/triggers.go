@@ -1,6 +1,10 @@
 package emulator
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
+)
 
 // triggerInfo is one version of a trigger as GET /actions/triggers shows it,
 // in the recorded key order (TestActionManager_Triggers.yaml).
@@ -60,11 +64,11 @@ var triggerCatalogue = func() []triggerInfo {
 
 // listTriggers answers {"triggers": [...]}, every trigger version
 // (GET /actions/triggers takes no parameter, published specification).
-func (s *Server) listTriggers(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
-	sel, e := s.readFields(r, false)
+func (s *Server) listTriggers(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
+	sel, e := wire.ReadFields(r, false, s.opts.FieldsEverywhere)
 	if e != nil {
 		return e
 	}
-	writeJSON(w, 200, ordered{{"triggers", each(sel, triggerCatalogue)}})
+	wire.WriteJSON(w, 200, wire.Ordered{{"triggers", wire.Each(sel, triggerCatalogue)}})
 	return nil
 }

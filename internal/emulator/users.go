@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 )
 
 // Users, as far as assigning roles needs them and the recordings show them
@@ -59,12 +61,12 @@ type user struct {
 // view is the user as the API shows it: keys in alphabetical order but
 // app_metadata, which comes last (the recorded order), and the keys never
 // set left out.
-func (u *user) view() ordered {
+func (u *user) view() wire.Ordered {
 	local := strings.TrimPrefix(u.UserID, "auth0|")
 	all := map[string]any{
 		"created_at": u.CreatedAt, "email": u.Email, "email_verified": u.EmailVerified, "name": u.Name, "nickname": u.Nickname,
 		"picture": u.Picture, "updated_at": u.UpdatedAt, "user_id": u.UserID,
-		"identities": []ordered{{{"connection", databaseConnection}, {"user_id", local}, {"provider", "auth0"}, {"isSocial", false}}},
+		"identities": []wire.Ordered{{{"connection", databaseConnection}, {"user_id", local}, {"provider", "auth0"}, {"isSocial", false}}},
 	}
 	for k, v := range map[string]string{"username": u.Username, "phone_number": u.PhoneNumber, "given_name": u.GivenName, "family_name": u.FamilyName} {
 		if v != "" {
@@ -87,19 +89,19 @@ func (u *user) view() ordered {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	o := ordered{}
+	o := wire.Ordered{}
 	for _, k := range keys {
-		o = append(o, ordered{{k, all[k]}}...)
+		o = append(o, wire.Ordered{{k, all[k]}}...)
 	}
 	if u.AppMetadata != nil {
-		o = append(o, ordered{{"app_metadata", u.AppMetadata}}...)
+		o = append(o, wire.Ordered{{"app_metadata", u.AppMetadata}}...)
 	}
 	return o
 }
 
 // member is a user as GET /roles/{id}/users shows it (recorded order).
-func (u *user) member() ordered {
-	return ordered{{"user_id", u.UserID}, {"email", u.Email}, {"picture", u.Picture}, {"name", u.Name}}
+func (u *user) member() wire.Ordered {
+	return wire.Ordered{{"user_id", u.UserID}, {"email", u.Email}, {"picture", u.Picture}, {"name", u.Name}}
 }
 
 // gravatar is the default picture: Gravatar by the e-mail's MD5, falling
@@ -129,37 +131,37 @@ func gravatar(email, name string) string {
 // becomes auth0|<user_id>; a second user with the same e-mail, username or
 // user_id is 409 "The user already exists." (errorCode auth0_idp_error);
 // verify_email is accepted and does nothing.
-func (s *Server) createUser(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
-	b, e := readBody(r)
+func (s *Server) createUser(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
+	b, e := wire.ReadBody(r)
 	if e != nil {
 		return e
 	}
-	o := b.at("")
-	if e := o.only("email", "phone_number", "user_metadata", "blocked", "email_verified", "phone_verified", "app_metadata", "given_name",
+	o := b.At("")
+	if e := o.Only("email", "phone_number", "user_metadata", "blocked", "email_verified", "phone_verified", "app_metadata", "given_name",
 		"family_name", "name", "nickname", "picture", "user_id", "connection", "password", "verify_email", "username"); e != nil {
 		return e
 	}
-	conn, e := o.str("connection", true, 1, 0)
+	conn, e := o.Str("connection", true, 1, 0)
 	if e != nil {
 		return e
 	}
 	if conn != databaseConnection {
-		return newErr(400, "The connection does not exist.", "inexistent_connection")
+		return wire.NewErr(400, "The connection does not exist.", "inexistent_connection")
 	}
-	if e := o.require("email", "password"); e != nil {
+	if e := o.Require("email", "password"); e != nil {
 		return e
 	}
-	email, e := o.str("email", true, 1, 300)
+	email, e := o.Str("email", true, 1, 300)
 	if e != nil {
 		return e
 	}
 	if a, err := mail.ParseAddress(email); err != nil || a.Address != email {
-		return payloadErr("Object didn't pass validation for format email: "+email, "email")
+		return wire.PayloadErr("Object didn't pass validation for format email: "+email, "email")
 	}
-	if _, e := o.str("password", true, 1, 0); e != nil {
+	if _, e := o.Str("password", true, 1, 0); e != nil {
 		return e
 	}
-	now := millis(time.Now())
+	now := wire.Millis(time.Now())
 	u := &user{Email: email, CreatedAt: now, UpdatedAt: now}
 	for _, f := range []struct {
 		key string
@@ -169,40 +171,40 @@ func (s *Server) createUser(w http.ResponseWriter, r *http.Request, _ *caller) *
 		{"username", &u.Username, 300}, {"given_name", &u.GivenName, 300}, {"family_name", &u.FamilyName, 300}, {"name", &u.Name, 300},
 		{"nickname", &u.Nickname, 300}, {"phone_number", &u.PhoneNumber, 300}, {"picture", &u.Picture, 0},
 	} {
-		if *f.dst, e = o.str(f.key, false, 1, f.max); e != nil {
+		if *f.dst, e = o.Str(f.key, false, 1, f.max); e != nil {
 			return e
 		}
 	}
-	if u.Blocked, e = o.boolean("blocked"); e != nil {
+	if u.Blocked, e = o.Bool("blocked"); e != nil {
 		return e
 	}
-	if u.PhoneVerified, e = o.boolean("phone_verified"); e != nil {
+	if u.PhoneVerified, e = o.Bool("phone_verified"); e != nil {
 		return e
 	}
-	verified, e := o.boolean("email_verified")
+	verified, e := o.Bool("email_verified")
 	if e != nil {
 		return e
 	}
 	u.EmailVerified = verified != nil && *verified
-	if _, e := o.boolean("verify_email"); e != nil {
+	if _, e := o.Bool("verify_email"); e != nil {
 		return e
 	}
 	for _, f := range []struct {
 		key string
 		dst *json.RawMessage
 	}{{"user_metadata", &u.UserMetadata}, {"app_metadata", &u.AppMetadata}} {
-		if _, ok, e := o.object(f.key); e != nil {
+		if _, ok, e := o.Object(f.key); e != nil {
 			return e
 		} else if ok {
-			*f.dst, _ = compactJSON(b[f.key])
+			*f.dst, _ = wire.CompactJSON(b[f.key])
 		}
 	}
-	local, e := o.str("user_id", false, 1, 255)
+	local, e := o.Str("user_id", false, 1, 255)
 	if e != nil {
 		return e
 	}
 	if local == "" {
-		local = randomHex(24)
+		local = wire.RandomHex(24)
 	}
 	u.UserID = "auth0|" + local
 	if u.Name == "" {
@@ -216,7 +218,7 @@ func (s *Server) createUser(w http.ResponseWriter, r *http.Request, _ *caller) *
 	}
 	for _, other := range s.st.Users {
 		if other.UserID == u.UserID || strings.EqualFold(other.Email, email) || (u.Username != "" && other.Username == u.Username) {
-			return newErr(409, "The user already exists.", "auth0_idp_error")
+			return wire.NewErr(409, "The user already exists.", "auth0_idp_error")
 		}
 	}
 	if e := s.capReached(len(s.st.Users)); e != nil {
@@ -224,40 +226,40 @@ func (s *Server) createUser(w http.ResponseWriter, r *http.Request, _ *caller) *
 	}
 	u.Seq = s.st.next()
 	s.st.Users[u.UserID] = u
-	writeJSON(w, 201, u.view())
+	wire.WriteJSON(w, 201, u.view())
 	return nil
 }
 
-func (s *Server) findUser(id string) (*user, *apiErr) {
+func (s *Server) findUser(id string) (*user, *wire.Error) {
 	u, ok := s.st.Users[id]
 	if !ok {
-		return nil, newErr(404, "The user does not exist.", "inexistent_user")
+		return nil, wire.NewErr(404, "The user does not exist.", "inexistent_user")
 	}
 	return u, nil
 }
 
-func (s *Server) getUser(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
-	u, e := s.findUser(pathID(r))
+func (s *Server) getUser(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
+	u, e := s.findUser(wire.PathID(r))
 	if e != nil {
 		return e
 	}
-	sel, e := s.readFields(r, true)
+	sel, e := wire.ReadFields(r, true, s.opts.FieldsEverywhere)
 	if e != nil {
 		return e
 	}
-	writeJSON(w, 200, sel.one(u.view()))
+	wire.WriteJSON(w, 200, sel.One(u.view()))
 	return nil
 }
 
 // deleteUser answers 204, also for a user that does not exist (recorded);
 // the user leaves every role.
-func (s *Server) deleteUser(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
-	id := pathID(r)
+func (s *Server) deleteUser(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
+	id := wire.PathID(r)
 	delete(s.st.Users, id)
 	for _, members := range s.st.RoleUsers {
 		delete(members, id)
 	}
-	noContent(w)
+	wire.NoContent(w)
 	return nil
 }
 
@@ -275,12 +277,12 @@ var userQuery = regexp.MustCompile(`^(user_id|email|username|name|nickname|given
 // other query is refused with 400 (errorCode invalid_query_string) whose
 // message says the emulator does not support it; sort, search_engine and
 // primary_order are accepted and not applied.
-func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
-	page, perPage, totals, e := offsetPage(r)
+func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
+	page, perPage, totals, e := wire.OffsetPage(r)
 	if e != nil {
 		return e
 	}
-	sel, e := s.readFields(r, true)
+	sel, e := wire.ReadFields(r, true, s.opts.FieldsEverywhere)
 	if e != nil {
 		return e
 	}
@@ -290,14 +292,14 @@ func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, _ *caller) *a
 		m := userQuery.FindStringSubmatch(raw)
 		if m == nil {
 			s.logf(r, "the emulator does not support the user search q=%s", raw)
-			return newErr(400, `Query validation error: the emulator supports q only as field:"value" on user_id, email, username, name, nickname, given_name or family_name.`, "invalid_query_string")
+			return wire.NewErr(400, `Query validation error: the emulator supports q only as field:"value" on user_id, email, username, name, nickname, given_name or family_name.`, "invalid_query_string")
 		}
 		field, value = m[1], m[2]+m[3]
 	}
 	if c := q.Get("connection"); c != "" && c != databaseConnection {
 		field, value = "user_id", "" // no user is of another connection
 	}
-	var match []ordered
+	var match []wire.Ordered
 	for _, u := range sortedBySeq(s.st.Users, func(u *user) int64 { return u.Seq }) {
 		if field != "" && map[string]string{
 			"user_id": u.UserID, "email": u.Email, "username": u.Username, "name": u.Name,
@@ -307,13 +309,13 @@ func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, _ *caller) *a
 		}
 		match = append(match, u.view())
 	}
-	start, end := window(len(match), page, perPage)
-	items := each(sel, match[start:end])
+	start, end := wire.Window(len(match), page, perPage)
+	items := wire.Each(sel, match[start:end])
 	if !totals {
-		writeJSON(w, 200, items)
+		wire.WriteJSON(w, 200, items)
 		return nil
 	}
-	writeJSON(w, 200, ordered{{"start", page * perPage}, {"limit", perPage}, {"length", len(items)}, {"users", items}, {"total", len(match)}})
+	wire.WriteJSON(w, 200, wire.Ordered{{"start", page * perPage}, {"limit", perPage}, {"length", len(items)}, {"users", items}, {"total", len(match)}})
 	return nil
 }
 
@@ -324,37 +326,37 @@ func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, _ *caller) *a
 // Assumptions: users holds 1 or more ids; an id of no user is 404 "The user
 // does not exist." (errorCode inexistent_user) and nobody is added; a user
 // already in the role keeps the time it was added.
-func (s *Server) assignRoleUsers(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
+func (s *Server) assignRoleUsers(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	ro, e := s.role(r)
 	if e != nil {
 		return e
 	}
-	b, e := readBody(r)
+	b, e := wire.ReadBody(r)
 	if e != nil {
 		return e
 	}
-	o := b.at("")
-	if e := o.only("users"); e != nil {
+	o := b.At("")
+	if e := o.Only("users"); e != nil {
 		return e
 	}
-	if e := o.require("users"); e != nil {
+	if e := o.Require("users"); e != nil {
 		return e
 	}
-	items, ok, e := o.array("users")
+	items, ok, e := o.Array("users")
 	if e != nil {
 		return e
 	}
 	if !ok {
-		return o.typeErr("users", "array")
+		return o.TypeErr("users", "array")
 	}
 	if len(items) == 0 {
-		return payloadErr("Array is too short (0), minimum 1", "users")
+		return wire.PayloadErr("Array is too short (0), minimum 1", "users")
 	}
 	ids := make([]string, 0, len(items))
 	for i, raw := range items {
 		var id string
-		if jsonType(raw) != "string" || json.Unmarshal(raw, &id) != nil {
-			return payloadErr("Expected type string but found type "+jsonType(raw), "users["+strconv.Itoa(i)+"]")
+		if wire.JSONType(raw) != "string" || json.Unmarshal(raw, &id) != nil {
+			return wire.PayloadErr("Expected type string but found type "+wire.JSONType(raw), "users["+strconv.Itoa(i)+"]")
 		}
 		if _, e := s.findUser(id); e != nil {
 			return e
@@ -372,7 +374,7 @@ func (s *Server) assignRoleUsers(w http.ResponseWriter, r *http.Request, _ *call
 			members[id] = at
 		}
 	}
-	writeJSON(w, 200, map[string]any{})
+	wire.WriteJSON(w, 200, map[string]any{})
 	return nil
 }
 
@@ -383,15 +385,15 @@ func (s *Server) assignRoleUsers(w http.ResponseWriter, r *http.Request, _ *call
 // a bare array or, with include_totals, {"users","start","limit","total"}
 // (recorded). It needs read:users as well as read:roles ("expected all of",
 // published specification).
-func (s *Server) roleUsers(w http.ResponseWriter, r *http.Request, c *caller) *apiErr {
+func (s *Server) roleUsers(w http.ResponseWriter, r *http.Request, c *caller) *wire.Error {
 	if !c.scopes["read:users"] {
-		return newErr(403, "Insufficient scope; expected all of: read:users, read:roles.", "insufficient_scope")
+		return wire.NewErr(403, "Insufficient scope; expected all of: read:users, read:roles.", "insufficient_scope")
 	}
 	ro, e := s.role(r)
 	if e != nil {
 		return e
 	}
-	sel, e := s.readFields(r, false)
+	sel, e := wire.ReadFields(r, false, s.opts.FieldsEverywhere)
 	if e != nil {
 		return e
 	}
@@ -406,7 +408,7 @@ func (s *Server) roleUsers(w http.ResponseWriter, r *http.Request, c *caller) *a
 		}
 		return strings.Compare(a, b)
 	})
-	all := []ordered{}
+	all := []wire.Ordered{}
 	for _, id := range ids {
 		if u := s.st.Users[id]; u != nil {
 			all = append(all, u.member())
@@ -414,29 +416,29 @@ func (s *Server) roleUsers(w http.ResponseWriter, r *http.Request, c *caller) *a
 	}
 	q := r.URL.Query()
 	if q.Has("take") || q.Has("from") {
-		take, offset, e := checkpoint(r)
+		take, offset, e := wire.Checkpoint(r)
 		if e != nil {
 			return e
 		}
 		start, end := min(offset, len(all)), min(offset+take, len(all))
-		reply := ordered{{"users", each(sel, all[start:end])}}
+		reply := wire.Ordered{{"users", wire.Each(sel, all[start:end])}}
 		if end < len(all) {
-			reply = append(reply, ordered{{"next", cursor(end)}}...)
+			reply = append(reply, wire.Ordered{{"next", wire.Cursor(end)}}...)
 		}
-		writeJSON(w, 200, reply)
+		wire.WriteJSON(w, 200, reply)
 		return nil
 	}
-	page, perPage, totals, e := offsetPage(r)
+	page, perPage, totals, e := wire.OffsetPage(r)
 	if e != nil {
 		return e
 	}
-	start, end := window(len(all), page, perPage)
-	items := each(sel, all[start:end])
+	start, end := wire.Window(len(all), page, perPage)
+	items := wire.Each(sel, all[start:end])
 	if !totals {
-		writeJSON(w, 200, items)
+		wire.WriteJSON(w, 200, items)
 		return nil
 	}
-	writeJSON(w, 200, ordered{{"users", items}, {"start", page * perPage}, {"limit", perPage}, {"total", len(all)}})
+	wire.WriteJSON(w, 200, wire.Ordered{{"users", items}, {"start", page * perPage}, {"limit", perPage}, {"total", len(all)}})
 	return nil
 }
 

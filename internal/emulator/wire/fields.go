@@ -1,4 +1,4 @@
-package emulator
+package wire
 
 import (
 	"bytes"
@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// fieldSelection is the fields and include_fields of a read: the named
+// FieldSelection is the fields and include_fields of a read: the named
 // top-level keys are kept (include) or left out (!include).
 //
 // Where the API takes them (reference §4: observed on GET /resource-servers,
@@ -26,16 +26,16 @@ import (
 // object has is ignored; a key is a whole top-level key (no dotted paths).
 // The routes whose specification names neither parameter ignore both,
 // unless Options.FieldsEverywhere applies them there too.
-type fieldSelection struct {
+type FieldSelection struct {
 	names   map[string]bool
 	include bool
 }
 
-// readFields reads the selection of r; nil when fields is absent or the
-// route does not take it (specified false and Options.FieldsEverywhere
-// off).
-func (s *Server) readFields(r *http.Request, specified bool) (*fieldSelection, *apiErr) {
-	if !specified && !s.opts.FieldsEverywhere {
+// ReadFields reads the selection of r; nil when fields is absent or the
+// route does not take it (specified false, and everywhere, the emulator's
+// FieldsEverywhere option, off).
+func ReadFields(r *http.Request, specified, everywhere bool) (*FieldSelection, *Error) {
+	if !specified && !everywhere {
 		return nil, nil
 	}
 	q := r.URL.Query()
@@ -45,12 +45,12 @@ func (s *Server) readFields(r *http.Request, specified bool) (*fieldSelection, *
 	case "false":
 		include = false
 	default:
-		return nil, newErr(400, "Query validation error: 'Expected type boolean but found type string' on property include_fields.", "invalid_query_string")
+		return nil, NewErr(400, "Query validation error: 'Expected type boolean but found type string' on property include_fields.", "invalid_query_string")
 	}
 	if !q.Has("fields") {
 		return nil, nil
 	}
-	sel := &fieldSelection{names: map[string]bool{}, include: include}
+	sel := &FieldSelection{names: map[string]bool{}, include: include}
 	for _, f := range strings.Split(q.Get("fields"), ",") {
 		if f = strings.TrimSpace(f); f != "" {
 			sel.names[f] = true
@@ -59,12 +59,12 @@ func (s *Server) readFields(r *http.Request, specified bool) (*fieldSelection, *
 	return sel, nil
 }
 
-// one is v, an object, with the selection applied; v itself without one.
-func (f *fieldSelection) one(v any) any {
+// One is v, an object, with the selection applied; v itself without one.
+func (f *FieldSelection) One(v any) any {
 	if f == nil {
 		return v
 	}
-	raw, err := marshal(v)
+	raw, err := Marshal(v)
 	if err != nil {
 		panic(err)
 	}
@@ -72,7 +72,7 @@ func (f *fieldSelection) one(v any) any {
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return v
 	}
-	out := ordered{}
+	out := Ordered{}
 	for dec.More() {
 		t, _ := dec.Token()
 		k, _ := t.(string)
@@ -81,17 +81,17 @@ func (f *fieldSelection) one(v any) any {
 			panic(err)
 		}
 		if f.names[k] == f.include {
-			out = append(out, ordered{{k, val}}...)
+			out = append(out, Ordered{{k, val}}...)
 		}
 	}
 	return out
 }
 
-// each applies the selection to every item of a list.
-func each[T any](f *fieldSelection, items []T) []any {
+// Each applies the selection to every item of a list.
+func Each[T any](f *FieldSelection, items []T) []any {
 	out := make([]any, 0, len(items))
 	for _, it := range items {
-		out = append(out, f.one(it))
+		out = append(out, f.One(it))
 	}
 	return out
 }
