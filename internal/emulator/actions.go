@@ -1,35 +1,20 @@
 package emulator
 
 import (
-	"fmt"
 	"net/http"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
 
-	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/actionruntime"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 )
 
 // Actions (reference §2): a draft (name, triggers, code, runtime,
 // dependencies, secrets) that builds asynchronously after every create and
 // PATCH, and numbered versions that a deploy makes from the built draft.
-
-// triggerIDs are the trigger ids an action may support.
-//
-// Assumption (reference §2 names only custom-token-exchange): the platform's
-// documented triggers post-login, credentials-exchange,
-// pre-user-registration, post-user-registration, post-change-password,
-// send-phone-message and password-reset-post-challenge are accepted too; any
-// other id is refused as an enum mismatch. A trigger's version is any
-// non-empty string.
-var triggerIDs = []string{
-	"post-login", "credentials-exchange", "pre-user-registration", "post-user-registration",
-	"post-change-password", "send-phone-message", "password-reset-post-challenge", "custom-token-exchange",
-}
 
 // actionRuntimes are the runtimes an action may name: node22 (the default)
 // and node18, and node18-actions, which a PATCH set, read back unchanged,
@@ -39,407 +24,9 @@ var triggerIDs = []string{
 // accepted; any other is refused as an enum mismatch.
 var actionRuntimes = []string{"node18", "node18-actions", "node22"}
 
-// unpublished are the dependencies known not to install: crypto 17.7.1,
-// never published, failed the build (reference §2).
-var unpublished = []dependency{{Name: "crypto", Version: "17.7.1"}}
-
-// maxDependencies is how many npm modules an action may have.
-//
-// Assumption (the reference is silent; the platform's Actions limitations
-// page [R] says "Each Action may have a maximum of 10 npm modules"): a
-// build with more fails, as a build fails whose dependency cannot be
-// installed (reference §2), at once and without running npm. Whether the
-// tenant refuses the create or PATCH instead is not known.
-const maxDependencies = 10
-
-// A dependency installs unless the emulator can know it would not: it is
-// the observed unpublished one, its name or its version is one npm refuses
-// to parse, or the FailingPackages fault names it. The emulator does not
-// stand in for the npm registry: real published packages such as auth0
-// 2.42.0 and moment 2.29.4 build (reference §2), and so does any other
-// package at a well-formed version.
-//
-// Assumption (reference §2 shows only one failing dependency): a version
-// that cannot exist is one that npm's own parser (npm-package-arg, for a
-// registry dependency) refuses. After trimming surrounding white space, a
-// version is well formed when it is
-//   - an exact semver version: MAJOR.MINOR.PATCH with numbers without
-//     leading zeros, an optional -prerelease and +build of dot-separated
-//     [0-9A-Za-z-]+ identifiers (prerelease numbers without leading zeros),
-//     optionally preceded by "v" or "=";
-//   - an npm semver range (node-semver's grammar): ranges joined by "||";
-//     each range empty (any version), a hyphen range "partial - partial", or
-//     comparators separated by white space, each an optional operator (<,
-//     <=, >, >=, =, ~, ~>, ^; white space after it is allowed) and a
-//     partial: an optional "v", then x, X, * or a number, optionally
-//     followed by ".minor" and ".patch" parts of the same kind, the patch
-//     optionally followed by -prerelease and +build;
-//   - an npm dist-tag such as latest or next: one or more of the
-//     characters encodeURIComponent leaves as they are, A-Z a-z 0-9 - _ .
-//     ! ~ * ' ( ).
-//
-// Anything else cannot exist and fails the build, URLs, git, file: and
-// npm: alias specifiers included (an action's dependency is assumed to come
-// from a registry). A well-formed version, range or tag that matches no
-// published version cannot be known and installs.
-var (
-	semverNumber   = `(?:0|[1-9][0-9]*)`
-	semverPre      = `(?:-(?:` + semverNumber + `|[0-9]*[A-Za-z-][0-9A-Za-z-]*)(?:\.(?:` + semverNumber + `|[0-9]*[A-Za-z-][0-9A-Za-z-]*))*)`
-	semverBuild    = `(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)`
-	exactVersion   = regexp.MustCompile(`^[v=]?` + semverNumber + `\.` + semverNumber + `\.` + semverNumber + semverPre + `?` + semverBuild + `?$`)
-	rangeX         = `(?:[xX*]|` + semverNumber + `)`
-	rangeQualifier = `(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?` + semverBuild + `?`
-	rangePartial   = `v?` + rangeX + `(?:\.` + rangeX + `(?:\.` + rangeX + rangeQualifier + `)?)?`
-	rangeOperator  = regexp.MustCompile(`(<=|>=|<|>|=|~>|~|\^)\s+`)
-	rangeHyphen    = regexp.MustCompile(`^` + rangePartial + `\s+-\s+` + rangePartial + `$`)
-	rangeSimple    = regexp.MustCompile(`^(?:<=|>=|<|>|=|~>|~|\^)?` + rangePartial + `$`)
-	distTag        = regexp.MustCompile(`^[A-Za-z0-9_.!~*'()-]+$`)
-)
-
-// wellFormedVersion reports whether v is an exact version, a range or a
-// dist-tag as npm parses them (see above).
-func wellFormedVersion(v string) bool {
-	v = strings.TrimSpace(v)
-	return exactVersion.MatchString(v) || semverRange(v) || distTag.MatchString(v)
-}
-
-func semverRange(v string) bool {
-	for _, r := range strings.Split(v, "||") {
-		r = strings.TrimSpace(r)
-		if r == "" || rangeHyphen.MatchString(r) {
-			continue
-		}
-		for _, c := range strings.Fields(rangeOperator.ReplaceAllString(r, "$1")) {
-			if !rangeSimple.MatchString(c) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// npmURIComponent is what encodeURIComponent leaves as it is.
-var (
-	npmURIComponent = regexp.MustCompile(`^[A-Za-z0-9_.!~*'()-]+$`)
-	npmScoped       = regexp.MustCompile(`^@([^/]+)/([^/]+)$`)
-)
-
-// npmPackageName reports whether name is a package name npm accepts for
-// existing packages (validate-npm-package-name's validForOldPackages): not
-// empty, not starting with "." or "_", no surrounding white space, not
-// node_modules or favicon.ico, and URL-safe, or @scope/name with both parts
-// URL-safe and the name not starting with ".".
-//
-// Assumption: the rules npm keeps only for new packages (lower case, at
-// most 214 characters, not a core module name such as crypto, no ~'!()*)
-// are not applied, since older published packages break them (JSONStream).
-func npmPackageName(name string) bool {
-	if name == "" || name[0] == '.' || name[0] == '_' || strings.TrimSpace(name) != name {
-		return false
-	}
-	if l := strings.ToLower(name); l == "node_modules" || l == "favicon.ico" {
-		return false
-	}
-	if npmURIComponent.MatchString(name) {
-		return true
-	}
-	m := npmScoped.FindStringSubmatch(name)
-	return m != nil && !strings.HasPrefix(m[2], ".") && npmURIComponent.MatchString(m[1]) && npmURIComponent.MatchString(m[2])
-}
-
-// Build phases, one step each (BuildDelay/4). A build that succeeds is
-// pending, then building, then built after BuildDelay; one that fails goes
-// pending, building, retrying, building, retrying, building, then failed
-// (the observed sequence, reference §2).
-var (
-	buildSucceeds = []string{"pending", "building", "building", "building"}
-	buildFails    = []string{"pending", "building", "retrying", "building", "retrying", "building"}
-)
-
-type trigger struct {
-	ID      string `json:"id"`
-	Version string `json:"version"`
-}
-
-// dependency is an npm package the action needs.
-//
-// Assumption (reference §2 lists the keys only): name and version are
-// required, registry_url is optional and absent from answers when not sent.
-type dependency struct {
-	Name        string `json:"name"`
-	Version     string `json:"version"`
-	RegistryURL string `json:"registry_url,omitempty"`
-}
-
-// actionSecret is a secret as the API shows it: never its value (reference §2, §7).
-type actionSecret struct {
-	Name      string `json:"name"`
-	UpdatedAt string `json:"updated_at"`
-}
-
-// secret is a stored secret, value included.
-type secret struct {
-	Name      string
-	Value     string
-	UpdatedAt string
-}
-
-// actionVersion is one deployed version of an action.
-type actionVersion struct {
-	ID           string
-	Number       int
-	Code         string
-	Dependencies []dependency
-	Secrets      []actionSecret
-	Runtime      string
-	Triggers     []trigger
-	BuiltAt      string
-	CreatedAt    string
-	UpdatedAt    string
-	Deployed     bool
-	// SecretValues are the secrets as they were when the version was made:
-	// what its code reads in event.secrets.
-	SecretValues map[string]string
-}
-
-// actionBuild is the latest build of an action's draft. Its status follows
-// from the time since Start; settle applies its outcome once it is over.
-type actionBuild struct {
-	Start time.Time
-	Step  time.Duration
-	Fails bool
-	// Deploy makes a version as soon as the build succeeds (create with
-	// deploy:true, or a deploy asked before the build ended); DeployID is
-	// that version's id when the deploy's answer gave it already.
-	Deploy   bool
-	DeployID string
-	// DeployStep is how long the deploy takes to show (see deploy.go).
-	DeployStep time.Duration
-	Done       bool
-	// BuiltAt is when the draft was last built successfully.
-	BuiltAt time.Time
-	// Install is the npm install of the draft's dependencies (nil when
-	// there are none, or the build fails before npm runs).
-	Install *actionruntime.Install `json:"-"`
-}
-
-func (b *actionBuild) phases() []string {
-	if b.Fails || b.installFailed() {
-		return buildFails
-	}
-	return buildSucceeds
-}
-
-func (b *actionBuild) length() time.Duration { return time.Duration(len(b.phases())) * b.Step }
-
-func (b *actionBuild) end() time.Time { return b.afterInstall(b.Start.Add(b.length())) }
-
-func (b *actionBuild) status(now time.Time) string {
-	phases := b.phases()
-	i := int(now.Sub(b.Start) / b.Step)
-	if (b.Done || i >= len(phases)) && !b.installing() {
-		if b.Fails || b.installFailed() {
-			return "failed"
-		}
-		return "built"
-	}
-	return phases[min(max(i, 0), len(phases)-1)]
-}
-
-type action struct {
-	ID                 string
-	Name               string
-	Triggers           []trigger
-	CreatedAt          string
-	UpdatedAt          string
-	Code               string
-	Dependencies       []dependency
-	Runtime            string
-	Secrets            []secret
-	Versions           []*actionVersion // oldest first
-	AllChangesDeployed bool
-	Build              actionBuild
-	Deploying          pendingDeploy
-	Seq                int64
-}
-
-func (a *action) clone() *action {
-	c := *a
-	c.Triggers = append([]trigger{}, a.Triggers...)
-	c.Dependencies = append([]dependency{}, a.Dependencies...)
-	c.Secrets = append([]secret{}, a.Secrets...)
-	c.Versions = make([]*actionVersion, len(a.Versions))
-	for i, v := range a.Versions {
-		x := *v
-		x.Dependencies = append([]dependency{}, v.Dependencies...)
-		x.Secrets = append([]actionSecret{}, v.Secrets...)
-		x.Triggers = append([]trigger{}, v.Triggers...)
-		c.Versions[i] = &x
-	}
-	return &c
-}
-
-func (a *action) supports(triggerID string) bool {
-	for _, t := range a.Triggers {
-		if t.ID == triggerID {
-			return true
-		}
-	}
-	return false
-}
-
-// settle applies the outcome of a build that is over by now: a failed build
-// leaves the versions as they were (reference §2); a successful one marks
-// the draft built and, if asked, deploys it at the moment it was built.
-func (a *action) settle(now time.Time) {
-	defer a.finishDeploy(now)
-	b := &a.Build
-	if b.Done || b.installing() || now.Before(b.end()) {
-		return
-	}
-	b.Done = true
-	if b.Fails || b.installFailed() {
-		return
-	}
-	b.BuiltAt = b.end()
-	if b.Deploy {
-		a.deploy(b.end(), b.DeployStep, b.DeployID)
-	}
-}
-
-// startBuild starts building the draft at start; whether it will fail is
-// known from its dependencies and the faults set now.
-//
-// Assumption (a choice of the emulator): the FailingPackages fault applies
-// to the builds started while it is set; a build already under way keeps
-// the outcome it started with when the fault changes.
-func (s *Server) startBuild(a *action, start time.Time, deploy bool) {
-	fails := !installable(a.Dependencies, s.faults.FailingPackages)
-	if n := len(a.Dependencies); n > maxDependencies {
-		fails = true
-		s.logLine("action %q (%s): %d dependencies, more than the %d an action may have: the build fails", a.Name, a.ID, n, maxDependencies)
-	}
-	a.Build = actionBuild{Start: start, Step: max(s.opts.BuildDelay/4, time.Nanosecond), Fails: fails, Deploy: deploy, DeployStep: s.deployStep()}
-	if !fails {
-		a.Build.Install = s.installDependencies(a)
-	}
-}
-
-// installable reports whether every dependency would install (see
-// wellFormedVersion); failing lists the FailingPackages fault's entries.
-func installable(deps []dependency, failing []string) bool {
-	for _, d := range deps {
-		if !npmPackageName(d.Name) || !wellFormedVersion(d.Version) || slices.Contains(unpublished, dependency{Name: d.Name, Version: d.Version}) {
-			return false
-		}
-		for _, f := range failing {
-			name, version, _ := splitPackage(f)
-			if d.Name == name && (version == "" || d.Version == version) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// splitPackage splits a FailingPackages entry, name@version or name, at its
-// last "@" that does not begin a scoped name.
-//
-// Assumption (a choice of the emulator): an entry's version is compared
-// with the dependency's version as a string, exactly, with no range
-// matching; a bare name matches every version.
-func splitPackage(entry string) (name, version string, err error) {
-	name = entry
-	if i := strings.LastIndex(entry, "@"); i > 0 {
-		name, version = entry[:i], entry[i+1:]
-		if version == "" {
-			return "", "", fmt.Errorf("failing package %q: the version after @ is empty", entry)
-		}
-	}
-	if !npmPackageName(name) {
-		return "", "", fmt.Errorf("failing package %q: %q is not an npm package name", entry, name)
-	}
-	return name, version, nil
-}
-
-// current is the newest version, deployed the deployed one; nil before the
-// first deploy.
-func (a *action) current() *actionVersion {
-	if len(a.Versions) == 0 {
-		return nil
-	}
-	return a.Versions[len(a.Versions)-1]
-}
-
-func (a *action) deployed() *actionVersion {
-	for _, v := range a.Versions {
-		if v.Deployed {
-			return v
-		}
-	}
-	return nil
-}
-
-func secretValues(list []secret) map[string]string {
-	out := make(map[string]string, len(list))
-	for _, s := range list {
-		out[s.Name] = s.Value
-	}
-	return out
-}
-
-func secretViews(list []secret) []actionSecret {
-	out := make([]actionSecret, 0, len(list))
-	for _, s := range list {
-		out = append(out, actionSecret{Name: s.Name, UpdatedAt: s.UpdatedAt})
-	}
-	return out
-}
-
-// view is the action as the API shows it at now, in the observed key order
-// (reference §2); current_version and deployed_version appear once a
-// version exists.
-func (a *action) view(now time.Time) wire.Ordered {
-	a.settle(now)
-	o := wire.Ordered{
-		{"id", a.ID}, {"name", a.Name}, {"supported_triggers", a.Triggers}, {"created_at", a.CreatedAt},
-		{"updated_at", a.UpdatedAt}, {"code", a.Code}, {"dependencies", a.Dependencies}, {"runtime", a.Runtime},
-		{"status", a.Build.status(now)}, {"secrets", secretViews(a.Secrets)},
-	}
-	if v := a.current(); v != nil {
-		// Assumption (reference §2 lists build_time without its format): a
-		// timestamp like built_at.
-		o = append(o, wire.Ordered{{"current_version", wire.Ordered{
-			{"id", v.ID}, {"code", v.Code}, {"runtime", v.Runtime}, {"status", "BUILT"}, {"number", v.Number},
-			{"build_time", v.BuiltAt}, {"created_at", v.CreatedAt}, {"updated_at", v.UpdatedAt},
-		}}}...)
-	}
-	if v := a.deployed(); v != nil {
-		o = append(o, wire.Ordered{{"deployed_version", v.view()}}...)
-	}
-	return append(o, wire.Ordered{{"all_changes_deployed", a.AllChangesDeployed}}...)
-}
-
-// view is a version in the key order of deployed_version (reference §2).
-func (v *actionVersion) view() wire.Ordered {
-	return wire.Ordered{
-		{"code", v.Code}, {"dependencies", v.Dependencies}, {"id", v.ID}, {"deployed", v.Deployed}, {"number", v.Number},
-		{"built_at", v.BuiltAt}, {"secrets", v.Secrets}, {"status", "built"}, {"created_at", v.CreatedAt},
-		{"updated_at", v.UpdatedAt}, {"runtime", v.Runtime}, {"supported_triggers", v.Triggers},
-	}
-}
-
-// summary is the action as a version shows it (reference §2, deploy reply).
-func (a *action) summary(allChangesDeployed bool) wire.Ordered {
-	return wire.Ordered{
-		{"id", a.ID}, {"name", a.Name}, {"supported_triggers", a.Triggers}, {"created_at", a.CreatedAt},
-		{"updated_at", a.UpdatedAt}, {"all_changes_deployed", allChangesDeployed},
-	}
-}
-
 // applyAction validates b and writes it into the draft a; deploy is the
 // create body's deploy flag.
-func applyAction(a *action, b wire.Body, create bool, now time.Time) (deploy bool, _ *wire.Error) {
+func applyAction(a *tenant.Action, b wire.Body, create bool, now time.Time) (deploy bool, _ *wire.Error) {
 	allowed := []string{"name", "supported_triggers", "code", "runtime", "dependencies", "secrets"}
 	if create {
 		allowed = append(allowed, "deploy")
@@ -503,7 +90,7 @@ func applyAction(a *action, b wire.Body, create bool, now time.Time) (deploy boo
 //
 // Assumption (the specification requires only id): version is required too,
 // as every observed write sends it (reference §2).
-func readTriggers(o wire.Obj) ([]trigger, *wire.Error) {
+func readTriggers(o wire.Obj) ([]tenant.Trigger, *wire.Error) {
 	items, ok, e := o.Array("supported_triggers")
 	if e != nil {
 		return nil, e
@@ -514,7 +101,7 @@ func readTriggers(o wire.Obj) ([]trigger, *wire.Error) {
 	if len(items) == 0 {
 		return nil, wire.PayloadErr("Array is too short (0), minimum 1", "supported_triggers")
 	}
-	out := make([]trigger, 0, len(items))
+	out := make([]tenant.Trigger, 0, len(items))
 	for i, raw := range items {
 		it, _, e := wire.AsObject(raw, "supported_triggers["+strconv.Itoa(i)+"]")
 		if e != nil {
@@ -529,7 +116,7 @@ func readTriggers(o wire.Obj) ([]trigger, *wire.Error) {
 		if e := readTriggerExtras(it); e != nil {
 			return nil, e
 		}
-		id, e := it.EnumReq("id", triggerIDs...)
+		id, e := it.EnumReq("id", tenant.TriggerIDs...)
 		if e != nil {
 			return nil, e
 		}
@@ -537,7 +124,7 @@ func readTriggers(o wire.Obj) ([]trigger, *wire.Error) {
 		if e != nil {
 			return nil, e
 		}
-		out = append(out, trigger{ID: id, Version: version})
+		out = append(out, tenant.Trigger{ID: id, Version: version})
 	}
 	return out, nil
 }
@@ -573,7 +160,7 @@ func readTriggerExtras(it wire.Obj) *wire.Error {
 		if e := c.Require("id", "version"); e != nil {
 			return e
 		}
-		if _, e := c.EnumReq("id", triggerIDs...); e != nil {
+		if _, e := c.EnumReq("id", tenant.TriggerIDs...); e != nil {
 			return e
 		}
 		if _, e := c.Str("version", true, 1, 0); e != nil {
@@ -587,7 +174,7 @@ func readTriggerExtras(it wire.Obj) *wire.Error {
 // installed is the build's business (reference §2). An item takes name,
 // version and registry_url only (the published specification's
 // ActionVersionDependency, additionalProperties false).
-func readDependencies(o wire.Obj) ([]dependency, *wire.Error) {
+func readDependencies(o wire.Obj) ([]tenant.Dependency, *wire.Error) {
 	items, ok, e := o.Array("dependencies")
 	if e != nil {
 		return nil, e
@@ -595,7 +182,7 @@ func readDependencies(o wire.Obj) ([]dependency, *wire.Error) {
 	if !ok {
 		return nil, o.TypeErr("dependencies", "array")
 	}
-	out := make([]dependency, 0, len(items))
+	out := make([]tenant.Dependency, 0, len(items))
 	for i, raw := range items {
 		it, _, e := wire.AsObject(raw, "dependencies["+strconv.Itoa(i)+"]")
 		if e != nil {
@@ -616,7 +203,7 @@ func readDependencies(o wire.Obj) ([]dependency, *wire.Error) {
 		if e != nil {
 			return nil, e
 		}
-		out = append(out, dependency{Name: name, Version: version, RegistryURL: registry})
+		out = append(out, tenant.Dependency{Name: name, Version: version, RegistryURL: registry})
 	}
 	return out, nil
 }
@@ -638,7 +225,7 @@ func readDependencies(o wire.Obj) ([]dependency, *wire.Error) {
 // "Missing required property: value" on property secrets[i] when there is
 // none); updated_at changes only for the secrets whose value was sent.
 // Names must be unique within the list.
-func readSecrets(o wire.Obj, old []secret, create bool, now time.Time) ([]secret, *wire.Error) {
+func readSecrets(o wire.Obj, old []tenant.Secret, create bool, now time.Time) ([]tenant.Secret, *wire.Error) {
 	items, ok, e := o.Array("secrets")
 	if e != nil {
 		return nil, e
@@ -646,7 +233,7 @@ func readSecrets(o wire.Obj, old []secret, create bool, now time.Time) ([]secret
 	if !ok {
 		return nil, o.TypeErr("secrets", "array")
 	}
-	out := make([]secret, 0, len(items))
+	out := make([]tenant.Secret, 0, len(items))
 	seen := map[string]bool{}
 	for i, raw := range items {
 		it, _, e := wire.AsObject(raw, "secrets["+strconv.Itoa(i)+"]")
@@ -666,7 +253,7 @@ func readSecrets(o wire.Obj, old []secret, create bool, now time.Time) ([]secret
 			if e != nil {
 				return nil, e
 			}
-			out = append(out, secret{Name: name, Value: value, UpdatedAt: wire.Nanos(now)})
+			out = append(out, tenant.Secret{Name: name, Value: value, UpdatedAt: wire.Nanos(now)})
 			continue
 		}
 		kept := false
@@ -683,12 +270,12 @@ func readSecrets(o wire.Obj, old []secret, create bool, now time.Time) ([]secret
 }
 
 // findAction returns the action with its finished build applied.
-func (s *Server) findAction(id string, now time.Time) (*action, *wire.Error) {
-	a, ok := s.st.Actions[id]
+func (s *Server) findAction(id string, now time.Time) (*tenant.Action, *wire.Error) {
+	a, ok := s.St.Actions[id]
 	if !ok {
 		return nil, wire.NewErr(404, "That action does not exist.", "")
 	}
-	a.settle(now)
+	a.Settle(now)
 	return a, nil
 }
 
@@ -698,27 +285,17 @@ func (s *Server) createAction(w http.ResponseWriter, r *http.Request, _ *caller)
 		return e
 	}
 	now := time.Now()
-	a := &action{Triggers: []trigger{}, Dependencies: []dependency{}, Runtime: "node22", Secrets: []secret{}, Versions: []*actionVersion{}}
+	a := &tenant.Action{Triggers: []tenant.Trigger{}, Dependencies: []tenant.Dependency{}, Runtime: "node22", Secrets: []tenant.Secret{}, Versions: []*tenant.ActionVersion{}}
 	deploy, e := applyAction(a, b, true, now)
 	if e != nil {
 		return e
 	}
-	if e := s.capReached(len(s.st.Actions)); e != nil {
+	if e := s.capReached(len(s.St.Actions)); e != nil {
 		return e
 	}
-	s.addAction(a, now, deploy)
-	wire.WriteJSON(w, 201, a.view(now))
+	s.AddAction(a, now, deploy)
+	wire.WriteJSON(w, 201, a.View(now))
 	return nil
-}
-
-// addAction stores a new action whose first build starts at start. With
-// deploy, it is deployed when that build succeeds, not before: right after
-// the create it is still pending (reference §2).
-func (s *Server) addAction(a *action, start time.Time, deploy bool) {
-	a.ID, a.Seq = wire.UUID4(), s.st.next()
-	a.CreatedAt, a.UpdatedAt = wire.Nanos(start), wire.Nanos(start)
-	s.startBuild(a, start, deploy)
-	s.st.Actions[a.ID] = a
 }
 
 func (s *Server) getAction(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
@@ -727,11 +304,11 @@ func (s *Server) getAction(w http.ResponseWriter, r *http.Request, _ *caller) *w
 	if e != nil {
 		return e
 	}
-	sel, e := wire.ReadFields(r, false, s.opts.FieldsEverywhere)
+	sel, e := wire.ReadFields(r, false, s.FieldsEverywhere)
 	if e != nil {
 		return e
 	}
-	wire.WriteJSON(w, 200, sel.One(a.view(now)))
+	wire.WriteJSON(w, 200, sel.One(a.View(now)))
 	return nil
 }
 
@@ -747,7 +324,7 @@ func (s *Server) listActions(w http.ResponseWriter, r *http.Request, _ *caller) 
 	if q.Get("per_page") == "" {
 		perPage = 20
 	}
-	sel, e := wire.ReadFields(r, false, s.opts.FieldsEverywhere)
+	sel, e := wire.ReadFields(r, false, s.FieldsEverywhere)
 	if e != nil {
 		return e
 	}
@@ -757,18 +334,18 @@ func (s *Server) listActions(w http.ResponseWriter, r *http.Request, _ *caller) 
 	}
 	match := []wire.Ordered{}
 	now := time.Now()
-	for _, a := range sortedBySeq(s.st.Actions, func(a *action) int64 { return a.Seq }) {
-		a.settle(now)
-		if t := q.Get("triggerId"); t != "" && !a.supports(t) {
+	for _, a := range tenant.SortedBySeq(s.St.Actions, func(a *tenant.Action) int64 { return a.Seq }) {
+		a.Settle(now)
+		if t := q.Get("triggerId"); t != "" && !a.Supports(t) {
 			continue
 		}
 		if n := q.Get("actionName"); n != "" && a.Name != n {
 			continue
 		}
-		if deployed != "" && (deployed == "true") != (a.deployed() != nil) {
+		if deployed != "" && (deployed == "true") != (a.Deployed() != nil) {
 			continue
 		}
-		match = append(match, a.view(now))
+		match = append(match, a.View(now))
 	}
 	start, end := wire.Window(len(match), page, perPage)
 	wire.WriteJSON(w, 200, wire.Ordered{{"actions", wire.Each(sel, match[start:end])}, {"total", len(match)}, {"per_page", perPage}})
@@ -791,14 +368,14 @@ func (s *Server) updateAction(w http.ResponseWriter, r *http.Request, _ *caller)
 	if e != nil {
 		return e
 	}
-	next := a.clone()
+	next := a.Clone()
 	if _, e := applyAction(next, b, false, now); e != nil {
 		return e
 	}
 	next.UpdatedAt, next.AllChangesDeployed, next.Deploying.Stale = wire.Nanos(now), false, true
-	s.startBuild(next, now, false)
+	s.StartBuild(next, now, false)
 	*a = *next
-	wire.WriteJSON(w, 200, a.view(now))
+	wire.WriteJSON(w, 200, a.View(now))
 	return nil
 }
 
@@ -818,28 +395,17 @@ func (s *Server) deployAction(w http.ResponseWriter, r *http.Request, _ *caller)
 	if e != nil {
 		return e
 	}
-	var v *actionVersion
-	switch st := a.Build.status(now); {
+	var v *tenant.ActionVersion
+	switch st := a.Build.Status(now); {
 	case st == "built":
-		v = a.deploy(now, s.deployStep(), "")
-	case st == "failed" || s.opts.Assume.DeployUnbuilt == "refuse":
+		v = a.Deploy(now, s.DeployStep(), "")
+	case st == "failed" || s.Assume.DeployUnbuilt == "refuse":
 		return wire.NewErr(400, "The action cannot be deployed: its status is "+st+", and only a built action can be deployed.", "")
 	default:
-		v = a.deployWhenBuilt(now)
+		v = a.DeployWhenBuilt(now)
 	}
-	wire.WriteJSON(w, 200, a.deployAnswer(v))
+	wire.WriteJSON(w, 200, a.DeployAnswer(v))
 	return nil
-}
-
-// deployAnswer is the answer of a deploy: the version made, still
-// deployed:false, and the action summary with all_changes_deployed:false
-// (reference §2; the same for a roll-back, TestActionManager_DeployVersion.yaml).
-func (a *action) deployAnswer(v *actionVersion) wire.Ordered {
-	return wire.Ordered{
-		{"code", v.Code}, {"dependencies", v.Dependencies}, {"id", v.ID}, {"deployed", false}, {"number", v.Number},
-		{"secrets", v.Secrets}, {"status", "built"}, {"created_at", v.CreatedAt}, {"updated_at", v.UpdatedAt},
-		{"runtime", v.Runtime}, {"supported_triggers", v.Triggers}, {"action", a.summary(false)},
-	}
 }
 
 // rollBackAction makes a new version identical to the one named and
@@ -872,44 +438,31 @@ func (s *Server) rollBackAction(w http.ResponseWriter, r *http.Request, _ *calle
 	if e != nil {
 		return e
 	}
-	i := slices.IndexFunc(a.Versions, func(v *actionVersion) bool { return v.ID == r.PathValue("versionId") })
+	i := slices.IndexFunc(a.Versions, func(v *tenant.ActionVersion) bool { return v.ID == r.PathValue("versionId") })
 	if i < 0 {
 		return wire.NewErr(404, "That action version does not exist.", "")
 	}
 	old := a.Versions[i]
 	if update != nil && *update {
 		a.Code, a.Runtime = old.Code, old.Runtime
-		a.Dependencies = append([]dependency{}, old.Dependencies...)
-		a.Triggers = append([]trigger{}, old.Triggers...)
+		a.Dependencies = append([]tenant.Dependency{}, old.Dependencies...)
+		a.Triggers = append([]tenant.Trigger{}, old.Triggers...)
 		a.UpdatedAt = wire.Nanos(now)
-		a.Build = actionBuild{Start: now, Step: max(s.opts.BuildDelay/4, time.Nanosecond), Done: true, BuiltAt: now}
+		a.Build = tenant.Build{Start: now, Step: max(s.BuildDelay/4, time.Nanosecond), Done: true, BuiltAt: now}
 	}
-	a.Deploying = pendingDeploy{}
+	a.Deploying = tenant.PendingDeploy{}
 	for _, v := range a.Versions {
 		v.Deployed = false
 	}
-	v := &actionVersion{
-		ID: wire.UUID4(), Number: len(a.Versions) + 1, Code: old.Code, Dependencies: append([]dependency{}, old.Dependencies...),
-		Secrets: append([]actionSecret{}, old.Secrets...), Runtime: old.Runtime, Triggers: append([]trigger{}, old.Triggers...),
+	v := &tenant.ActionVersion{
+		ID: wire.UUID4(), Number: len(a.Versions) + 1, Code: old.Code, Dependencies: append([]tenant.Dependency{}, old.Dependencies...),
+		Secrets: append([]tenant.ActionSecret{}, old.Secrets...), Runtime: old.Runtime, Triggers: append([]tenant.Trigger{}, old.Triggers...),
 		BuiltAt: wire.Nanos(now), CreatedAt: wire.Nanos(now), UpdatedAt: wire.Nanos(now), Deployed: true,
 	}
 	a.Versions = append(a.Versions, v)
-	a.AllChangesDeployed = a.draftIs(v)
-	wire.WriteJSON(w, 200, a.deployAnswer(v))
+	a.AllChangesDeployed = a.DraftIs(v)
+	wire.WriteJSON(w, 200, a.DeployAnswer(v))
 	return nil
-}
-
-// draftIs reports whether the draft is what version v holds.
-func (a *action) draftIs(v *actionVersion) bool {
-	names := func(list []actionSecret) []string {
-		out := make([]string, 0, len(list))
-		for _, s := range list {
-			out = append(out, s.Name)
-		}
-		return out
-	}
-	return a.Code == v.Code && a.Runtime == v.Runtime && slices.Equal(a.Dependencies, v.Dependencies) &&
-		slices.Equal(a.Triggers, v.Triggers) && slices.Equal(names(secretViews(a.Secrets)), names(v.Secrets))
 }
 
 // testAction takes {"payload": {...}} (the published specification:
@@ -974,13 +527,13 @@ func (s *Server) listActionVersions(w http.ResponseWriter, r *http.Request, _ *c
 	if r.URL.Query().Get("per_page") == "" {
 		perPage = 20
 	}
-	sel, e := wire.ReadFields(r, false, s.opts.FieldsEverywhere)
+	sel, e := wire.ReadFields(r, false, s.FieldsEverywhere)
 	if e != nil {
 		return e
 	}
 	all := []wire.Ordered{}
 	for i := len(a.Versions) - 1; i >= 0; i-- {
-		all = append(all, a.versionView(a.Versions[i]))
+		all = append(all, a.VersionView(a.Versions[i]))
 	}
 	start, end := wire.Window(len(all), page, perPage)
 	wire.WriteJSON(w, 200, wire.Ordered{{"versions", wire.Each(sel, all[start:end])}, {"total", len(all)}, {"per_page", perPage}})
@@ -997,21 +550,17 @@ func (s *Server) getActionVersion(w http.ResponseWriter, r *http.Request, _ *cal
 	if e != nil {
 		return e
 	}
-	sel, e := wire.ReadFields(r, false, s.opts.FieldsEverywhere)
+	sel, e := wire.ReadFields(r, false, s.FieldsEverywhere)
 	if e != nil {
 		return e
 	}
 	for _, v := range a.Versions {
 		if v.ID == r.PathValue("versionId") {
-			wire.WriteJSON(w, 200, sel.One(a.versionView(v)))
+			wire.WriteJSON(w, 200, sel.One(a.VersionView(v)))
 			return nil
 		}
 	}
 	return wire.NewErr(404, "That action version does not exist.", "")
-}
-
-func (a *action) versionView(v *actionVersion) wire.Ordered {
-	return append(v.view(), wire.Ordered{{"action", a.summary(a.AllChangesDeployed)}}...)
 }
 
 // deleteAction deletes an action: 204, or 404 when it is gone (reference §0.5).
@@ -1029,15 +578,15 @@ func (a *action) versionView(v *actionVersion) wire.Ordered {
 // as it is, still naming the deleted action id.
 func (s *Server) deleteAction(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	id := wire.PathID(r)
-	if _, ok := s.st.Actions[id]; !ok {
+	if _, ok := s.St.Actions[id]; !ok {
 		return wire.NewErr(404, "That action does not exist.", "")
 	}
-	if r.URL.Query().Get("force") != "true" && len(s.boundTo(id)) > 0 {
+	if r.URL.Query().Get("force") != "true" && len(s.BoundTo(id)) > 0 {
 		return wire.NewErr(409, "Unable to delete an action bound to a trigger.", "")
 	}
-	if r.URL.Query().Get("force") != "true" && s.opts.Assume.ActionInUse == "refuse" {
+	if r.URL.Query().Get("force") != "true" && s.Assume.ActionInUse == "refuse" {
 		var users []string
-		for _, p := range sortedBySeq(s.st.Profiles, func(p *profile) int64 { return p.Seq }) {
+		for _, p := range tenant.SortedBySeq(s.St.Profiles, func(p *tenant.Profile) int64 { return p.Seq }) {
 			if p.ActionID == id {
 				users = append(users, p.ID+" ("+p.Name+")")
 			}
@@ -1050,8 +599,8 @@ func (s *Server) deleteAction(w http.ResponseWriter, r *http.Request, _ *caller)
 			return wire.NewErr(409, "The action is used by "+noun+strings.Join(users, ", ")+"; delete the profile first, or delete the action with force=true.", "")
 		}
 	}
-	s.unbind(id)
-	delete(s.st.Actions, id)
+	s.Unbind(id)
+	delete(s.St.Actions, id)
 	wire.NoContent(w)
 	return nil
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
+
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 )
 
@@ -75,7 +77,7 @@ func TestActions_failedBuilds(t *testing.T) {
 			h.expect(h.call(tok, "PATCH", actionsPath+"/"+id, `{"code":"v2","dependencies":`+tc.deps+`}`), 200, `"status":"pending"`, `"all_changes_deployed":false`)
 			// Polling may miss a short phase, never reorder them.
 			seen := h.poll(tok, id, statusIs(t, "failed"))
-			if !inOrder(seen, buildFails) || seen[0] != "pending" || !wire.Contains(seen, "retrying") {
+			if !inOrder(seen, tenant.BuildFails) || seen[0] != "pending" || !wire.Contains(seen, "retrying") {
 				t.Fatalf("statuses %v", seen)
 			}
 			m := h.call(tok, "GET", actionsPath+"/"+id, nil).json(t)
@@ -354,7 +356,7 @@ func TestWellFormedVersion_grammar(t *testing.T) {
 		"https://example.com/x.tgz": false, "git+ssh://git@github.com/a/b.git": false, "npm:other@1.0.0": false,
 		"file:../x": false, "1.2.3 || >": false, "^1.2.3+": false,
 	} {
-		if got := wellFormedVersion(v); got != want {
+		if got := tenant.WellFormedVersion(v); got != want {
 			t.Errorf("wellFormedVersion(%q) = %v, want %v", v, got, want)
 		}
 	}
@@ -390,14 +392,14 @@ func TestFaults_failingPackages(t *testing.T) {
 	// phase only when scheduling lets it, so the phases are read from the
 	// build, and what the poller saw must be among them.
 	seen := h.poll(tok, id, statusIs(t, "failed"))
-	h.s.mu.Lock()
-	b := h.s.st.Actions[id].Build
-	h.s.mu.Unlock()
-	if phases := strings.Join(b.phases(), ","); !b.Fails || phases != "pending,building,retrying,building,retrying,building" {
+	h.s.Lock()
+	b := h.s.St.Actions[id].Build
+	h.s.Unlock()
+	if phases := strings.Join(b.Phases(), ","); !b.Fails || phases != "pending,building,retrying,building,retrying,building" {
 		t.Fatalf("the build failed as a build that fails %v, through %s", b.Fails, phases)
 	}
 	for _, st := range seen {
-		if !wire.Contains(append(b.phases(), "failed"), st) {
+		if !wire.Contains(append(b.Phases(), "failed"), st) {
 			t.Fatalf("the poller saw %q, not a phase of a failing build: %v", st, seen)
 		}
 	}

@@ -28,22 +28,6 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 )
 
-// The scope catalogue: each route needs <action>:<resource>.
-var scopeResources = []string{"token_exchange_profiles", "actions", "roles", "resource_servers", "phone_providers", "users", "clients", "client_grants"}
-
-// AllScopes is every scope of the catalogue: the four verbs of each
-// resource, and read:client_keys (a client's secret) and
-// update:client_keys (its rotation).
-func AllScopes() []string {
-	var out []string
-	for _, res := range scopeResources {
-		for _, verb := range []string{"read", "create", "update", "delete"} {
-			out = append(out, verb+":"+res)
-		}
-	}
-	return append(out, "read:client_keys", "update:client_keys")
-}
-
 func newSigningKey() (*rsa.PrivateKey, string, error) {
 	k, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
@@ -95,9 +79,9 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		oauthErr(w, 403, "unsupported_grant_type", "Unsupported grant type: "+fields["grant_type"])
 		return
 	}
-	s.mu.Lock()
+	s.Lock()
 	tok, status, code, desc := s.issue(fields)
-	s.mu.Unlock()
+	s.Unlock()
 	if status != 0 {
 		oauthErr(w, status, code, desc)
 		return
@@ -130,7 +114,7 @@ type issued struct {
 // or as long as the client's TokenLifetime when that is set. An HS256 API's
 // tokens are signed with its signing secret. s.mu is held.
 func (s *Server) issue(fields map[string]string) (tok issued, status int, code, desc string) {
-	c, ok := s.st.Clients[fields["client_id"]]
+	c, ok := s.St.Clients[fields["client_id"]]
 	if !ok || c.Secret != fields["client_secret"] {
 		return tok, 401, "access_denied", "Unauthorized"
 	}
@@ -138,19 +122,19 @@ func (s *Server) issue(fields map[string]string) (tok issued, status int, code, 
 	if aud == "" {
 		return tok, 403, "access_denied", "No audience parameter was provided, and no default audience has been configured"
 	}
-	rs := s.findResourceServer(aud)
+	rs := s.FindResourceServer(aud)
 	if rs == nil || rs.Identifier != aud {
 		return tok, 403, "access_denied", "Service not found: " + aud
 	}
-	if !slices.Contains(c.strings("grant_types"), "client_credentials") {
+	if !slices.Contains(c.Strings("grant_types"), "client_credentials") {
 		return tok, 403, "unauthorized_client", "Grant type 'client_credentials' not allowed for the client."
 	}
-	g := s.grantFor(c.ID, aud)
+	g := s.GrantFor(c.ID, aud)
 	if g == nil {
 		return tok, 403, "access_denied", fmt.Sprintf("Client is not authorized to access %q. You need to create a \"client-grant\" "+
 			"associated to this API. See: https://auth0.com/docs/api/v2#!/Client_Grants/post_client_grants", aud)
 	}
-	scopes := g.scopes(rs)
+	scopes := g.Scopes(rs)
 	if req := strings.Fields(fields["scope"]); len(req) > 0 {
 		var narrowed, ungranted []string
 		for _, sc := range req {
@@ -160,7 +144,7 @@ func (s *Server) issue(fields map[string]string) (tok issued, status int, code, 
 				ungranted = append(ungranted, sc)
 			}
 		}
-		if len(ungranted) > 0 && s.opts.Assume.UngrantedScope == "refuse" {
+		if len(ungranted) > 0 && s.Assume.UngrantedScope == "refuse" {
 			return tok, 403, "access_denied", "Client has not been granted scopes: " + strings.Join(ungranted, ", ")
 		}
 		scopes = narrowed
@@ -174,7 +158,7 @@ func (s *Server) issue(fields map[string]string) (tok issued, status int, code, 
 	}
 	now := time.Now()
 	claims := jwt.MapClaims{
-		"iss": "https://" + s.host + "/", "sub": c.ID + "@clients", "aud": aud,
+		"iss": "https://" + s.Host + "/", "sub": c.ID + "@clients", "aud": aud,
 		"iat": now.Unix(), "exp": now.Add(tok.life).Unix(), "gty": "client-credentials", "azp": c.ID,
 	}
 	if len(scopes) > 0 {
@@ -227,7 +211,7 @@ func (s *Server) authenticate(r *http.Request) (*caller, *wire.Error) {
 	claims := jwt.MapClaims{}
 	_, err := jwt.ParseWithClaims(raw, claims, func(t *jwt.Token) (any, error) {
 		return &s.key.PublicKey, nil
-	}, jwt.WithValidMethods([]string{"RS256"}), jwt.WithExpirationRequired(), jwt.WithIssuer("https://"+s.host+"/"))
+	}, jwt.WithValidMethods([]string{"RS256"}), jwt.WithExpirationRequired(), jwt.WithIssuer("https://"+s.Host+"/"))
 	switch {
 	case err == nil:
 	case errors.Is(err, jwt.ErrTokenExpired):
@@ -244,9 +228,9 @@ func (s *Server) authenticate(r *http.Request) (*caller, *wire.Error) {
 		return nil, wire.NewErr(401, "Bad audience: "+strings.Join(aud, " "), "")
 	}
 	azp, _ := claims["azp"].(string)
-	s.mu.Lock()
-	client, known := s.st.Clients[azp]
-	s.mu.Unlock()
+	s.Lock()
+	client, known := s.St.Clients[azp]
+	s.Unlock()
 	if !known {
 		return nil, wire.NewErr(401, "Invalid token", "")
 	}
@@ -301,4 +285,17 @@ func selfSigned() (tls.Certificate, string, error) {
 		return tls.Certificate{}, "", err
 	}
 	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}, caFile, nil
+}
+
+// signingCert is the tenant's signing certificate, which every client shows
+// in signing_keys [O]: a self-signed certificate of the key that signs the
+// emulator's tokens.
+func signingCert(host string, key *rsa.PrivateKey) string {
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: host},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(10 * 365 * 24 * time.Hour)}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		panic(err)
+	}
+	return string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}))
 }

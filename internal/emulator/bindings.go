@@ -6,26 +6,14 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
+
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 )
 
 // Trigger bindings (trigger-bindings.md): each trigger holds an ordered
 // list of deployed actions, its execution order. A PATCH replaces the whole
 // list; GET pages it.
-
-// binding is one action bound to a trigger.
-type binding struct {
-	ID          string
-	ActionID    string
-	DisplayName string
-	CreatedAt   string
-	UpdatedAt   string
-}
-
-// entityBound reports whether the trigger's actions are bound by the object
-// that uses them (a token exchange profile binds its custom-token-exchange
-// action), never by a trigger binding (trigger-bindings.md, [R]).
-func entityBound(trigger string) bool { return trigger == "custom-token-exchange" }
 
 // triggerParam returns the {trigger} path value, one of the triggers an
 // action may support.
@@ -34,48 +22,10 @@ func entityBound(trigger string) bool { return trigger == "custom-token-exchange
 // validation error, worded as the API words path errors (reference §0.3).
 func triggerParam(r *http.Request) (string, *wire.Error) {
 	t := r.PathValue("trigger")
-	if !slices.Contains(triggerIDs, t) {
+	if !slices.Contains(tenant.TriggerIDs, t) {
 		return "", wire.NewErr(400, "Path validation error: 'No enum match for: \""+t+"\"' on property triggerId (An actions extensibility point).", "invalid_uri")
 	}
 	return t, nil
-}
-
-// bindingView is a binding as the API shows it, in the recorded key order:
-// id, trigger_id, action, created_at, updated_at, display_name.
-func (s *Server) bindingView(trigger string, b *binding, now time.Time) wire.Ordered {
-	var a wire.Ordered
-	if act, ok := s.st.Actions[b.ActionID]; ok {
-		a = act.bindingView(now)
-	}
-	return wire.Ordered{
-		{"id", b.ID}, {"trigger_id", trigger}, {"action", a}, {"created_at", b.CreatedAt},
-		{"updated_at", b.UpdatedAt}, {"display_name", b.DisplayName},
-	}
-}
-
-// bindingView is the action inside a binding: its summary and its versions,
-// the keys the recordings show there (trigger-bindings.md).
-func (a *action) bindingView(now time.Time) wire.Ordered {
-	a.settle(now)
-	o := wire.Ordered{{"id", a.ID}, {"name", a.Name}, {"supported_triggers", a.Triggers}, {"created_at", a.CreatedAt}, {"updated_at", a.UpdatedAt}}
-	if v := a.current(); v != nil {
-		o = append(o, wire.Ordered{{"current_version", wire.Ordered{
-			{"id", v.ID}, {"code", v.Code}, {"runtime", v.Runtime}, {"status", "BUILT"}, {"number", v.Number},
-			{"build_time", v.BuiltAt}, {"created_at", v.CreatedAt}, {"updated_at", v.UpdatedAt},
-		}}}...)
-	}
-	if v := a.deployed(); v != nil {
-		o = append(o, wire.Ordered{{"deployed_version", v.view()}}...)
-	}
-	return append(o, wire.Ordered{{"all_changes_deployed", a.AllChangesDeployed}}...)
-}
-
-func (s *Server) bindingViews(trigger string, list []*binding, now time.Time) []wire.Ordered {
-	out := make([]wire.Ordered, 0, len(list))
-	for _, b := range list {
-		out = append(out, s.bindingView(trigger, b, now))
-	}
-	return out
 }
 
 // triggerBindings pages a trigger's bindings in execution order: page and
@@ -103,7 +53,7 @@ func (s *Server) triggerBindings(w http.ResponseWriter, r *http.Request, _ *call
 	if r.URL.Query().Get("per_page") == "" {
 		perPage = 20
 	}
-	all := s.bindingViews(trigger, s.st.Bindings[trigger], time.Now())
+	all := s.BindingViews(trigger, s.St.Bindings[trigger], time.Now())
 	start, end := wire.Window(len(all), page, perPage)
 	out := wire.Ordered{{"bindings", all[start:end]}}
 	if page > 0 {
@@ -154,7 +104,7 @@ func (s *Server) updateTriggerBindings(w http.ResponseWriter, r *http.Request, _
 	if e := o.Require("bindings"); e != nil {
 		return e
 	}
-	if entityBound(trigger) {
+	if tenant.EntityBound(trigger) {
 		return wire.NewErr(400, "The "+trigger+" trigger is entity-bound: its actions are bound by their token exchange profiles.", "")
 	}
 	items, ok, e := o.Array("bindings")
@@ -165,8 +115,8 @@ func (s *Server) updateTriggerBindings(w http.ResponseWriter, r *http.Request, _
 		return o.TypeErr("bindings", "array")
 	}
 	now := time.Now()
-	old := s.st.Bindings[trigger]
-	next := make([]*binding, 0, len(items))
+	old := s.St.Bindings[trigger]
+	next := make([]*tenant.Binding, 0, len(items))
 	seen := map[string]int{}
 	for i, raw := range items {
 		path := "bindings[" + strconv.Itoa(i) + "]"
@@ -209,11 +159,11 @@ func (s *Server) updateTriggerBindings(w http.ResponseWriter, r *http.Request, _
 			return wire.PayloadErr("Array items are not unique (indexes "+strconv.Itoa(j)+" and "+strconv.Itoa(i)+")", "bindings")
 		}
 		seen[a.ID] = i
-		if !a.supports(trigger) {
+		if !a.Supports(trigger) {
 			return wire.NewErr(400, "The action "+a.ID+" does not support the trigger "+trigger+".", "")
 		}
-		a.settle(now)
-		if a.deployed() == nil {
+		a.Settle(now)
+		if a.Deployed() == nil {
 			return wire.NewErr(400, "action not deployed", "")
 		}
 		name := a.Name
@@ -222,7 +172,7 @@ func (s *Server) updateTriggerBindings(w http.ResponseWriter, r *http.Request, _
 				return e
 			}
 		}
-		nb := &binding{ID: wire.UUID4(), ActionID: a.ID, DisplayName: name, CreatedAt: wire.Nanos(now), UpdatedAt: wire.Nanos(now)}
+		nb := &tenant.Binding{ID: wire.UUID4(), ActionID: a.ID, DisplayName: name, CreatedAt: wire.Nanos(now), UpdatedAt: wire.Nanos(now)}
 		for _, was := range old {
 			if was.ActionID == a.ID {
 				nb.ID, nb.CreatedAt, nb.UpdatedAt = was.ID, was.CreatedAt, was.UpdatedAt
@@ -234,60 +184,35 @@ func (s *Server) updateTriggerBindings(w http.ResponseWriter, r *http.Request, _
 		next = append(next, nb)
 	}
 	if len(next) == 0 {
-		delete(s.st.Bindings, trigger)
+		delete(s.St.Bindings, trigger)
 	} else {
-		s.st.Bindings[trigger] = next
+		s.St.Bindings[trigger] = next
 	}
-	wire.WriteJSON(w, 200, wire.Ordered{{"bindings", s.bindingViews(trigger, next, now)}})
+	wire.WriteJSON(w, 200, wire.Ordered{{"bindings", s.BindingViews(trigger, next, now)}})
 	return nil
 }
 
 // bindingTarget is the action a binding item names, nil when none.
-func (s *Server) bindingTarget(trigger string, kind *string, value string) *action {
+func (s *Server) bindingTarget(trigger string, kind *string, value string) *tenant.Action {
 	k := "action_name"
 	if kind != nil {
 		k = *kind
 	}
 	switch k {
 	case "action_id":
-		return s.st.Actions[value]
+		return s.St.Actions[value]
 	case "binding_id":
-		for _, b := range s.st.Bindings[trigger] {
+		for _, b := range s.St.Bindings[trigger] {
 			if b.ID == value {
-				return s.st.Actions[b.ActionID]
+				return s.St.Actions[b.ActionID]
 			}
 		}
 	default:
-		for _, a := range sortedBySeq(s.st.Actions, func(a *action) int64 { return a.Seq }) {
+		for _, a := range tenant.SortedBySeq(s.St.Actions, func(a *tenant.Action) int64 { return a.Seq }) {
 			if a.Name == value {
 				return a
 			}
 		}
 	}
 	return nil
-}
-
-// boundTo lists the triggers the action is bound to.
-func (s *Server) boundTo(actionID string) []string {
-	var out []string
-	for _, t := range triggerIDs {
-		for _, b := range s.st.Bindings[t] {
-			if b.ActionID == actionID {
-				out = append(out, t)
-			}
-		}
-	}
-	return out
-}
-
-// unbind removes the action from every trigger's bindings.
-func (s *Server) unbind(actionID string) {
-	for t, list := range s.st.Bindings {
-		list = slices.DeleteFunc(list, func(b *binding) bool { return b.ActionID == actionID })
-		if len(list) == 0 {
-			delete(s.st.Bindings, t)
-		} else {
-			s.st.Bindings[t] = list
-		}
-	}
 }

@@ -2,77 +2,16 @@ package emulator
 
 import (
 	"net/http"
-	"slices"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 )
-
-// grant is a client grant, in the observed key order [O]: id, client_id,
-// audience, scope, organization_usage, allow_any_organization, is_system,
-// subject_type, authorization_details_types. Assumption: allow_all_scopes
-// (never recorded with its neighbours) follows scope, and default_for ends
-// the object.
-type grant struct {
-	ID                        string    `json:"id"`
-	ClientID                  string    `json:"client_id,omitempty"`
-	Audience                  string    `json:"audience"`
-	Scope                     *[]string `json:"scope,omitempty"`
-	AllowAllScopes            *bool     `json:"allow_all_scopes,omitempty"`
-	OrganizationUsage         *string   `json:"organization_usage,omitempty"`
-	AllowAnyOrganization      *bool     `json:"allow_any_organization,omitempty"`
-	IsSystem                  bool      `json:"is_system,omitempty"`
-	SubjectType               string    `json:"subject_type"`
-	AuthorizationDetailsTypes *[]string `json:"authorization_details_types,omitempty"`
-	DefaultFor                string    `json:"default_for,omitempty"`
-	Seq                       int64     `json:"-"`
-}
-
-func (g *grant) clone() *grant {
-	x := *g
-	if g.Scope != nil {
-		s := slices.Clone(*g.Scope)
-		x.Scope = &s
-	}
-	if g.AuthorizationDetailsTypes != nil {
-		t := slices.Clone(*g.AuthorizationDetailsTypes)
-		x.AuthorizationDetailsTypes = &t
-	}
-	return &x
-}
-
-// scopes is what the grant gives: its scope, or every scope of the API
-// when allow_all_scopes is set [S].
-func (g *grant) scopes(rs *resourceServer) []string {
-	if g.AllowAllScopes != nil && *g.AllowAllScopes {
-		var out []string
-		if rs != nil && rs.Scopes != nil {
-			for _, sc := range *rs.Scopes {
-				out = append(out, sc.Value)
-			}
-		}
-		return out
-	}
-	if g.Scope == nil {
-		return nil
-	}
-	return *g.Scope
-}
 
 var (
 	grantSubjectTypes = []string{"client", "user"}
 	grantOrgUsages    = []string{"deny", "allow", "require"}
 )
-
-// grantFor returns the grant of client for audience (and subject type
-// client), or nil.
-func (s *Server) grantFor(clientID, audience string) *grant {
-	for _, g := range s.st.Grants {
-		if g.ClientID == clientID && g.Audience == audience && g.SubjectType == "client" {
-			return g
-		}
-	}
-	return nil
-}
 
 // applyGrant validates the writable fields of b into g: scope (an array of
 // unique strings), allow_all_scopes (then scope is not accepted [S]),
@@ -80,7 +19,7 @@ func (s *Server) grantFor(clientID, audience string) *grant {
 // Assumptions (the reference records only scope, allow_all_scopes and
 // authorization_details_types in a PATCH): PATCH takes the two
 // organization fields too, and a null clears organization_usage.
-func applyGrant(g *grant, b wire.Body) *wire.Error {
+func applyGrant(g *tenant.Grant, b wire.Body) *wire.Error {
 	top := b.At("")
 	if b.Has("scope") {
 		if b.IsNull("scope") {
@@ -161,7 +100,7 @@ func (s *Server) createGrant(w http.ResponseWriter, r *http.Request, _ *caller) 
 	if e != nil {
 		return e
 	}
-	g := &grant{Audience: aud, SubjectType: "client"}
+	g := &tenant.Grant{Audience: aud, SubjectType: "client"}
 	if b.Has("default_for") {
 		v, e := b.At("").EnumReq("default_for", "third_party_clients")
 		if e != nil {
@@ -183,28 +122,28 @@ func (s *Server) createGrant(w http.ResponseWriter, r *http.Request, _ *caller) 
 		return e
 	}
 	if g.ClientID != "" {
-		c, ok := s.st.Clients[g.ClientID]
+		c, ok := s.St.Clients[g.ClientID]
 		if !ok {
 			return wire.NewErr(404, "The client does not exist", "inexistent_client")
 		}
-		if c.str("app_type") == "express_configuration" {
+		if c.Str("app_type") == "express_configuration" {
 			return wire.NewErr(400, "Client of type express_configuration cannot be used", "validation_error") // [O]
 		}
 	}
-	if rs := s.findResourceServer(aud); rs == nil || rs.Identifier != aud {
+	if rs := s.FindResourceServer(aud); rs == nil || rs.Identifier != aud {
 		return wire.NewErr(404, "No resource server found for audience "+aud, "inexistent_resource_server")
 	}
-	for _, other := range s.st.Grants {
+	for _, other := range s.St.Grants {
 		if other.ClientID == g.ClientID && other.Audience == aud && other.DefaultFor == g.DefaultFor &&
-			(s.opts.Assume.GrantSubjectType == "shared" || other.SubjectType == g.SubjectType) {
+			(s.Assume.GrantSubjectType == "shared" || other.SubjectType == g.SubjectType) {
 			return wire.NewErr(409, "A client grant for this client and audience already exists.", "")
 		}
 	}
-	if e := s.capReached(len(s.st.Grants)); e != nil {
+	if e := s.capReached(len(s.St.Grants)); e != nil {
 		return e
 	}
-	g.ID, g.Seq = "cgr_"+wire.RandomString(16), s.st.next()
-	s.st.Grants[g.ID] = g
+	g.ID, g.Seq = "cgr_"+wire.RandomString(16), s.St.Next()
+	s.St.Grants[g.ID] = g
 	wire.WriteJSON(w, 201, g)
 	return nil
 }
@@ -215,8 +154,8 @@ func (s *Server) createGrant(w http.ResponseWriter, r *http.Request, _ *caller) 
 // allow_any_organization and subject_type (assumption).
 func (s *Server) listGrants(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	q := r.URL.Query()
-	var match []*grant
-	for _, g := range sortedBySeq(s.st.Grants, func(g *grant) int64 { return g.Seq }) {
+	var match []*tenant.Grant
+	for _, g := range tenant.SortedBySeq(s.St.Grants, func(g *tenant.Grant) int64 { return g.Seq }) {
 		if v := q.Get("audience"); v != "" && g.Audience != v {
 			continue
 		}
@@ -237,7 +176,7 @@ func (s *Server) listGrants(w http.ResponseWriter, r *http.Request, _ *caller) *
 			return e
 		}
 		start, end := min(offset, len(match)), min(offset+take, len(match))
-		reply := wire.Ordered{{"client_grants", append([]*grant{}, match[start:end]...)}}
+		reply := wire.Ordered{{"client_grants", append([]*tenant.Grant{}, match[start:end]...)}}
 		if end < len(match) {
 			reply = append(reply, wire.Ordered{{"next", wire.Cursor(end)}}...)
 		}
@@ -249,7 +188,7 @@ func (s *Server) listGrants(w http.ResponseWriter, r *http.Request, _ *caller) *
 		return e
 	}
 	start, end := wire.Window(len(match), page, perPage)
-	items := append([]*grant{}, match[start:end]...)
+	items := append([]*tenant.Grant{}, match[start:end]...)
 	if !totals {
 		wire.WriteJSON(w, 200, items)
 		return nil
@@ -258,8 +197,8 @@ func (s *Server) listGrants(w http.ResponseWriter, r *http.Request, _ *caller) *
 	return nil
 }
 
-func (s *Server) lookupGrant(r *http.Request) (*grant, *wire.Error) {
-	g, ok := s.st.Grants[wire.PathID(r)]
+func (s *Server) lookupGrant(r *http.Request) (*tenant.Grant, *wire.Error) {
+	g, ok := s.St.Grants[wire.PathID(r)]
 	if !ok {
 		return nil, wire.NewErr(404, "The grant does not exist.", "inexistent_client_grant") // [O]
 	}
@@ -292,22 +231,22 @@ func (s *Server) updateGrant(w http.ResponseWriter, r *http.Request, _ *caller) 
 	if g.IsSystem {
 		return wire.NewErr(403, "A system client grant cannot be modified.", "operation_not_supported")
 	}
-	next := g.clone()
+	next := g.Clone()
 	if e := applyGrant(next, b); e != nil {
 		return e
 	}
-	s.st.Grants[g.ID] = next
+	s.St.Grants[g.ID] = next
 	wire.WriteJSON(w, 200, next)
 	return nil
 }
 
 // deleteGrant answers 204, also for a grant already gone [O].
 func (s *Server) deleteGrant(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
-	if g, ok := s.st.Grants[wire.PathID(r)]; ok {
+	if g, ok := s.St.Grants[wire.PathID(r)]; ok {
 		if g.IsSystem {
 			return wire.NewErr(403, "A system client grant cannot be deleted.", "operation_not_supported")
 		}
-		delete(s.st.Grants, g.ID)
+		delete(s.St.Grants, g.ID)
 	}
 	wire.NoContent(w)
 	return nil

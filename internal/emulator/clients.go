@@ -1,19 +1,14 @@
 package emulator
 
 import (
-	"crypto/rand"
-	"crypto/x509"
-	"crypto/x509/pkix"
 	"encoding/json"
-	"encoding/pem"
-	"math/big"
 	"net/http"
 	"regexp"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"time"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 )
@@ -23,46 +18,6 @@ import (
 // [O]. A client is kept as its wire fields, key by key, so that a field the
 // emulator does not model in depth (addons, say) is kept as it was sent and
 // shown again, as the API would.
-
-// clientRec is a stored client: its wire fields but client_id and
-// client_secret, and what only the emulator knows about it.
-type clientRec struct {
-	ID     string                     `json:"client_id"`
-	Secret string                     `json:"client_secret"`
-	Fields map[string]json.RawMessage `json:"fields"`
-	// Global clients may create token exchange profiles; TokenLifetime
-	// overrides the lifetime of the Management API's tokens.
-	Global        bool          `json:"global,omitempty"`
-	TokenLifetime time.Duration `json:"token_lifetime,omitempty"`
-	Seq           int64         `json:"seq"`
-}
-
-func (c *clientRec) clone() *clientRec {
-	x := *c
-	x.Fields = make(map[string]json.RawMessage, len(c.Fields))
-	for k, v := range c.Fields {
-		x.Fields[k] = v // a stored value is replaced, never changed in place
-	}
-	return &x
-}
-
-// clientKeyOrder is the order of the keys in a client answer: as observed
-// where the recordings show two keys together [O], else the SDK's order.
-var clientKeyOrder = []string{
-	"name", "description", "client_id", "client_secret", "app_type", "logo_uri", "is_first_party",
-	"is_token_endpoint_ip_header_trusted", "oidc_conformant", "callbacks", "allowed_origins", "web_origins", "client_aliases",
-	"allowed_clients", "allowed_logout_urls", "jwt_configuration", "signing_keys", "encryption_key", "sso", "sso_disabled",
-	"cross_origin_authentication", "cross_origin_loc", "grant_types", "custom_login_page_on", "custom_login_page",
-	"custom_login_page_preview", "form_template", "token_endpoint_auth_method", "client_metadata", "mobile", "initiate_login_uri",
-	"native_social_login", "refresh_token", "oidc_backchannel_logout", "oidc_logout", "organization_usage", "default_organization",
-	"organization_require_behavior", "organization_discovery_methods", "client_authentication_methods",
-	"require_pushed_authorization_requests", "require_proof_of_possession", "signed_request_object", "compliance_level",
-	"token_exchange", "token_quota", "session_transfer", "resource_server_identifier", "async_approval_notification_channels",
-	"addons", "express_configuration", "my_organization_configuration", "third_party_security_mode", "redirection_policy",
-	"fedcm_login", "identity_assertion_authorization_grant", "token_vault_privileged_access",
-	"skip_non_verifiable_callback_uri_confirmation_prompt", "external_client_id", "external_metadata_type",
-	"external_metadata_created_by", "jwks_uri",
-}
 
 // The enums of the SDK's doc comments [S] and of the recorded values [O].
 var (
@@ -86,9 +41,6 @@ var (
 	sessionAuthMethods = []string{"cookie", "query"}
 	deviceBindings     = []string{"ip", "asn", "none"}
 )
-
-// defaultGrantTypes are a new client's grant types [O].
-var defaultGrantTypes = []string{"authorization_code", "implicit", "refresh_token", "client_credentials"}
 
 // clientField is how the API takes one field of a client.
 type clientField struct {
@@ -402,12 +354,6 @@ func checkNativeSocialLogin(o wire.Obj, k string) (json.RawMessage, *wire.Error)
 	return wire.Raw(out), nil
 }
 
-// The tenant's refresh token settings for a new client [O].
-const (
-	defaultRefreshLifetime     = 2592000
-	defaultRefreshIdleLifetime = 1296000
-)
-
 // checkRefreshToken fills what is not sent with the tenant's defaults [O]:
 // an expiring rotation makes both infinite_* false (as recorded for a
 // create that sent expiration_type "expiring" alone).
@@ -455,7 +401,7 @@ func checkRefreshToken(o wire.Obj, k string) (json.RawMessage, *wire.Error) {
 	if e != nil {
 		return nil, e
 	}
-	life, e := integer("token_lifetime", defaultRefreshLifetime)
+	life, e := integer("token_lifetime", tenant.DefaultRefreshLifetime)
 	if e != nil {
 		return nil, e
 	}
@@ -467,7 +413,7 @@ func checkRefreshToken(o wire.Obj, k string) (json.RawMessage, *wire.Error) {
 	if e != nil {
 		return nil, e
 	}
-	idle, e := integer("idle_token_lifetime", defaultRefreshIdleLifetime)
+	idle, e := integer("idle_token_lifetime", tenant.DefaultRefreshIdleLifetime)
 	if e != nil {
 		return nil, e
 	}
@@ -763,63 +709,11 @@ func checkAuthMethods(o wire.Obj, k string) (json.RawMessage, *wire.Error) {
 	return wire.Raw(out), nil
 }
 
-// newClient is a client with the tenant's defaults for a create that sends
-// none of them [O]; appType changes a few, as recorded for
-// resource_server and express_configuration clients.
-func (s *Server) newClient(appType string) *clientRec {
-	c := &clientRec{ID: wire.RandomString(32), Secret: wire.RandomSecret(), Fields: map[string]json.RawMessage{}, Seq: s.st.next()}
-	f := c.Fields
-	f["is_first_party"] = wire.Raw(true)
-	f["is_token_endpoint_ip_header_trusted"] = wire.Raw(false)
-	f["oidc_conformant"] = wire.Raw(false)
-	f["jwt_configuration"] = wire.Raw(wire.Ordered{{"secret_encoded", false}, {"lifetime_in_seconds", 36000}})
-	f["signing_keys"] = wire.Raw([]map[string]string{{"cert": s.signingCert()}})
-	f["sso_disabled"] = wire.Raw(false)
-	f["cross_origin_authentication"] = wire.Raw(false)
-	f["grant_types"] = wire.Raw(defaultGrantTypes)
-	f["custom_login_page_on"] = wire.Raw(true)
-	f["refresh_token"] = wire.Raw(wire.Ordered{{"rotation_type", "non-rotating"}, {"expiration_type", "non-expiring"}, {"leeway", 0},
-		{"token_lifetime", defaultRefreshLifetime}, {"infinite_token_lifetime", true}, {"infinite_idle_token_lifetime", true},
-		{"idle_token_lifetime", defaultRefreshIdleLifetime}})
-	switch appType {
-	case "resource_server":
-		f["oidc_conformant"] = wire.Raw(true)
-		f["jwt_configuration"] = wire.Raw(wire.Ordered{{"secret_encoded", false}, {"alg", "RS256"}})
-		f["grant_types"] = wire.Raw([]string{})
-	case "express_configuration":
-		f["oidc_conformant"] = wire.Raw(true)
-		f["jwt_configuration"] = wire.Raw(wire.Ordered{{"secret_encoded", false}, {"alg", "RS256"}})
-		f["grant_types"] = wire.Raw([]string{"authorization_code", "client_credentials"})
-		f["callbacks"] = wire.Raw([]string{"https://system-admin.okta.com/admin/app/generic/oauth20redirect"})
-		f["organization_usage"] = wire.Raw("require")
-		f["organization_require_behavior"] = wire.Raw("pre_login_prompt")
-		f["client_authentication_methods"] = wire.Raw(map[string]any{"private_key_jwt": map[string]any{"credentials": []any{}}})
-		f["async_approval_notification_channels"] = wire.Raw([]string{"guardian-push"})
-	}
-	return c
-}
-
-// signingCert is the tenant's signing certificate, which every client shows
-// in signing_keys [O]: a self-signed certificate of the key that signs the
-// emulator's tokens.
-func (s *Server) signingCert() string {
-	s.certOnce.Do(func() {
-		tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: s.host},
-			NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(10 * 365 * 24 * time.Hour)}
-		der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &s.key.PublicKey, s.key)
-		if err != nil {
-			panic(err)
-		}
-		s.cert = string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}))
-	})
-	return s.cert
-}
-
 // applyClient validates the fields of b and writes them into c. On create
 // (create true) every field sent is taken as it is; on PATCH a null removes
 // a nullable field, client_metadata is merged key by key (a null value
-// removes its key [S]), and the other objects follow s.opts.Assume.ClientPatch.
-func (s *Server) applyClient(c *clientRec, b wire.Body, create bool) *wire.Error {
+// removes its key [S]), and the other objects follow s.Assume.ClientPatch.
+func (s *Server) applyClient(c *tenant.ClientRecord, b wire.Body, create bool) *wire.Error {
 	var unknown []string
 	for k := range b {
 		f, ok := clientFields[k]
@@ -847,7 +741,7 @@ func (s *Server) applyClient(c *clientRec, b wire.Body, create bool) *wire.Error
 			continue
 		}
 		src := top
-		if !create && f.nested && s.opts.Assume.ClientPatch == "merge" && c.Fields[k] != nil {
+		if !create && f.nested && s.Assume.ClientPatch == "merge" && c.Fields[k] != nil {
 			src = wire.Body{k: mergeJSON(c.Fields[k], b[k])}.At("")
 		}
 		if k == "client_metadata" && !create && c.Fields[k] != nil {
@@ -879,10 +773,10 @@ func (s *Server) applyClient(c *clientRec, b wire.Body, create bool) *wire.Error
 	}
 	// Setting organization_discovery_methods requires
 	// organization_require_behavior pre_login_prompt [S].
-	if c.Fields["organization_discovery_methods"] != nil && c.str("organization_require_behavior") != "pre_login_prompt" {
+	if c.Fields["organization_discovery_methods"] != nil && c.Str("organization_require_behavior") != "pre_login_prompt" {
 		return wire.PayloadErr("organization_discovery_methods requires organization_require_behavior pre_login_prompt", "organization_discovery_methods")
 	}
-	if s.opts.Assume.UnfitTokenExchange == "refuse" && c.allowsProfileType("custom_authentication") && (!c.flag("is_first_party") || !c.flag("oidc_conformant")) {
+	if s.Assume.UnfitTokenExchange == "refuse" && c.AllowsProfileType("custom_authentication") && (!c.Flag("is_first_party") || !c.Flag("oidc_conformant")) {
 		return wire.PayloadErr("token_exchange with custom_authentication requires a first-party, OIDC-conformant client", "token_exchange")
 	}
 	return nil
@@ -932,65 +826,6 @@ func dropNulls(v json.RawMessage) json.RawMessage {
 	return wire.Raw(m)
 }
 
-func (c *clientRec) flag(k string) bool {
-	var v bool
-	_ = json.Unmarshal(c.Fields[k], &v)
-	return v
-}
-
-func (c *clientRec) str(k string) string {
-	var v string
-	_ = json.Unmarshal(c.Fields[k], &v)
-	return v
-}
-
-func (c *clientRec) strings(k string) []string {
-	var v []string
-	_ = json.Unmarshal(c.Fields[k], &v)
-	return v
-}
-
-func (c *clientRec) allowsProfileType(t string) bool {
-	var te struct {
-		Types []string `json:"allow_any_profile_of_type"`
-	}
-	_ = json.Unmarshal(c.Fields["token_exchange"], &te)
-	return slices.Contains(te.Types, t)
-}
-
-// view is the client as the API shows it; the secret only to a caller
-// that may read it (see clientSecretVisible).
-func (c *clientRec) view(secret bool) wire.Ordered {
-	out := wire.Ordered{}
-	seen := map[string]bool{}
-	for _, k := range clientKeyOrder {
-		seen[k] = true
-		switch k {
-		case "client_id":
-			out = append(out, wire.Ordered{{k, c.ID}}...)
-		case "client_secret":
-			if secret {
-				out = append(out, wire.Ordered{{k, c.Secret}}...)
-			}
-		default:
-			if v, ok := c.Fields[k]; ok {
-				out = append(out, wire.Ordered{{k, v}}...)
-			}
-		}
-	}
-	var rest []string
-	for k := range c.Fields {
-		if !seen[k] {
-			rest = append(rest, k)
-		}
-	}
-	sort.Strings(rest)
-	for _, k := range rest {
-		out = append(out, wire.Ordered{{k, c.Fields[k]}}...)
-	}
-	return out
-}
-
 // clientSecretVisible says whether a read shows client_secret: only to a
 // caller with read:client_keys. Assumption (reference: "reading
 // client_secret needs read:client_keys" [R]): without the scope the key is
@@ -1022,8 +857,8 @@ func fieldsOf(r *http.Request, v wire.Ordered) wire.Ordered {
 	return out
 }
 
-func (s *Server) lookupClient(r *http.Request) (*clientRec, *wire.Error) {
-	c, ok := s.st.Clients[wire.PathID(r)]
+func (s *Server) lookupClient(r *http.Request) (*tenant.ClientRecord, *wire.Error) {
+	c, ok := s.St.Clients[wire.PathID(r)]
 	if !ok {
 		// Assumption (not recorded: the SDK's recorder drops 404 bodies of
 		// /clients): the wording of the resource server's and the grant's
@@ -1041,7 +876,7 @@ func (s *Server) createClient(w http.ResponseWriter, r *http.Request, _ *caller)
 	if e := b.At("").Require("name"); e != nil {
 		return e
 	}
-	if e := s.capReached(len(s.st.Clients)); e != nil {
+	if e := s.capReached(len(s.St.Clients)); e != nil {
 		return e
 	}
 	appType := ""
@@ -1052,21 +887,21 @@ func (s *Server) createClient(w http.ResponseWriter, r *http.Request, _ *caller)
 		}
 		appType = *v
 	}
-	c := s.newClient(appType)
+	c := s.NewClient(appType)
 	if e := s.applyClient(c, b, true); e != nil {
 		return e
 	}
-	var linked *resourceServer
-	if ident := c.str("resource_server_identifier"); ident != "" {
-		if linked = s.findResourceServer(ident); linked == nil || linked.IsSystem {
+	var linked *tenant.ResourceServer
+	if ident := c.Str("resource_server_identifier"); ident != "" {
+		if linked = s.FindResourceServer(ident); linked == nil || linked.IsSystem {
 			return wire.NewErr(404, "The resource server does not exist", "inexistent_resource_server")
 		}
 	}
 	if linked != nil {
 		linked.ClientID = c.ID
 	}
-	s.st.Clients[c.ID] = c
-	wire.WriteJSON(w, 201, c.view(true))
+	s.St.Clients[c.ID] = c
+	wire.WriteJSON(w, 201, c.View(true))
 	return nil
 }
 
@@ -1075,24 +910,24 @@ func (s *Server) listClients(w http.ResponseWriter, r *http.Request, ca *caller)
 		return e
 	}
 	q := r.URL.Query()
-	var match []*clientRec
+	var match []*tenant.ClientRecord
 	appTypes := q.Get("app_type")
-	for _, c := range sortedBySeq(s.st.Clients, func(c *clientRec) int64 { return c.Seq }) {
+	for _, c := range tenant.SortedBySeq(s.St.Clients, func(c *tenant.ClientRecord) int64 { return c.Seq }) {
 		if v := q.Get("is_global"); v != "" && strconv.FormatBool(c.Global) != v {
 			continue
 		}
-		if v := q.Get("is_first_party"); v != "" && strconv.FormatBool(c.flag("is_first_party")) != v {
+		if v := q.Get("is_first_party"); v != "" && strconv.FormatBool(c.Flag("is_first_party")) != v {
 			continue
 		}
-		if appTypes != "" && !wire.Contains(strings.Split(appTypes, ","), c.str("app_type")) {
+		if appTypes != "" && !wire.Contains(strings.Split(appTypes, ","), c.Str("app_type")) {
 			continue
 		}
 		match = append(match, c)
 	}
-	items := func(cs []*clientRec) []wire.Ordered {
+	items := func(cs []*tenant.ClientRecord) []wire.Ordered {
 		out := make([]wire.Ordered, 0, len(cs))
 		for _, c := range cs {
-			out = append(out, fieldsOf(r, c.view(clientSecretVisible(ca))))
+			out = append(out, fieldsOf(r, c.View(clientSecretVisible(ca))))
 		}
 		return out
 	}
@@ -1130,7 +965,7 @@ func (s *Server) getClient(w http.ResponseWriter, r *http.Request, ca *caller) *
 	if e != nil {
 		return e
 	}
-	wire.WriteJSON(w, 200, fieldsOf(r, c.view(clientSecretVisible(ca))))
+	wire.WriteJSON(w, 200, fieldsOf(r, c.View(clientSecretVisible(ca))))
 	return nil
 }
 
@@ -1145,12 +980,12 @@ func (s *Server) updateClient(w http.ResponseWriter, r *http.Request, ca *caller
 	if e != nil {
 		return e
 	}
-	next := c.clone()
+	next := c.Clone()
 	if e := s.applyClient(next, b, false); e != nil {
 		return e
 	}
-	s.st.Clients[c.ID] = next
-	wire.WriteJSON(w, 200, next.view(clientSecretVisible(ca)))
+	s.St.Clients[c.ID] = next
+	wire.WriteJSON(w, 200, next.View(clientSecretVisible(ca)))
 	return nil
 }
 
@@ -1158,14 +993,14 @@ func (s *Server) updateClient(w http.ResponseWriter, r *http.Request, ca *caller
 // go with it (assumption: the reference does not record it).
 func (s *Server) deleteClient(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	id := wire.PathID(r)
-	if _, ok := s.st.Clients[id]; ok {
-		delete(s.st.Clients, id)
-		for gid, g := range s.st.Grants {
+	if _, ok := s.St.Clients[id]; ok {
+		delete(s.St.Clients, id)
+		for gid, g := range s.St.Grants {
 			if g.ClientID == id {
-				delete(s.st.Grants, gid)
+				delete(s.St.Grants, gid)
 			}
 		}
-		for _, rs := range s.st.ResourceServers {
+		for _, rs := range s.St.ResourceServers {
 			if rs.ClientID == id {
 				rs.ClientID = ""
 			}
@@ -1182,10 +1017,10 @@ func (s *Server) rotateSecret(w http.ResponseWriter, r *http.Request, _ *caller)
 	if e != nil {
 		return e
 	}
-	next := c.clone()
+	next := c.Clone()
 	next.Secret = wire.RandomSecret()
-	s.st.Clients[c.ID] = next
-	wire.WriteJSON(w, 200, next.view(true))
+	s.St.Clients[c.ID] = next
+	wire.WriteJSON(w, 200, next.View(true))
 	return nil
 }
 

@@ -22,8 +22,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"sync"
 	"time"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 
@@ -85,7 +86,7 @@ type Options struct {
 	// dependencies, and one line for each token exchange (nil: no log).
 	Log io.Writer
 	// Assume answers what the reference leaves open, one setting each.
-	Assume Assumptions
+	Assume tenant.Assumptions
 	// Node is the Node.js program that runs actions' code ("node" on PATH
 	// when empty), and Npm the npm that installs their dependencies ("npm"
 	// on PATH when empty). Without them the emulator serves everything
@@ -136,7 +137,7 @@ func (f Faults) check() error {
 		return errors.New("faults: want {error_rate 0..1, drop_rate 0..1, latency_ms >= 0, seed, routes, failing_packages}")
 	}
 	for _, p := range f.FailingPackages {
-		if _, _, err := splitPackage(p); err != nil {
+		if _, _, err := tenant.SplitPackage(p); err != nil {
 			return fmt.Errorf("faults: failing_packages: %v; want \"name@version\" or \"name\"", err)
 		}
 	}
@@ -155,42 +156,50 @@ type Client struct {
 	TokenLifetime time.Duration
 }
 
+// The tenant's types that the emulator's API shows (package tenant holds
+// the tenant's objects).
+type (
+	// Assumptions answer what the reference leaves open, one setting each.
+	Assumptions = tenant.Assumptions
+	// Assumption is one of them, with its values.
+	Assumption = tenant.Assumption
+	// OutboxMessage is one test notification the emulator "sent".
+	OutboxMessage = tenant.OutboxMessage
+	// DemoIDs are the objects --demo seeds.
+	DemoIDs = tenant.DemoIDs
+	// State is every object, as the API shows it.
+	State = tenant.State
+)
+
+// AllAssumptions lists every assumption, with its values.
+var AllAssumptions = tenant.AllAssumptions
+
+// AllScopes is every scope of the Management API's catalogue.
+func AllScopes() []string { return tenant.AllScopes() }
+
 // Server is a running emulator.
 type Server struct {
 	opts     Options
 	srv      *http.Server
 	listener net.Listener
 	domain   string // scheme://host:port
-	host     string // host:port
 	caFile   string
 	key      *rsa.PrivateKey
 	kid      string
 
-	mu      sync.Mutex
-	st      *store
-	start   *store
-	cap     int
+	// The tenant's objects and its lock, which guards the fields below too.
+	*tenant.Tenant
+	start   *tenant.Store
 	faults  Faults
 	rng     *rand.Rand
 	limiter limiter
 	omit    map[string]bool
 	stats   Stats
-	demo    DemoIDs
 	log     *log.Logger // nil: no log
 
-	certOnce    sync.Once
-	cert        string
-	packages    *actionruntime.Installer
 	runtime     *actionruntime.Runtime
 	actionCache map[string]map[string]actionruntime.CacheRecord // by trigger id, under mu
 	attempts    map[string]*attemptBucket                       // by IP, under mu
-}
-
-// DemoIDs are the objects --demo seeds.
-type DemoIDs struct {
-	ActionID        string `json:"demo_action_id,omitempty"`
-	RoleID          string `json:"demo_role_id,omitempty"`
-	PhoneProviderID string `json:"demo_phone_provider_id,omitempty"`
 }
 
 // Start listens on a loopback address and serves until Close.
@@ -214,9 +223,9 @@ func Start(opts Options) (*Server, error) {
 	if opts.ActionTimeout <= 0 {
 		opts.ActionTimeout = actionruntime.DefaultTimeout
 	}
-	var saved *savedState
+	var saved *tenant.SavedState
 	if opts.StateFile != "" {
-		if saved, err = loadState(opts.StateFile); err != nil {
+		if saved, err = tenant.LoadState(opts.StateFile); err != nil {
 			return nil, err
 		}
 	}
@@ -235,19 +244,21 @@ func Start(opts Options) (*Server, error) {
 	if err := opts.Faults.check(); err != nil {
 		return nil, err
 	}
-	if err := opts.Assume.normalize(); err != nil {
+	if err := opts.Assume.Normalize(); err != nil {
 		return nil, err
 	}
 	l, err := net.Listen("tcp", opts.Listen)
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: opts, listener: l, host: l.Addr().String(), cap: opts.EntityCap}
-	s.domain = "http://" + s.host
+	s := &Server{opts: opts, listener: l, Tenant: &tenant.Tenant{Host: l.Addr().String(), Cap: opts.EntityCap, Name: opts.TenantName,
+		Assume: opts.Assume, BuildDelay: opts.BuildDelay, FieldsEverywhere: opts.FieldsEverywhere}}
+	s.domain = "http://" + s.Host
 	if s.key, s.kid, err = newSigningKey(); err != nil {
 		l.Close()
 		return nil, err
 	}
+	s.SigningCert = signingCert(s.Host, s.key)
 	taken := map[string]bool{opts.ClientID: true}
 	for _, c := range opts.Clients {
 		if c.ID == "" || c.Secret == "" {
@@ -269,26 +280,27 @@ func Start(opts Options) (*Server, error) {
 	s.stats = newStats()
 	if opts.Log != nil {
 		s.log = log.New(opts.Log, "tenant-emulator: ", log.LstdFlags)
+		s.Log = s.log.Printf
 	}
-	s.packages = actionruntime.NewInstaller(actionruntime.InstallerOptions{Cache: opts.PackageCache, Npm: opts.Npm, Registry: opts.NpmRegistry, Timeout: opts.InstallTimeout})
-	s.runtime = actionruntime.New(actionruntime.Options{Node: opts.Node, Timeout: opts.ActionTimeout, Log: s.logLine})
-	s.st = newStore()
+	s.Installer = actionruntime.NewInstaller(actionruntime.InstallerOptions{Cache: opts.PackageCache, Npm: opts.Npm, Registry: opts.NpmRegistry, Timeout: opts.InstallTimeout})
+	s.runtime = actionruntime.New(actionruntime.Options{Node: opts.Node, Timeout: opts.ActionTimeout, Log: s.Logf})
+	s.St = tenant.NewStore()
 	if saved != nil {
-		s.st, s.demo = saved.Store, saved.Demo
-		s.keepSystemAPIs(s.st)
+		s.St, s.Seeded = saved.Store, saved.Demo
+		s.KeepSystemAPIs(s.St)
 	}
-	s.seedSystem()
+	s.SeedSystem()
 	if saved != nil {
-		s.moveGrants(saved.oldAudience, s.Audience())
+		s.MoveGrants(saved.OldAudience, s.Audience())
 	}
-	s.seedClient(Client{ID: opts.ClientID, Secret: opts.ClientSecret, Scopes: AllScopes(), Global: true}, "Default App")
+	s.SeedClient(tenant.ClientSeed{ID: opts.ClientID, Secret: opts.ClientSecret, Scopes: tenant.AllScopes(), Global: true}, "Default App")
 	for _, c := range opts.Clients {
-		s.seedClient(c, c.ID)
+		s.SeedClient(tenant.ClientSeed(c), c.ID)
 	}
 	if opts.Demo && saved == nil {
-		s.seedDemo()
+		s.SeedDemo()
 	}
-	s.start = s.st.clone()
+	s.start = s.St.Clone()
 
 	s.srv = &http.Server{Handler: s.handler(), ReadHeaderTimeout: 10 * time.Second}
 	if opts.TLS {
@@ -298,7 +310,7 @@ func Start(opts Options) (*Server, error) {
 			return nil, err
 		}
 		s.caFile = caFile
-		s.domain = "https://" + s.host
+		s.domain = "https://" + s.Host
 		l = tls.NewListener(l, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
 	}
 	go func() { _ = s.srv.Serve(l) }()
@@ -311,10 +323,10 @@ func (s *Server) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	err := s.srv.Shutdown(ctx)
-	s.packages.Close()
+	s.Installer.Close()
 	err = errors.Join(err, s.runtime.Close())
 	if s.opts.StateFile != "" {
-		err = errors.Join(err, s.saveState(s.opts.StateFile))
+		err = errors.Join(err, s.SaveState(s.opts.StateFile, s.opts.ClientID, s.opts.ClientSecret))
 	}
 	if s.caFile != "" {
 		err = errors.Join(err, os.RemoveAll(filepath.Dir(s.caFile)))
@@ -328,9 +340,6 @@ func (s *Server) Domain() string { return s.domain }
 // BaseURL is the Management API root.
 func (s *Server) BaseURL() string { return s.domain + "/api/v2" }
 
-// Audience is the identifier of the system Management API.
-func (s *Server) Audience() string { return "https://" + s.host + "/api/v2/" }
-
 // ClientID and ClientSecret are the default (global, every scope) client's.
 func (s *Server) ClientID() string     { return s.opts.ClientID }
 func (s *Server) ClientSecret() string { return s.opts.ClientSecret }
@@ -339,27 +348,27 @@ func (s *Server) ClientSecret() string { return s.opts.ClientSecret }
 func (s *Server) CAFile() string { return s.caFile }
 
 // Demo returns the ids seeded by Options.Demo.
-func (s *Server) Demo() DemoIDs { return s.demo }
+func (s *Server) Demo() tenant.DemoIDs { return s.Seeded }
 
 // AddClient registers another application (a non-global one, or one with
 // fewer scopes), or gives one it has these settings.
 func (s *Server) AddClient(c Client) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.seedClient(c, c.ID)
+	s.Lock()
+	defer s.Unlock()
+	s.SeedClient(tenant.ClientSeed(c), c.ID)
 }
 
 // SetEntityCap sets the per-type object cap (0: none).
 func (s *Server) SetEntityCap(n int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.cap = n
+	s.Lock()
+	defer s.Unlock()
+	s.Cap = n
 }
 
 // SetFaults replaces the fault settings.
 func (s *Server) SetFaults(f Faults) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	s.setFaults(f)
 }
 
@@ -367,21 +376,22 @@ func (s *Server) setFaults(f Faults) {
 	f.FailingPackages = slices.Clone(f.FailingPackages)
 	f.Routes = maps.Clone(f.Routes)
 	s.faults = f
+	s.FailingPackages = f.FailingPackages
 	s.rng = rand.New(rand.NewPCG(uint64(f.Seed), uint64(f.Seed)^0x9e3779b97f4a7c15))
 }
 
 // SetRateLimit replaces the rate limit by a token bucket (0 rps: no limit).
 func (s *Server) SetRateLimit(rps float64, burst int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	s.limiter = newLimiter(rps, burst, 0)
 }
 
 // Outbox returns every test notification sent so far.
-func (s *Server) Outbox() []OutboxMessage {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]OutboxMessage(nil), s.st.Outbox...)
+func (s *Server) Outbox() []tenant.OutboxMessage {
+	s.Lock()
+	defer s.Unlock()
+	return append([]tenant.OutboxMessage(nil), s.St.Outbox...)
 }
 
 // Stats is a copy of the request counters.
@@ -395,8 +405,8 @@ func newStats() Stats { return Stats{ByRoute: map[string]int64{}, ByStatus: map[
 
 // Stats returns a copy of the request counters.
 func (s *Server) Stats() Stats {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	out := newStats()
 	out.Total = s.stats.Total
 	for k, v := range s.stats.ByRoute {
@@ -410,18 +420,18 @@ func (s *Server) Stats() Stats {
 
 // ResetStats zeroes the request counters.
 func (s *Server) ResetStats() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	s.stats = newStats()
 }
 
 // Reset returns the store to its starting state and zeroes the counters.
 func (s *Server) Reset() {
-	s.mu.Lock()
-	s.st = s.start.clone()
+	s.Lock()
+	s.St = s.start.Clone()
 	s.actionCache, s.attempts = nil, nil
 	s.retireWorkers()
-	s.mu.Unlock()
+	s.Unlock()
 	s.ResetStats()
 }
 
@@ -456,7 +466,7 @@ func (s *Server) handler() http.Handler {
 		if pattern == "" {
 			s.notServed(r, rec.status)
 		}
-		s.mu.Lock()
+		s.Lock()
 		s.stats.Total++
 		s.stats.ByRoute[label]++
 		status := "dropped"
@@ -464,7 +474,7 @@ func (s *Server) handler() http.Handler {
 			status = strconv.Itoa(rec.status)
 		}
 		s.stats.ByStatus[status]++
-		s.mu.Unlock()
+		s.Unlock()
 	})
 }
 
@@ -472,7 +482,7 @@ func (s *Server) handler() http.Handler {
 // authentication before the route ("" pattern: none matched). A matched
 // path is canonical, so the mux neither cleans nor redirects it.
 func (s *Server) serveAPI(w *recorder, r *http.Request, isAPI bool, api *http.ServeMux, pattern string) {
-	s.mu.Lock()
+	s.Lock()
 	f := s.faults
 	routeStatus := 0
 	if pattern != "" {
@@ -482,7 +492,7 @@ func (s *Server) serveAPI(w *recorder, r *http.Request, isAPI bool, api *http.Se
 	failStatus := []int{500, 502, 503}[s.rng.IntN(3)]
 	drop := f.DropRate > 0 && s.rng.Float64() < f.DropRate
 	limit, remaining, reset, allowed := s.limiter.take(time.Now())
-	s.mu.Unlock()
+	s.Unlock()
 
 	if f.LatencyMS > 0 {
 		time.Sleep(time.Duration(f.LatencyMS) * time.Millisecond)
@@ -592,7 +602,7 @@ func (s *Server) adminRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /__emulator/outbox", func(w http.ResponseWriter, r *http.Request) { wire.WriteJSON(w, 200, s.Outbox()) })
 	// Over HTTP the state shows no secret: anything on the machine can ask,
 	// an action's code included.
-	mux.HandleFunc("GET /__emulator/state", func(w http.ResponseWriter, r *http.Request) { wire.WriteJSON(w, 200, s.state(false)) })
+	mux.HandleFunc("GET /__emulator/state", func(w http.ResponseWriter, r *http.Request) { wire.WriteJSON(w, 200, s.Snapshot(false)) })
 	mux.HandleFunc("PUT /__emulator/faults", func(w http.ResponseWriter, r *http.Request) {
 		var f Faults
 		if err := json.NewDecoder(r.Body).Decode(&f); err != nil {
@@ -608,70 +618,6 @@ func (s *Server) adminRoutes(mux *http.ServeMux) {
 	})
 }
 
-// State is every object, as the API shows it.
-type State struct {
-	TokenExchangeProfiles []json.RawMessage `json:"token_exchange_profiles"`
-	ResourceServers       []json.RawMessage `json:"resource_servers"`
-	Roles                 []json.RawMessage `json:"roles"`
-	Actions               []json.RawMessage `json:"actions"`
-	PhoneProviders        []json.RawMessage `json:"phone_providers"`
-	Users                 []json.RawMessage `json:"users"`
-	// TriggerBindings holds each trigger that has bindings: its bindings in
-	// execution order.
-	TriggerBindings map[string][]json.RawMessage `json:"trigger_bindings"`
-	// Clients show their secrets in State, not at GET /__emulator/state.
-	Clients      []json.RawMessage `json:"clients"`
-	ClientGrants []json.RawMessage `json:"client_grants"`
-}
-
 // State returns a snapshot of the store, secrets included: the client
 // secrets and the HS256 APIs' signing secrets.
-func (s *Server) State() State { return s.state(true) }
-
-// state is a snapshot of the store, with or without the secrets.
-func (s *Server) state(secrets bool) State {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	// An empty collection is [], never null.
-	out := State{
-		TokenExchangeProfiles: []json.RawMessage{}, ResourceServers: []json.RawMessage{}, Roles: []json.RawMessage{},
-		Actions: []json.RawMessage{}, PhoneProviders: []json.RawMessage{}, Users: []json.RawMessage{},
-		TriggerBindings: map[string][]json.RawMessage{}, Clients: []json.RawMessage{}, ClientGrants: []json.RawMessage{},
-	}
-	for _, p := range sortedBySeq(s.st.Profiles, func(p *profile) int64 { return p.Seq }) {
-		out.TokenExchangeProfiles = append(out.TokenExchangeProfiles, wire.MustJSON(p))
-	}
-	for _, rs := range sortedBySeq(s.st.ResourceServers, func(r *resourceServer) int64 { return r.Seq }) {
-		if !secrets && rs.SigningSecret != nil {
-			c := *rs
-			c.SigningSecret = nil
-			rs = &c
-		}
-		out.ResourceServers = append(out.ResourceServers, wire.MustJSON(rs))
-	}
-	for _, ro := range sortedBySeq(s.st.Roles, func(r *role) int64 { return r.Seq }) {
-		out.Roles = append(out.Roles, wire.MustJSON(append(roleView(ro), wire.Ordered{{"permissions", s.permissionsOf(ro.ID)}}...)))
-	}
-	now := time.Now()
-	for _, a := range sortedBySeq(s.st.Actions, func(a *action) int64 { return a.Seq }) {
-		out.Actions = append(out.Actions, wire.MustJSON(a.view(now)))
-	}
-	for _, p := range s.st.PhoneProviders { // a tenant has at most one
-		out.PhoneProviders = append(out.PhoneProviders, wire.MustJSON(p))
-	}
-	for _, u := range sortedBySeq(s.st.Users, func(u *user) int64 { return u.Seq }) {
-		out.Users = append(out.Users, wire.MustJSON(append(u.view(), wire.Ordered{{"roles", s.rolesOf(u.UserID)}}...)))
-	}
-	for t, list := range s.st.Bindings {
-		for _, b := range list {
-			out.TriggerBindings[t] = append(out.TriggerBindings[t], wire.MustJSON(s.bindingView(t, b, now)))
-		}
-	}
-	for _, c := range sortedBySeq(s.st.Clients, func(c *clientRec) int64 { return c.Seq }) {
-		out.Clients = append(out.Clients, wire.MustJSON(c.view(secrets)))
-	}
-	for _, g := range sortedBySeq(s.st.Grants, func(g *grant) int64 { return g.Seq }) {
-		out.ClientGrants = append(out.ClientGrants, wire.MustJSON(g))
-	}
-	return out
-}
+func (s *Server) State() tenant.State { return s.Snapshot(true) }

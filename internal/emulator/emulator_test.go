@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
+
 	"github.com/golang-jwt/jwt/v5"
 )
 
@@ -196,7 +198,7 @@ func TestProfileCreation_errorTable(t *testing.T) {
 			403, "You reached the limit of entities of this type for this tenant.")
 	})
 	t.Run("non-global client", func(t *testing.T) {
-		h.s.AddClient(Client{ID: "local", Secret: "local-secret", Scopes: AllScopes()})
+		h.s.AddClient(Client{ID: "local", Secret: "local-secret", Scopes: tenant.AllScopes()})
 		h.expect(h.call(h.tokenFor("local", "local-secret"), "POST", "/api/v2/token-exchange-profiles", body("abc", "urn:acme:local", good, "custom_authentication")), 401, "global client")
 	})
 	t.Run("missing scope", func(t *testing.T) {
@@ -261,8 +263,8 @@ func TestAuth_failures(t *testing.T) {
 		return s
 	}
 	claims := func(mod func(jwt.MapClaims)) jwt.MapClaims {
-		c := jwt.MapClaims{"iss": "https://" + h.s.host + "/", "sub": h.s.ClientID() + "@clients", "aud": h.s.Audience(),
-			"iat": time.Now().Unix(), "exp": time.Now().Add(time.Hour).Unix(), "scope": strings.Join(AllScopes(), " "), "azp": h.s.ClientID()}
+		c := jwt.MapClaims{"iss": "https://" + h.s.Host + "/", "sub": h.s.ClientID() + "@clients", "aud": h.s.Audience(),
+			"iat": time.Now().Unix(), "exp": time.Now().Add(time.Hour).Unix(), "scope": strings.Join(tenant.AllScopes(), " "), "azp": h.s.ClientID()}
 		if mod != nil {
 			mod(c)
 		}
@@ -323,7 +325,7 @@ func TestToken_endpoint(t *testing.T) {
 	payload, _ := base64.RawURLEncoding.DecodeString(strings.Split(tok, ".")[1])
 	var c map[string]any
 	_ = json.Unmarshal(payload, &c)
-	if c["iss"] != "https://"+h.s.host+"/" || c["sub"] != "cid@clients" || c["aud"] != aud || c["gty"] != "client-credentials" || c["azp"] != "cid" {
+	if c["iss"] != "https://"+h.s.Host+"/" || c["sub"] != "cid@clients" || c["aud"] != aud || c["gty"] != "client-credentials" || c["azp"] != "cid" {
 		t.Fatalf("claims %v", c)
 	}
 	header, _ := base64.RawURLEncoding.DecodeString(strings.Split(tok, ".")[0])

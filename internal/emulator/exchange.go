@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
+
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -67,10 +69,10 @@ var (
 // that the action can run without it.
 type exchangeRequest struct {
 	client  *exchangeClient
-	rs      *resourceServer
-	profile *profile
-	action  *action
-	version *actionVersion
+	rs      *tenant.ResourceServer
+	profile *tenant.Profile
+	action  *tenant.Action
+	version *tenant.ActionVersion
 	ip      string
 	scopes  []string
 	event   map[string]any
@@ -86,10 +88,10 @@ func (s *Server) tokenExchange(w http.ResponseWriter, r *http.Request, c *exchan
 	}
 	switch {
 	case f == errCallerGone || (f != nil && r.Context().Err() != nil):
-		s.logLine("fecte: client %s, subject_token_type %q: the caller went away; nothing of the exchange is kept (%v)", c.id, fields["subject_token_type"], time.Since(start).Round(time.Millisecond))
+		s.Logf("fecte: client %s, subject_token_type %q: the caller went away; nothing of the exchange is kept (%v)", c.id, fields["subject_token_type"], time.Since(start).Round(time.Millisecond))
 	case f != nil:
 		// Tenant logs: fecte for a failed exchange (§4).
-		s.logLine("fecte: client %s, subject_token_type %q: %d %s: %s (%v)", c.id, fields["subject_token_type"], f.status, f.code, f.description, time.Since(start).Round(time.Millisecond))
+		s.Logf("fecte: client %s, subject_token_type %q: %d %s: %s (%v)", c.id, fields["subject_token_type"], f.status, f.code, f.description, time.Since(start).Round(time.Millisecond))
 		oauthErr(w, f.status, f.code, f.description)
 	}
 }
@@ -123,16 +125,16 @@ func (s *Server) prepareExchange(r *http.Request, c *exchangeClient, fields map[
 	}
 	ip := clientIP(r, c.trustIPHeader)
 
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	if s.throttled(ip, time.Now()) {
 		return nil, refuse(429, "too_many_attempts", suspiciousIPDescription)
 	}
 	// Assumption (§4: [?]): a subject_token_type no profile has is 400
 	// invalid_request, RFC 8693's error for a subject token the server
 	// cannot take.
-	var p *profile
-	for _, x := range s.st.Profiles {
+	var p *tenant.Profile
+	for _, x := range s.St.Profiles {
 		if x.SubjectTokenType == fields["subject_token_type"] {
 			p = x
 		}
@@ -147,7 +149,7 @@ func (s *Server) prepareExchange(r *http.Request, c *exchangeClient, fields map[
 	if aud == "" {
 		return nil, refuse(403, "access_denied", "No audience parameter was provided, and no default audience has been configured")
 	}
-	rs := s.findResourceServer(aud)
+	rs := s.FindResourceServer(aud)
 	if rs == nil || rs.Identifier != aud {
 		return nil, refuse(403, "access_denied", "Service not found: %s", aud)
 	}
@@ -156,19 +158,19 @@ func (s *Server) prepareExchange(r *http.Request, c *exchangeClient, fields map[
 	}
 	// Assumption (§4: [?]): a profile whose action is gone, does not run
 	// the trigger, or has no deployed version is 500 server_error.
-	a, ok := s.st.Actions[p.ActionID]
+	a, ok := s.St.Actions[p.ActionID]
 	if ok {
-		a.settle(time.Now())
+		a.Settle(time.Now())
 	}
 	switch {
 	case !ok:
 		return nil, refuse(500, "server_error", "The action %s of the token exchange profile %s does not exist.", p.ActionID, p.ID)
-	case !a.supports(customTokenExchangeTrigger):
+	case !a.Supports(customTokenExchangeTrigger):
 		return nil, refuse(500, "server_error", "The action %s of the token exchange profile %s does not support the %s trigger.", a.ID, p.ID, customTokenExchangeTrigger)
-	case a.deployed() == nil:
+	case a.Deployed() == nil:
 		return nil, refuse(500, "server_error", "The action %s of the token exchange profile %s is not deployed.", a.ID, p.ID)
 	}
-	req := &exchangeRequest{client: c, rs: rs, profile: p, action: a, version: a.deployed(), ip: ip, scopes: strings.Fields(fields["scope"])}
+	req := &exchangeRequest{client: c, rs: rs, profile: p, action: a, version: a.Deployed(), ip: ip, scopes: strings.Fields(fields["scope"])}
 	req.event = s.exchangeEvent(r, req, fields)
 	return req, nil
 }
@@ -179,7 +181,7 @@ func (s *Server) prepareExchange(r *http.Request, c *exchangeClient, fields map[
 //
 // Assumption (the reference gives no answer for these refusals): 403
 // access_denied, with the text of a missing client grant.
-func (s *Server) userAccessAllowed(c *exchangeClient, rs *resourceServer) *exchangeFailure {
+func (s *Server) userAccessAllowed(c *exchangeClient, rs *tenant.ResourceServer) *exchangeFailure {
 	policy := "allow_all"
 	if sta := rs.SubjectTypeAuthorization; sta != nil && sta.User != nil {
 		policy = sta.User.Policy
@@ -189,7 +191,7 @@ func (s *Server) userAccessAllowed(c *exchangeClient, rs *resourceServer) *excha
 	case "deny_all":
 		return refuse(403, "access_denied", "The API %q does not allow user access.", rs.Identifier)
 	case "require_client_grant":
-		if !s.userGrantExists(c.id, rs.Identifier) {
+		if !s.UserGrantExists(c.id, rs.Identifier) {
 			return denied
 		}
 	}
@@ -235,7 +237,7 @@ func (s *Server) exchangeEvent(r *http.Request, req *exchangeRequest, fields map
 		secrets[k] = v
 	}
 	request := map[string]any{
-		"body": body, "geoip": map[string]any{}, "hostname": s.host, "ip": req.ip, "method": r.Method,
+		"body": body, "geoip": map[string]any{}, "hostname": s.Host, "ip": req.ip, "method": r.Method,
 	}
 	if ua := r.UserAgent(); ua != "" {
 		request["user_agent"] = ua
@@ -250,7 +252,7 @@ func (s *Server) exchangeEvent(r *http.Request, req *exchangeRequest, fields map
 		"request":         request,
 		"resource_server": map[string]any{"identifier": req.rs.Identifier},
 		"secrets":         secrets,
-		"tenant":          map[string]any{"id": s.opts.TenantName},
+		"tenant":          map[string]any{"id": s.Name},
 		"transaction": map[string]any{
 			"subject_token": fields["subject_token"], "subject_token_type": fields["subject_token_type"],
 			"requested_scopes": nonNil(req.scopes), "requested_token_type": requested,
@@ -274,9 +276,9 @@ func (s *Server) runExchange(ctx context.Context, start time.Time, w http.Respon
 		// The cache writes stand whatever the outcome (the actions made
 		// them), unless the caller has gone.
 		if f != nil && ctx.Err() == nil {
-			s.mu.Lock()
+			s.Lock()
 			writes.store(s, time.Now())
-			s.mu.Unlock()
+			s.Unlock()
 		}
 	}()
 	// The action's time limit counts from the request's start, waiting for
@@ -288,14 +290,14 @@ func (s *Server) runExchange(ctx context.Context, start time.Time, w http.Respon
 	if f != nil {
 		return f
 	}
-	s.mu.Lock()
+	s.Lock()
 	now := time.Now()
 	out, f := s.decide(req, x.Calls, now)
 	var steps []postLoginStep
 	if f == nil {
 		steps = s.postLoginSteps(req, out, now)
 	}
-	s.mu.Unlock()
+	s.Unlock()
 	if f != nil {
 		return f
 	}
@@ -306,8 +308,8 @@ func (s *Server) runExchange(ctx context.Context, start time.Time, w http.Respon
 		}
 	}
 
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	if ctx.Err() != nil {
 		return errCallerGone
 	}
@@ -328,7 +330,7 @@ func (s *Server) runExchange(ctx context.Context, start time.Time, w http.Respon
 		return f
 	}
 	out.commit(s, now)
-	s.logLine("secte: client %s, subject_token_type %q: tokens for %s (%s)", req.client.id, req.profile.SubjectTokenType, out.user.UserID, req.rs.Identifier)
+	s.Logf("secte: client %s, subject_token_type %q: tokens for %s (%s)", req.client.id, req.profile.SubjectTokenType, out.user.UserID, req.rs.Identifier)
 	// The token endpoint's Content-Type (management-api.md §0.2); tokens
 	// are not to be cached (RFC 6749 §5.1).
 	w.Header().Set("Content-Type", "application/json")
@@ -342,9 +344,9 @@ func (s *Server) runExchange(ctx context.Context, start time.Time, w http.Respon
 // installed when the version was built, or now when the emulator has
 // forgotten it (a state file from another machine), or never when npm or
 // the registry cannot be reached here.
-func (s *Server) versionPackages(ctx context.Context, v *actionVersion) (string, *exchangeFailure) {
-	deps := runtimeDeps(v.Dependencies)
-	i := s.packages.Install(deps, s.logLine)
+func (s *Server) versionPackages(ctx context.Context, v *tenant.ActionVersion) (string, *exchangeFailure) {
+	deps := tenant.RuntimeDeps(v.Dependencies)
+	i := s.Installer.Install(deps, s.Logf)
 	outcome, detail, err := i.Wait(ctx)
 	switch {
 	case errors.Is(err, context.Canceled):
@@ -363,7 +365,7 @@ func (s *Server) versionPackages(ctx context.Context, v *actionVersion) (string,
 // outcome is what the action decided, to be applied once the tokens are
 // made.
 type outcome struct {
-	user     *user
+	user     *tenant.User
 	change   *userChange
 	appMeta  [][2]json.RawMessage
 	userMeta [][2]json.RawMessage
@@ -440,7 +442,7 @@ func (s *Server) decide(req *exchangeRequest, calls []actionruntime.Call, now ti
 func (o *outcome) commit(s *Server, now time.Time) {
 	u := o.user
 	if o.change != nil && o.change.create {
-		u.Seq = s.st.next()
+		u.Seq = s.St.Next()
 	}
 	if meta, err := mergeMetadata(u.AppMetadata, o.appMeta); err == nil {
 		u.AppMetadata = meta
@@ -455,7 +457,7 @@ func (o *outcome) commit(s *Server, now time.Time) {
 	if len(o.appMeta) > 0 || len(o.userMeta) > 0 {
 		u.UpdatedAt = wire.Millis(now)
 	}
-	s.st.Users[u.UserID] = u
+	s.St.Users[u.UserID] = u
 }
 
 func arg(c actionruntime.Call, i int) json.RawMessage {
@@ -487,12 +489,12 @@ func argString(c actionruntime.Call, i int) string {
 // tenant's key, HS256 with the client secret).
 //
 // The post-login actions' custom claims are added to the tokens.
-func (s *Server) issueUserTokens(req *exchangeRequest, u *user, post *postLoginOutcome, now time.Time) (wire.Ordered, *exchangeFailure) {
+func (s *Server) issueUserTokens(req *exchangeRequest, u *tenant.User, post *postLoginOutcome, now time.Time) (wire.Ordered, *exchangeFailure) {
 	rs, c := req.rs, req.client
 	rbac := rs.EnforcePolicies != nil && *rs.EnforcePolicies
 	allowed := map[string]bool{}
 	if rbac {
-		for _, p := range s.userPermissions(u.UserID, rs.Identifier) {
+		for _, p := range s.UserPermissions(u.UserID, rs.Identifier) {
 			allowed[p] = true
 		}
 	} else if rs.Scopes != nil {
@@ -511,7 +513,7 @@ func (s *Server) issueUserTokens(req *exchangeRequest, u *user, post *postLoginO
 			openid = openid || sc == "openid"
 		}
 	}
-	iss := "https://" + s.host + "/"
+	iss := "https://" + s.Host + "/"
 	life := time.Duration(rs.TokenLifetime) * time.Second
 	var aud any = rs.Identifier
 	if openid && rs.SigningAlg != "HS256" {
@@ -529,7 +531,7 @@ func (s *Server) issueUserTokens(req *exchangeRequest, u *user, post *postLoginO
 		claims["azp"] = c.id
 	}
 	if strings.HasSuffix(dialect, "_authz") {
-		claims["permissions"] = nonNil(s.userPermissions(u.UserID, rs.Identifier))
+		claims["permissions"] = nonNil(s.UserPermissions(u.UserID, rs.Identifier))
 	}
 	for k, v := range post.accessClaims {
 		claims[k] = v
@@ -554,7 +556,7 @@ func (s *Server) issueUserTokens(req *exchangeRequest, u *user, post *postLoginO
 
 // signAccessToken signs with the API's algorithm: HS256 with its signing
 // secret, the others with the tenant's key, which the JWKS publishes.
-func (s *Server) signAccessToken(rs *resourceServer, claims jwt.MapClaims, rfc9068 bool) (string, error) {
+func (s *Server) signAccessToken(rs *tenant.ResourceServer, claims jwt.MapClaims, rfc9068 bool) (string, error) {
 	if rs.SigningAlg == "HS256" && rs.SigningSecret != nil {
 		t := jwt.NewWithClaims(jwt.SigningMethodHS256, claims)
 		if rfc9068 {
@@ -577,7 +579,7 @@ func (s *Server) signAccessToken(rs *resourceServer, claims jwt.MapClaims, rfc90
 // idToken is the user's ID token for the client: its profile claims with
 // the profile scope, its email with the email scope, and the custom claims
 // given.
-func (s *Server) idToken(c *exchangeClient, u *user, granted []string, iss string, custom map[string]json.RawMessage, now time.Time) (string, error) {
+func (s *Server) idToken(c *exchangeClient, u *tenant.User, granted []string, iss string, custom map[string]json.RawMessage, now time.Time) (string, error) {
 	claims := jwt.MapClaims{"iss": iss, "sub": u.UserID, "aud": c.id, "iat": now.Unix(), "exp": now.Add(c.idTokenLifetime).Unix()}
 	if slices.Contains(granted, "profile") {
 		for k, v := range map[string]string{"name": u.Name, "nickname": u.Nickname, "picture": u.Picture, "given_name": u.GivenName, "family_name": u.FamilyName} {
@@ -600,23 +602,6 @@ func (s *Server) idToken(c *exchangeClient, u *user, granted []string, iss strin
 	t.Header["kid"] = s.kid
 	return t.SignedString(s.key)
 }
-
-// userPermissions are the permissions the user's roles give on an API.
-func (s *Server) userPermissions(userID, audience string) []string {
-	var out []string
-	for _, roleID := range s.userRoleIDs(userID) {
-		for name := range s.st.RolePerms[roleID][audience] {
-			if !slices.Contains(out, name) {
-				out = append(out, name)
-			}
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
-// userRoleIDs are the roles a user is in (POST /roles/{id}/users).
-func (s *Server) userRoleIDs(userID string) []string { return s.rolesOf(userID) }
 
 // cacheRecords are a trigger's live cache records.
 func (s *Server) cacheRecords(trigger string, now time.Time) map[string]actionruntime.CacheRecord {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"time"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
 )
 
 // exchangeClient is what a token exchange needs of the client that asks.
@@ -24,13 +26,13 @@ type exchangeClient struct {
 // fields), or, a public client (token_endpoint_auth_method none), with its
 // id alone: public clients may exchange (token-exchange-flow.md §1).
 func (s *Server) exchangeGrant(w http.ResponseWriter, r *http.Request, fields map[string]string) {
-	s.mu.Lock()
-	c, ok := s.st.Clients[fields["client_id"]]
+	s.Lock()
+	c, ok := s.St.Clients[fields["client_id"]]
 	var ec *exchangeClient
-	if ok && (c.Secret == fields["client_secret"] || c.str("token_endpoint_auth_method") == "none") {
+	if ok && (c.Secret == fields["client_secret"] || c.Str("token_endpoint_auth_method") == "none") {
 		ec = exchangeClientOf(c)
 	}
-	s.mu.Unlock()
+	s.Unlock()
 	if ec == nil {
 		oauthErr(w, 401, "access_denied", "Unauthorized")
 		return
@@ -42,11 +44,11 @@ func (s *Server) exchangeGrant(w http.ResponseWriter, r *http.Request, fields ma
 // exchangeClientOf reads what an exchange needs of a stored client; the
 // ID token's lifetime and algorithm are its jwt_configuration's (36000
 // seconds and RS256 when unset).
-func exchangeClientOf(c *clientRec) *exchangeClient {
+func exchangeClientOf(c *tenant.ClientRecord) *exchangeClient {
 	ec := &exchangeClient{
-		id: c.ID, name: c.str("name"), secret: c.Secret, metadata: map[string]string{},
-		firstParty: c.flag("is_first_party"), oidcConformant: c.flag("oidc_conformant"),
-		trustIPHeader: c.flag("is_token_endpoint_ip_header_trusted"), idTokenLifetime: 36000 * time.Second, idTokenAlg: "RS256",
+		id: c.ID, name: c.Str("name"), secret: c.Secret, metadata: map[string]string{},
+		firstParty: c.Flag("is_first_party"), oidcConformant: c.Flag("oidc_conformant"),
+		trustIPHeader: c.Flag("is_token_endpoint_ip_header_trusted"), idTokenLifetime: 36000 * time.Second, idTokenAlg: "RS256",
 	}
 	var te struct {
 		Types []string `json:"allow_any_profile_of_type"`
@@ -66,16 +68,4 @@ func exchangeClientOf(c *clientRec) *exchangeClient {
 		ec.idTokenLifetime = time.Duration(jc.Lifetime) * time.Second
 	}
 	return ec
-}
-
-// userGrantExists reports whether a client grant of subject type user
-// gives the client the API (an API whose user policy is
-// require_client_grant, management-api.md §4).
-func (s *Server) userGrantExists(clientID, audience string) bool {
-	for _, g := range s.st.Grants {
-		if g.ClientID == clientID && g.Audience == audience && g.SubjectType == "user" {
-			return true
-		}
-	}
-	return false
 }

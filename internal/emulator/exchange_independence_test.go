@@ -157,9 +157,9 @@ func TestExchange_callerGoneKeepsNothing(t *testing.T) {
 	if u := x.user("auth0|gone-1"); u != nil {
 		t.Fatalf("an exchange whose caller had gone made the user %+v", u)
 	}
-	x.s.mu.Lock()
+	x.s.Lock()
 	cache := x.s.cacheRecords(customTokenExchangeTrigger, time.Now())
-	x.s.mu.Unlock()
+	x.s.Unlock()
 	if len(cache) != 0 {
 		t.Fatalf("an exchange whose caller had gone wrote the cache: %v", cache)
 	}

@@ -6,6 +6,8 @@ import (
 	"maps"
 	"slices"
 	"time"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
 )
 
 // Post-login actions after an exchange (token-exchange-flow.md §3 [R]:
@@ -52,8 +54,8 @@ var reservedClaims = []string{
 // postLoginStep is one bound action to run: its deployed version and its
 // event.
 type postLoginStep struct {
-	action  *action
-	version *actionVersion
+	action  *tenant.Action
+	version *tenant.ActionVersion
 	event   map[string]any
 }
 
@@ -81,13 +83,13 @@ type postLoginOutcome struct {
 // and transaction.protocol and requested_scopes.
 func (s *Server) postLoginSteps(req *exchangeRequest, out *outcome, now time.Time) []postLoginStep {
 	var steps []postLoginStep
-	for _, b := range s.st.Bindings[postLoginTrigger] {
-		a, ok := s.st.Actions[b.ActionID]
-		if !ok || !a.supports(postLoginTrigger) {
+	for _, b := range s.St.Bindings[postLoginTrigger] {
+		a, ok := s.St.Actions[b.ActionID]
+		if !ok || !a.Supports(postLoginTrigger) {
 			continue
 		}
-		a.settle(now)
-		v := a.deployed()
+		a.Settle(now)
+		v := a.Deployed()
 		if v == nil {
 			continue
 		}
@@ -104,7 +106,7 @@ func (s *Server) postLoginSteps(req *exchangeRequest, out *outcome, now time.Tim
 		logins++
 	}
 	view := map[string]any{"app_metadata": json.RawMessage("{}"), "user_metadata": json.RawMessage("{}")}
-	for _, kv := range u.view() {
+	for _, kv := range u.View() {
 		view[kv.K] = kv.V
 	}
 	if u.AppMetadata != nil {
@@ -118,7 +120,7 @@ func (s *Server) postLoginSteps(req *exchangeRequest, out *outcome, now time.Tim
 		maps.Copy(secrets, steps[i].version.SecretValues)
 		steps[i].event = map[string]any{
 			"client":          req.event["client"],
-			"connection":      map[string]any{"name": databaseConnection, "strategy": "auth0"},
+			"connection":      map[string]any{"name": tenant.DatabaseConnection, "strategy": "auth0"},
 			"request":         req.event["request"],
 			"resource_server": req.event["resource_server"],
 			"secrets":         secrets,
@@ -151,7 +153,7 @@ func (s *Server) runPostLogin(ctx context.Context, steps []postLoginStep, writes
 			case "accessToken.setCustomClaim", "idToken.setCustomClaim":
 				name := argString(c, 0)
 				if slices.Contains(reservedClaims, name) {
-					s.logLine("post-login action %q (%s): the custom claim %q is one the tenant sets; left out", a.Name, a.ID, name)
+					s.Logf("post-login action %q (%s): the custom claim %q is one the tenant sets; left out", a.Name, a.ID, name)
 					continue
 				}
 				if c.Call == "accessToken.setCustomClaim" {

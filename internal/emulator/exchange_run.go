@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
+
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/actionruntime"
 )
 
@@ -17,8 +19,8 @@ import (
 
 // actionRun is one action an exchange runs.
 type actionRun struct {
-	action  *action
-	version *actionVersion
+	action  *tenant.Action
+	version *tenant.ActionVersion
 	// trigger is the trigger the action runs for, whose cache it reads and
 	// writes (api object [R]: the cache is "scoped to the Trigger").
 	trigger string
@@ -59,29 +61,29 @@ func (s *Server) runAction(ctx context.Context, ar actionRun, writes cacheWrites
 		}
 		code.Packages = dir
 	}
-	s.mu.Lock()
+	s.Lock()
 	cache := writes.over(s.cacheRecords(ar.trigger, time.Now()), ar.trigger)
-	s.mu.Unlock()
+	s.Unlock()
 
 	res, err := s.runtime.Run(ctx, code, ar.event, cache)
 	var re *actionruntime.Error
 	switch {
 	case errors.As(err, &re) && re.Kind == actionruntime.Cancelled:
-		s.logLine("%s: stopped, %s", ar.describe(), re.Message)
+		s.Logf("%s: stopped, %s", ar.describe(), re.Message)
 		return nil, errCallerGone
 	case errors.As(err, &re) && re.Kind == actionruntime.Unavailable:
-		s.logLine("%s cannot run: %s", ar.describe(), re.Message)
+		s.Logf("%s cannot run: %s", ar.describe(), re.Message)
 		return nil, refuse(500, "server_error", "The emulator cannot run the action: %s.", strings.TrimSuffix(re.Message, "."))
 	case errors.As(err, &re) && re.Kind == actionruntime.Timeout:
-		s.logLine("%s: %s", ar.describe(), re.Message)
+		s.Logf("%s: %s", ar.describe(), re.Message)
 		return nil, refuse(500, "server_error", "%s", timedOut)
 	case err != nil:
-		s.logLine("%s failed: %v", ar.describe(), err)
+		s.Logf("%s failed: %v", ar.describe(), err)
 		return nil, refuse(500, "server_error", "%s", failed)
 	}
 	writes[ar.trigger] = append(writes[ar.trigger], res.Cache...)
 	if res.Thrown != nil {
-		s.logLine("%s threw %s: %s", ar.describe(), res.Thrown.Name, res.Thrown.Message)
+		s.Logf("%s threw %s: %s", ar.describe(), res.Thrown.Name, res.Thrown.Message)
 		return nil, refuse(500, "server_error", "%s", failed)
 	}
 	return res, nil
@@ -121,19 +123,12 @@ func (c cacheWrites) store(s *Server, now time.Time) {
 func (s *Server) retireWorkers() {
 	now := time.Now()
 	s.runtime.Retire(func(v actionruntime.Version) bool {
-		a, ok := s.st.Actions[v.ActionID]
+		a, ok := s.St.Actions[v.ActionID]
 		if !ok {
 			return true
 		}
-		a.settle(now)
-		d := a.deployed()
+		a.Settle(now)
+		d := a.Deployed()
 		return d == nil || d.ID != v.VersionID
 	})
-}
-
-// logLine writes a line to the emulator's log.
-func (s *Server) logLine(format string, args ...any) {
-	if s.log != nil {
-		s.log.Printf(format, args...)
-	}
 }

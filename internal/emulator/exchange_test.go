@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
+
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/internal/emutest"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -143,10 +145,10 @@ func (x *exchangeTenant) verify(token string) jwt.MapClaims {
 	return claims
 }
 
-func (x *exchangeTenant) user(id string) *user {
-	x.s.mu.Lock()
-	defer x.s.mu.Unlock()
-	u, ok := x.s.st.Users[id]
+func (x *exchangeTenant) user(id string) *tenant.User {
+	x.s.Lock()
+	defer x.s.Unlock()
+	u, ok := x.s.St.Users[id]
 	if !ok {
 		return nil
 	}
@@ -168,7 +170,7 @@ func TestExchange_issuesTokensForTheUserTheActionSets(t *testing.T) {
 	iat, _ := at.GetIssuedAt()
 	exp, _ := at.GetExpirationTime()
 	if at["sub"] != "auth0|legacy-42" || at["azp"] != x.client || at["scope"] != "openid profile email read:orders" ||
-		at["iss"] != "https://"+x.s.host+"/" || len(aud) != 2 || aud[0] != ordersAPI || aud[1] != "https://"+x.s.host+"/userinfo" ||
+		at["iss"] != "https://"+x.s.Host+"/" || len(aud) != 2 || aud[0] != ordersAPI || aud[1] != "https://"+x.s.Host+"/userinfo" ||
 		exp.Sub(iat.Time) != time.Hour {
 		t.Fatalf("access token claims %v", at)
 	}
@@ -302,10 +304,10 @@ func TestExchange_blockedUser(t *testing.T) {
 	if status, out := x.exchange("by-id"); status != 200 {
 		t.Fatalf("setUserById of an existing user: %d %v", status, out)
 	}
-	x.s.mu.Lock()
+	x.s.Lock()
 	blocked := true
-	x.s.st.Users["auth0|legacy-7"].Blocked = &blocked
-	x.s.mu.Unlock()
+	x.s.St.Users["auth0|legacy-7"].Blocked = &blocked
+	x.s.Unlock()
 	for _, subject := range []string{"legacy-7", "by-id"} {
 		if status, out := x.exchange(subject); status != 401 || out["error"] != "unauthorized" || out["error_description"] != "user is blocked" {
 			t.Fatalf("%s: %d %v", subject, status, out)
@@ -577,9 +579,9 @@ func TestExchange_rbacAndDialects(t *testing.T) {
 // A reset gives the throttled address its attempts back.
 func TestExchange_resetClearsThrottle(t *testing.T) {
 	x := newExchangeTenant(t, Options{ExchangeThrottle: ExchangeThrottle{MaxAttempts: 1}}, `api.access.rejectInvalidSubjectToken("no");`, "", "")
-	x.s.mu.Lock()
-	x.s.start = x.s.st.clone() // the tenant as it is now is the one a reset returns to
-	x.s.mu.Unlock()
+	x.s.Lock()
+	x.s.start = x.s.St.Clone() // the tenant as it is now is the one a reset returns to
+	x.s.Unlock()
 	x.exchange("f")
 	if status, _ := x.exchange("f"); status != 429 {
 		t.Fatalf("second rejected token: %d", status)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
+
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 )
 
@@ -15,8 +17,6 @@ import (
 // replace with setUserByConnection or name with setUserById, and their
 // metadata. They are users of the database connection (users.go), which
 // the Management API's /users shows too.
-
-func (u *user) blocked() bool { return u.Blocked != nil && *u.Blocked }
 
 // userAttributes are the profile attributes setUserByConnection takes
 // (custom token exchange api object [R]: the Update a User attributes, and
@@ -68,12 +68,12 @@ var blockedUser = &userFailure{401, "unauthorized", "user is blocked"}
 
 // userByID resolves setUserById: the user must exist and not be blocked
 // (token-exchange-flow.md §3).
-func (s *Server) userByID(id string) (*user, *userFailure) {
-	u, ok := s.st.Users[id]
+func (s *Server) userByID(id string) (*tenant.User, *userFailure) {
+	u, ok := s.St.Users[id]
 	if !ok {
 		return nil, invalidUser("The user %q does not exist.", id)
 	}
-	if u.blocked() {
+	if u.IsBlocked() {
 		return nil, blockedUser
 	}
 	return u, nil
@@ -82,7 +82,7 @@ func (s *Server) userByID(id string) (*user, *userFailure) {
 // userChange is what setUserByConnection will do to the store once the
 // exchange succeeds: create the user, replace its profile, or nothing.
 type userChange struct {
-	user   *user // the user as it will be
+	user   *tenant.User // the user as it will be
 	create bool
 }
 
@@ -110,7 +110,7 @@ func (s *Server) userByConnection(connection string, attrs map[string]json.RawMe
 	if n := len([]rune(connection)); n > maxConnectionName {
 		return nil, badCall("setUserByConnection: connection_name is %d characters long, at most %d are allowed.", n, maxConnectionName)
 	}
-	if connection != databaseConnection {
+	if connection != tenant.DatabaseConnection {
 		return nil, badCall("setUserByConnection: the connection %q does not exist.", connection)
 	}
 	if len(attrs) > maxProfileAttribute {
@@ -137,9 +137,9 @@ func (s *Server) userByConnection(connection string, attrs map[string]json.RawMe
 		return nil, badCall("setUserByConnection: user_id is required.")
 	}
 	id := "auth0|" + p.UserID
-	existing, found := s.st.Users[id]
+	existing, found := s.St.Users[id]
 	switch {
-	case found && existing.blocked():
+	case found && existing.IsBlocked():
 		return nil, blockedUser
 	case found && update == "none":
 		return &userChange{user: existing}, nil
@@ -160,13 +160,13 @@ func (s *Server) userByConnection(connection string, attrs map[string]json.RawMe
 	if p.Username != nil {
 		return nil, invalidUser("setUserByConnection: the connection %s does not require a username, and takes none.", connection)
 	}
-	for _, other := range s.st.Users {
+	for _, other := range s.St.Users {
 		if strings.EqualFold(other.Email, *p.Email) {
 			return nil, invalidUser("setUserByConnection: another user of the connection %s has the email %s.", connection, *p.Email)
 		}
 	}
 	at := wire.Millis(now)
-	u := &user{UserID: id, Email: *p.Email, CreatedAt: at, UpdatedAt: at}
+	u := &tenant.User{UserID: id, Email: *p.Email, CreatedAt: at, UpdatedAt: at}
 	if p.EmailVerified != nil {
 		u.EmailVerified = *p.EmailVerified
 	}
@@ -235,7 +235,7 @@ func readProfile(attrs map[string]json.RawMessage) (*userProfile, *userFailure) 
 // applyNames sets the replaceable attributes; those left out are removed,
 // and name and nickname fall back to the email, as the tenant's normalized
 // profile does.
-func (p *userProfile) applyNames(u *user) {
+func (p *userProfile) applyNames(u *tenant.User) {
 	u.Name, u.GivenName, u.FamilyName, u.Nickname, u.Picture = wire.Deref(p.Name), wire.Deref(p.GivenName), wire.Deref(p.FamilyName), wire.Deref(p.Nick), wire.Deref(p.Picture)
 	if u.Name == "" {
 		u.Name = u.Email
@@ -244,11 +244,11 @@ func (p *userProfile) applyNames(u *user) {
 		u.Nickname, _, _ = strings.Cut(u.Email, "@")
 	}
 	if u.Picture == "" {
-		u.Picture = gravatar(u.Email, u.Name)
+		u.Picture = tenant.Gravatar(u.Email, u.Name)
 	}
 }
 
-func replaceProfile(existing *user, p *userProfile, now time.Time) (*userChange, *userFailure) {
+func replaceProfile(existing *tenant.User, p *userProfile, now time.Time) (*userChange, *userFailure) {
 	for _, c := range []struct {
 		name     string
 		has, got string

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
+
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/internal/emutest"
 )
 
@@ -22,7 +24,7 @@ func TestActions_buildFailsOnMissingPackage(t *testing.T) {
 	h.pollFor(tok, id, 60*time.Second, func(r reply) bool { return strings.Contains(r.body, `"all_changes_deployed":true`) })
 	h.expect(h.call(tok, "PATCH", actionsPath+"/"+id, `{"code":"v2","dependencies":[{"name":"tenant-emulator-no-such-package-7f3a9c","version":"1.0.0"}]}`), 200, `"status":"pending"`)
 	seen := h.pollFor(tok, id, 60*time.Second, statusIs(t, "failed"))
-	if !inOrder(seen, buildFails) { // polling may miss a short phase, never reorder them
+	if !inOrder(seen, tenant.BuildFails) { // polling may miss a short phase, never reorder them
 		t.Fatalf("statuses %v", seen)
 	}
 	m := h.call(tok, "GET", actionsPath+"/"+id, nil).json(t)
@@ -126,7 +128,7 @@ func TestActions_tooManyDependencies(t *testing.T) {
 		`"dependencies":[`+strings.Join(deps, ",")+`],"deploy":true}`)
 	h.expect(r, 201)
 	seen := h.pollFor(tok, r.json(t)["id"].(string), 30*time.Second, statusIs(t, "failed"))
-	if !inOrder(seen, buildFails) {
+	if !inOrder(seen, tenant.BuildFails) {
 		t.Fatalf("statuses %v", seen)
 	}
 	if npm.Ran() {

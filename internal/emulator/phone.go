@@ -8,6 +8,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
+
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 )
 
@@ -21,7 +23,7 @@ import (
 // Assumption (reference §5 is silent): another value of disabled is a
 // query validation error, worded as the action list's.
 func (s *Server) listPhoneProviders(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
-	sel, e := wire.ReadFields(r, false, s.opts.FieldsEverywhere)
+	sel, e := wire.ReadFields(r, false, s.FieldsEverywhere)
 	if e != nil {
 		return e
 	}
@@ -30,7 +32,7 @@ func (s *Server) listPhoneProviders(w http.ResponseWriter, r *http.Request, _ *c
 		return wire.NewErr(400, "Query validation error: 'Expected type boolean but found type string' on property disabled.", "invalid_query_string")
 	}
 	items := []wire.Ordered{}
-	for _, p := range s.st.PhoneProviders {
+	for _, p := range s.St.PhoneProviders {
 		if disabled != "" && (disabled == "true") != p.Disabled {
 			continue
 		}
@@ -48,19 +50,19 @@ func (s *Server) listPhoneProviders(w http.ResponseWriter, r *http.Request, _ *c
 // provider id (nil when none), which the API never returns: for tests, as
 // Outbox is.
 func (s *Server) PhoneCredentials(id string) map[string]string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return maps.Clone(s.st.PhoneCredentials[id])
+	s.Lock()
+	defer s.Unlock()
+	return maps.Clone(s.St.PhoneCredentials[id])
 }
 
-func (s *Server) phoneProvider(r *http.Request) (*phoneProvider, *wire.Error) {
+func (s *Server) phoneProvider(r *http.Request) (*tenant.PhoneProvider, *wire.Error) {
 	id := wire.PathID(r)
 	// Assumption (reference §0.3 observed path errors elsewhere): an id over
 	// 255 characters is a path validation error with errorCode invalid_uri.
 	if utf8.RuneCountInString(id) > 255 {
 		return nil, wire.NewErr(400, "Path validation error: 'String is too long ("+strconv.Itoa(utf8.RuneCountInString(id))+" chars), maximum 255' on property id.", "invalid_uri")
 	}
-	p, ok := s.st.PhoneProviders[id]
+	p, ok := s.St.PhoneProviders[id]
 	if !ok {
 		// The API's one error shape, without errorCode here (reference §0.3, §0.4).
 		return nil, wire.NewErr(404, "Notification Resource not found", "")
@@ -78,7 +80,7 @@ func (s *Server) phoneProvider(r *http.Request) (*phoneProvider, *wire.Error) {
 // Operation on Notification Resource"); a custom provider's auth_token is
 // kept like any other, since the API does not cross-check the name with
 // the rest (reference §5).
-func applyPhone(p *phoneProvider, b wire.Body, create bool) (map[string]string, *wire.Error) {
+func applyPhone(p *tenant.PhoneProvider, b wire.Body, create bool) (map[string]string, *wire.Error) {
 	creds, e := phoneCredentials(b)
 	if e != nil {
 		return nil, e
@@ -117,7 +119,7 @@ func phoneCredentials(b wire.Body) (map[string]string, *wire.Error) {
 // delivery_methods, default_from, mssid) or a custom one
 // (delivery_methods), neither allowing other keys; credentials is Twilio's
 // {"auth_token"} or a custom provider's {}, neither allowing other keys.
-func applyPhoneFields(p *phoneProvider, b wire.Body, create bool, creds map[string]string) *wire.Error {
+func applyPhoneFields(p *tenant.PhoneProvider, b wire.Body, create bool, creds map[string]string) *wire.Error {
 	if !create {
 		if e := b.Only("name", "disabled", "configuration", "credentials"); e != nil {
 			return e
@@ -144,7 +146,7 @@ func applyPhoneFields(p *phoneProvider, b wire.Body, create bool, creds map[stri
 		return e
 	}
 	if b.Has("configuration") {
-		var cfg phoneConfig
+		var cfg tenant.PhoneConfig
 		if err := json.Unmarshal(b["configuration"], &cfg); err != nil {
 			return wire.PayloadErr("Expected type object but found type "+wire.JSONType(b["configuration"]), "configuration")
 		}
@@ -170,7 +172,7 @@ func applyPhoneFields(p *phoneProvider, b wire.Body, create bool, creds map[stri
 }
 
 func (s *Server) createPhoneProvider(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
-	if len(s.st.PhoneProviders) > 0 {
+	if len(s.St.PhoneProviders) > 0 {
 		return wire.NewErr(409, "Custom phone provider conflict", "")
 	}
 	b, e := wire.ReadBody(r)
@@ -178,13 +180,13 @@ func (s *Server) createPhoneProvider(w http.ResponseWriter, r *http.Request, _ *
 		return e
 	}
 	now := wire.Millis(time.Now())
-	p := &phoneProvider{ID: "pro_" + wire.RandomString(22), Tenant: s.opts.TenantName, Channel: "phone", CreatedAt: now, UpdatedAt: now}
+	p := &tenant.PhoneProvider{ID: "pro_" + wire.RandomString(22), Tenant: s.Name, Channel: "phone", CreatedAt: now, UpdatedAt: now}
 	creds, e := applyPhone(p, b, true)
 	if e != nil {
 		return e
 	}
-	s.st.PhoneProviders[p.ID] = p
-	s.st.PhoneCredentials[p.ID] = creds
+	s.St.PhoneProviders[p.ID] = p
+	s.St.PhoneCredentials[p.ID] = creds
 	wire.WriteJSON(w, 201, p)
 	return nil
 }
@@ -194,7 +196,7 @@ func (s *Server) getPhoneProvider(w http.ResponseWriter, r *http.Request, _ *cal
 	if e != nil {
 		return e
 	}
-	sel, e := wire.ReadFields(r, false, s.opts.FieldsEverywhere)
+	sel, e := wire.ReadFields(r, false, s.FieldsEverywhere)
 	if e != nil {
 		return e
 	}
@@ -219,7 +221,7 @@ func (s *Server) updatePhoneProvider(w http.ResponseWriter, r *http.Request, _ *
 	next.UpdatedAt = wire.Millis(time.Now())
 	*p = next
 	if creds != nil {
-		s.st.PhoneCredentials[p.ID] = creds
+		s.St.PhoneCredentials[p.ID] = creds
 	}
 	wire.WriteJSON(w, 200, p)
 	return nil
@@ -230,8 +232,8 @@ func (s *Server) deletePhoneProvider(w http.ResponseWriter, r *http.Request, _ *
 	if e != nil {
 		return e
 	}
-	delete(s.st.PhoneProviders, p.ID)
-	delete(s.st.PhoneCredentials, p.ID)
+	delete(s.St.PhoneProviders, p.ID)
+	delete(s.St.PhoneCredentials, p.ID)
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
@@ -260,7 +262,7 @@ func (s *Server) tryPhoneProvider(w http.ResponseWriter, r *http.Request, _ *cal
 	if method != nil {
 		m = *method
 	}
-	s.st.Outbox = append(s.st.Outbox, OutboxMessage{ProviderID: p.ID, To: to, DeliveryMethod: m, At: wire.Millis(time.Now())})
+	s.St.Outbox = append(s.St.Outbox, tenant.OutboxMessage{ProviderID: p.ID, To: to, DeliveryMethod: m, At: wire.Millis(time.Now())})
 	// {code, message} is this success answer's shape only; errors use the
 	// standard one (reference §0.3, §5).
 	wire.WriteJSON(w, 202, wire.Ordered{{"code", 202}, {"message", "Test notification successfully sent for processing"}})

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
+
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 )
 
@@ -29,7 +31,7 @@ func (s *Server) checkSubjectTokenType(b wire.Body, required bool, self string, 
 			return "", false, wire.PayloadErr("The subject_token_type uses the reserved prefix "+p, "subject_token_type")
 		}
 	}
-	for _, p := range s.st.Profiles {
+	for _, p := range s.St.Profiles {
 		if p.SubjectTokenType == stt && p.ID != self {
 			return "", false, wire.NewErr(conflict, "subject_token_type already exists for tenant", "")
 		}
@@ -72,20 +74,20 @@ func (s *Server) createProfile(w http.ResponseWriter, r *http.Request, c *caller
 	// action it cannot run is open (reference §1, §8): Assume.ProfileAction.
 	a, ae := s.findAction(actionID, time.Now())
 	switch {
-	case s.opts.Assume.ProfileAction == "accept":
+	case s.Assume.ProfileAction == "accept":
 	case ae != nil:
 		return wire.NewErr(400, "The action "+actionID+" does not exist.", "")
-	case !a.supports("custom-token-exchange"):
+	case !a.Supports("custom-token-exchange"):
 		return wire.NewErr(400, "The action "+actionID+" does not support the custom-token-exchange trigger.", "")
-	case a.deployed() == nil:
+	case a.Deployed() == nil:
 		return wire.NewErr(400, "The action "+actionID+" has not been deployed.", "")
 	}
-	if e := s.capReached(len(s.st.Profiles)); e != nil {
+	if e := s.capReached(len(s.St.Profiles)); e != nil {
 		return e
 	}
 	now := wire.Millis(time.Now())
-	p := &profile{ID: "tep_" + wire.RandomString(16), Name: name, Type: typ, SubjectTokenType: stt, ActionID: actionID, CreatedAt: now, UpdatedAt: now, Seq: s.st.next()}
-	s.st.Profiles[p.ID] = p
+	p := &tenant.Profile{ID: "tep_" + wire.RandomString(16), Name: name, Type: typ, SubjectTokenType: stt, ActionID: actionID, CreatedAt: now, UpdatedAt: now, Seq: s.St.Next()}
+	s.St.Profiles[p.ID] = p
 	wire.WriteJSON(w, 201, p)
 	return nil
 }
@@ -95,11 +97,11 @@ func (s *Server) listProfiles(w http.ResponseWriter, r *http.Request, _ *caller)
 	if e != nil {
 		return e
 	}
-	sel, e := wire.ReadFields(r, false, s.opts.FieldsEverywhere)
+	sel, e := wire.ReadFields(r, false, s.FieldsEverywhere)
 	if e != nil {
 		return e
 	}
-	all := sortedBySeq(s.st.Profiles, func(p *profile) int64 { return p.Seq })
+	all := tenant.SortedBySeq(s.St.Profiles, func(p *tenant.Profile) int64 { return p.Seq })
 	start, end := min(offset, len(all)), min(offset+take, len(all))
 	reply := map[string]any{"token_exchange_profiles": wire.Each(sel, all[start:end])}
 	if end < len(all) {
@@ -110,11 +112,11 @@ func (s *Server) listProfiles(w http.ResponseWriter, r *http.Request, _ *caller)
 }
 
 func (s *Server) getProfile(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
-	p, ok := s.st.Profiles[wire.PathID(r)]
+	p, ok := s.St.Profiles[wire.PathID(r)]
 	if !ok {
 		return wire.NewErr(404, "Token exchange profile not found.", "")
 	}
-	sel, e := wire.ReadFields(r, false, s.opts.FieldsEverywhere)
+	sel, e := wire.ReadFields(r, false, s.FieldsEverywhere)
 	if e != nil {
 		return e
 	}
@@ -123,7 +125,7 @@ func (s *Server) getProfile(w http.ResponseWriter, r *http.Request, _ *caller) *
 }
 
 func (s *Server) updateProfile(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
-	p, ok := s.st.Profiles[wire.PathID(r)]
+	p, ok := s.St.Profiles[wire.PathID(r)]
 	if !ok {
 		return wire.NewErr(404, "Token exchange profile not found.", "")
 	}
@@ -156,7 +158,7 @@ func (s *Server) updateProfile(w http.ResponseWriter, r *http.Request, _ *caller
 }
 
 func (s *Server) deleteProfile(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
-	delete(s.st.Profiles, wire.PathID(r))
+	delete(s.St.Profiles, wire.PathID(r))
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
+
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 )
 
@@ -18,48 +20,21 @@ var (
 	tokenDialects = []string{"access_token", "access_token_authz", "rfc9068_profile", "rfc9068_profile_authz"}
 	// consentPolicies are the non-null consent_policy values (reference §4).
 	consentPolicies = []string{"transactional-authorization-with-mfa"}
-	// systemPatchable are the only fields PATCH accepts on a system API.
-	systemPatchable = []string{"token_lifetime", "skip_consent_for_verifiable_first_party_clients", "subject_type_authorization"}
 	rsWritable      = []string{"name", "scopes", "signing_alg", "signing_secret", "allow_offline_access", "token_lifetime", "token_lifetime_for_web",
 		"skip_consent_for_verifiable_first_party_clients", "enforce_policies", "token_dialect", "allow_online_access",
 		"allow_online_access_with_ephemeral_sessions", "subject_type_authorization", "consent_policy", "authorization_details",
 		"token_encryption", "proof_of_possession", "authorization_policy"}
 )
 
-func (rs *resourceServer) hasScope(name string) bool {
-	if rs.Scopes == nil {
-		return false
-	}
-	for _, s := range *rs.Scopes {
-		if s.Value == name {
-			return true
-		}
-	}
-	return false
-}
-
-// findResourceServer resolves an id or identifier.
-func (s *Server) findResourceServer(key string) *resourceServer {
-	if rs, ok := s.st.ResourceServers[key]; ok {
-		return rs
-	}
-	for _, rs := range s.st.ResourceServers {
-		if rs.Identifier == key {
-			return rs
-		}
-	}
-	return nil
-}
-
 // lookupResourceServer resolves the {id} path value: an id or an audience,
 // escaped once or, as some clients send it, twice.
-func (s *Server) lookupResourceServer(r *http.Request) (*resourceServer, *wire.Error) {
+func (s *Server) lookupResourceServer(r *http.Request) (*tenant.ResourceServer, *wire.Error) {
 	key := wire.PathID(r)
-	if rs := s.findResourceServer(key); rs != nil {
+	if rs := s.FindResourceServer(key); rs != nil {
 		return rs, nil
 	}
 	if once, ok := wire.UnescapeOnce(key); ok {
-		if rs := s.findResourceServer(once); rs != nil {
+		if rs := s.FindResourceServer(once); rs != nil {
 			return rs, nil
 		}
 	}
@@ -70,7 +45,7 @@ func (s *Server) lookupResourceServer(r *http.Request) (*resourceServer, *wire.E
 // are absent are left alone (PATCH is a partial merge, reference §4); an
 // explicit null clears an optional field, so that its key disappears from
 // later answers (reference §0.2, §4).
-func applyResourceServer(rs *resourceServer, b wire.Body, create bool) *wire.Error {
+func applyResourceServer(rs *tenant.ResourceServer, b wire.Body, create bool) *wire.Error {
 	if b.Has("name") {
 		if b.IsNull("name") {
 			rs.Name = nil
@@ -189,7 +164,7 @@ func applyResourceServer(rs *resourceServer, b wire.Body, create bool) *wire.Err
 
 // applyScopes replaces the whole scope list (reference §4); null removes
 // the key, as for a resource server that never had scopes (reference §0.2).
-func applyScopes(rs *resourceServer, b wire.Body) *wire.Error {
+func applyScopes(rs *tenant.ResourceServer, b wire.Body) *wire.Error {
 	items, ok, e := b.At("").Array("scopes")
 	if e != nil || !b.Has("scopes") {
 		return e
@@ -198,7 +173,7 @@ func applyScopes(rs *resourceServer, b wire.Body) *wire.Error {
 		rs.Scopes = nil
 		return nil
 	}
-	scopes := make([]rsScope, 0, len(items))
+	scopes := make([]tenant.Scope, 0, len(items))
 	seen := map[string]bool{}
 	for i, raw := range items {
 		it, _, e := wire.AsObject(raw, "scopes["+strconv.Itoa(i)+"]")
@@ -216,7 +191,7 @@ func applyScopes(rs *resourceServer, b wire.Body) *wire.Error {
 			return wire.PayloadErr("Array items are not unique", "scopes")
 		}
 		seen[v] = true
-		sc := rsScope{Value: v}
+		sc := tenant.Scope{Value: v}
 		if it.Has("description") {
 			d, e := it.Str("description", false, 0, 500)
 			if e != nil {
@@ -228,10 +203,6 @@ func applyScopes(rs *resourceServer, b wire.Body) *wire.Error {
 	}
 	rs.Scopes = &scopes
 	return nil
-}
-
-func defaultSubjectTypeAuthorization() *subjectTypeAuthorization {
-	return &subjectTypeAuthorization{Client: &policy{"require_client_grant"}, User: &policy{"allow_all"}}
 }
 
 // applySubjectTypeAuthorization sets {"user":{"policy"},"client":{"policy"}}
@@ -247,13 +218,13 @@ func defaultSubjectTypeAuthorization() *subjectTypeAuthorization {
 // null subject_type_authorization returns it to the default
 // {"client":{"policy":"require_client_grant"},"user":{"policy":"allow_all"}},
 // and a null user or client is a type error (it is not nullable).
-func applySubjectTypeAuthorization(rs *resourceServer, b wire.Obj) *wire.Error {
+func applySubjectTypeAuthorization(rs *tenant.ResourceServer, b wire.Obj) *wire.Error {
 	const k = "subject_type_authorization"
 	if !b.Has(k) {
 		return nil
 	}
 	if b.IsNull(k) {
-		rs.SubjectTypeAuthorization = defaultSubjectTypeAuthorization()
+		rs.SubjectTypeAuthorization = tenant.DefaultSubjectTypeAuthorization()
 		return nil
 	}
 	sta, _, e := b.Object(k)
@@ -263,14 +234,14 @@ func applySubjectTypeAuthorization(rs *resourceServer, b wire.Obj) *wire.Error {
 	if e := sta.Only("user", "client"); e != nil {
 		return e
 	}
-	next := defaultSubjectTypeAuthorization()
+	next := tenant.DefaultSubjectTypeAuthorization()
 	if cur := rs.SubjectTypeAuthorization; cur != nil {
-		next = &subjectTypeAuthorization{Client: cur.Client, User: cur.User}
+		next = &tenant.SubjectTypeAuthorization{Client: cur.Client, User: cur.User}
 	}
 	for _, side := range []struct {
 		key    string
 		values []string
-		dst    **policy
+		dst    **tenant.Policy
 	}{
 		{"user", []string{"allow_all", "deny_all", "require_client_grant"}, &next.User},
 		{"client", []string{"deny_all", "require_client_grant"}, &next.Client},
@@ -289,7 +260,7 @@ func applySubjectTypeAuthorization(rs *resourceServer, b wire.Obj) *wire.Error {
 		if e != nil {
 			return e
 		}
-		*side.dst = &policy{v}
+		*side.dst = &tenant.Policy{Policy: v}
 	}
 	rs.SubjectTypeAuthorization = next
 	return nil
@@ -303,7 +274,7 @@ func applySubjectTypeAuthorization(rs *resourceServer, b wire.Obj) *wire.Error {
 // with the key type, a string of 1–255 characters (RFC 9396 requires it);
 // its other keys are kept as sent and shown in answers; the array may be
 // empty (the answer then shows []).
-func applyAuthorizationDetails(rs *resourceServer, b wire.Obj) *wire.Error {
+func applyAuthorizationDetails(rs *tenant.ResourceServer, b wire.Obj) *wire.Error {
 	const k = "authorization_details"
 	items, ok, e := b.Array(k)
 	if e != nil || !b.Has(k) {
@@ -313,7 +284,7 @@ func applyAuthorizationDetails(rs *resourceServer, b wire.Obj) *wire.Error {
 		rs.AuthorizationDetails = nil
 		return nil
 	}
-	out := make([]authorizationDetail, 0, len(items))
+	out := make([]tenant.AuthorizationDetail, 0, len(items))
 	for i, raw := range items {
 		it, _, e := wire.AsObject(raw, k+"["+strconv.Itoa(i)+"]")
 		if e != nil {
@@ -322,7 +293,7 @@ func applyAuthorizationDetails(rs *resourceServer, b wire.Obj) *wire.Error {
 		if _, e := it.Str("type", true, 1, 255); e != nil {
 			return e
 		}
-		out = append(out, authorizationDetail(raw))
+		out = append(out, tenant.AuthorizationDetail(raw))
 	}
 	rs.AuthorizationDetails = &out
 	return nil
@@ -338,7 +309,7 @@ func applyAuthorizationDetails(rs *resourceServer, b wire.Obj) *wire.Error {
 // PATCH replaces the whole object, pem included. The pem must be an X.509
 // certificate or a public key (PEM types CERTIFICATE, PUBLIC KEY or
 // RSA PUBLIC KEY) holding an RSA key, since every alg is RSA-OAEP.
-func applyTokenEncryption(rs *resourceServer, b wire.Obj) *wire.Error {
+func applyTokenEncryption(rs *tenant.ResourceServer, b wire.Obj) *wire.Error {
 	const k = "token_encryption"
 	te, ok, e := b.Object(k)
 	if e != nil || !b.Has(k) {
@@ -391,7 +362,7 @@ func applyTokenEncryption(rs *resourceServer, b wire.Obj) *wire.Error {
 	if reason != "" {
 		return wire.PayloadErr(reason, key.Prop("pem"))
 	}
-	rs.TokenEncryption = &tokenEncryption{Format: format, EncryptionKey: encryptionKey{Name: name, Alg: alg, Kid: kid, ThumbprintSHA256: thumb}}
+	rs.TokenEncryption = &tenant.TokenEncryption{Format: format, EncryptionKey: tenant.EncryptionKey{Name: name, Alg: alg, Kid: kid, ThumbprintSHA256: thumb}}
 	return nil
 }
 
@@ -444,7 +415,7 @@ func pemThumbprint(text string) (thumb, reason string) {
 // Assumption (reference §4 is silent): mechanism and required are
 // required, required_for is optional (absent from the answer when not
 // sent); a PATCH replaces the whole object.
-func applyProofOfPossession(rs *resourceServer, b wire.Obj) *wire.Error {
+func applyProofOfPossession(rs *tenant.ResourceServer, b wire.Obj) *wire.Error {
 	const k = "proof_of_possession"
 	pop, ok, e := b.Object(k)
 	if e != nil || !b.Has(k) {
@@ -474,7 +445,7 @@ func applyProofOfPossession(rs *resourceServer, b wire.Obj) *wire.Error {
 			return e
 		}
 	}
-	rs.ProofOfPossession = &proofOfPossession{Mechanism: mech, Required: req, RequiredFor: forWhom}
+	rs.ProofOfPossession = &tenant.ProofOfPossession{Mechanism: mech, Required: req, RequiredFor: forWhom}
 	return nil
 }
 
@@ -483,7 +454,7 @@ func applyProofOfPossession(rs *resourceServer, b wire.Obj) *wire.Error {
 //
 // Assumption (reference §4 is silent): policy_id is required, a string of
 // 1–255 characters; no other key is allowed.
-func applyAuthorizationPolicy(rs *resourceServer, b wire.Obj) *wire.Error {
+func applyAuthorizationPolicy(rs *tenant.ResourceServer, b wire.Obj) *wire.Error {
 	const k = "authorization_policy"
 	ap, ok, e := b.Object(k)
 	if e != nil || !b.Has(k) {
@@ -500,7 +471,7 @@ func applyAuthorizationPolicy(rs *resourceServer, b wire.Obj) *wire.Error {
 	if e != nil {
 		return e
 	}
-	rs.AuthorizationPolicy = &authorizationPolicy{PolicyID: id}
+	rs.AuthorizationPolicy = &tenant.AuthorizationPolicy{PolicyID: id}
 	return nil
 }
 
@@ -516,23 +487,23 @@ func (s *Server) createResourceServer(w http.ResponseWriter, r *http.Request, _ 
 	if e != nil {
 		return e
 	}
-	if s.findResourceServer(ident) != nil {
+	if s.FindResourceServer(ident) != nil {
 		return wire.NewErr(409, "A resource server with the same identifier already exists.", "operation_not_supported")
 	}
-	rs := &resourceServer{
+	rs := &tenant.ResourceServer{
 		Identifier: ident, TokenLifetime: 86400, TokenLifetimeForWeb: 7200, SigningAlg: "RS256",
-		SubjectTypeAuthorization: defaultSubjectTypeAuthorization(),
+		SubjectTypeAuthorization: tenant.DefaultSubjectTypeAuthorization(),
 	}
 	if e := applyResourceServer(rs, b, true); e != nil {
 		return e
 	}
 	// A system API's identifier makes it from its template; system APIs
 	// are not counted against the entity cap.
-	if sys := s.systemTemplate(ident); sys != nil {
+	if sys := s.SystemTemplate(ident); sys != nil {
 		rs = sys
 	} else {
 		custom := 0
-		for _, other := range s.st.ResourceServers {
+		for _, other := range s.St.ResourceServers {
 			if !other.IsSystem {
 				custom++
 			}
@@ -541,9 +512,9 @@ func (s *Server) createResourceServer(w http.ResponseWriter, r *http.Request, _ 
 			return e
 		}
 	}
-	rs.ID, rs.Seq = wire.RandomHex(24), s.st.next()
+	rs.ID, rs.Seq = wire.RandomHex(24), s.St.Next()
 	// Omitted until set (reference §4), or filled in (Assume.UnsetFields).
-	if s.opts.Assume.UnsetFields == "fill" && !rs.IsSystem {
+	if s.Assume.UnsetFields == "fill" && !rs.IsSystem {
 		if rs.EnforcePolicies == nil {
 			rs.EnforcePolicies = new(bool)
 		}
@@ -552,7 +523,7 @@ func (s *Server) createResourceServer(w http.ResponseWriter, r *http.Request, _ 
 			rs.TokenDialect = &dialect
 		}
 	}
-	s.st.ResourceServers[rs.ID] = rs
+	s.St.ResourceServers[rs.ID] = rs
 	wire.WriteJSON(w, 201, rs)
 	return nil
 }
@@ -563,14 +534,14 @@ func (s *Server) listResourceServers(w http.ResponseWriter, r *http.Request, _ *
 		return e
 	}
 	want := r.URL.Query()["identifiers"]
-	var match []*resourceServer
-	for _, rs := range sortedBySeq(s.st.ResourceServers, func(r *resourceServer) int64 { return r.Seq }) {
+	var match []*tenant.ResourceServer
+	for _, rs := range tenant.SortedBySeq(s.St.ResourceServers, func(r *tenant.ResourceServer) int64 { return r.Seq }) {
 		if len(want) > 0 && !wire.Contains(want, rs.Identifier) {
 			continue
 		}
 		match = append(match, rs)
 	}
-	sel, e := wire.ReadFields(r, true, s.opts.FieldsEverywhere)
+	sel, e := wire.ReadFields(r, true, s.FieldsEverywhere)
 	if e != nil {
 		return e
 	}
@@ -589,7 +560,7 @@ func (s *Server) getResourceServer(w http.ResponseWriter, r *http.Request, _ *ca
 	if e != nil {
 		return e
 	}
-	sel, e := wire.ReadFields(r, true, s.opts.FieldsEverywhere)
+	sel, e := wire.ReadFields(r, true, s.FieldsEverywhere)
 	if e != nil {
 		return e
 	}
@@ -606,15 +577,15 @@ func (s *Server) updateResourceServer(w http.ResponseWriter, r *http.Request, _ 
 	if e != nil {
 		return e
 	}
-	if kind := s.systemKindOf(rs); kind != notSystem {
-		if e := systemPatch(kind, rs, b); e != nil {
+	if kind := s.SystemKindOf(rs); kind != tenant.NotSystem {
+		if e := tenant.SystemPatch(kind, rs, b); e != nil {
 			return e
 		}
 	} else if e := b.Only(rsWritable...); e != nil {
 		return e
 	}
 	// Validate on a copy so a refused PATCH changes nothing.
-	next := rs.clone()
+	next := rs.Clone()
 	if e := applyResourceServer(next, b, false); e != nil {
 		return e
 	}
@@ -631,18 +602,18 @@ func (s *Server) deleteResourceServer(w http.ResponseWriter, r *http.Request, _ 
 		w.WriteHeader(http.StatusNoContent)
 		return nil
 	}
-	if e := systemDelete(s.systemKindOf(rs), rs); e != nil {
+	if e := tenant.SystemDelete(s.SystemKindOf(rs), rs); e != nil {
 		return e
 	}
-	delete(s.st.ResourceServers, rs.ID)
+	delete(s.St.ResourceServers, rs.ID)
 	// Permissions that named the API go with it.
-	for _, perms := range s.st.RolePerms {
+	for _, perms := range s.St.RolePerms {
 		delete(perms, rs.Identifier)
 	}
 	// And so do the client grants for it (assumption: not recorded).
-	for id, g := range s.st.Grants {
+	for id, g := range s.St.Grants {
 		if g.Audience == rs.Identifier {
-			delete(s.st.Grants, id)
+			delete(s.St.Grants, id)
 		}
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")

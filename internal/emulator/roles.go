@@ -3,9 +3,10 @@ package emulator
 import (
 	"encoding/json"
 	"net/http"
-	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 )
@@ -30,7 +31,7 @@ func (s *Server) createRole(w http.ResponseWriter, r *http.Request, _ *caller) *
 	if e != nil {
 		return e
 	}
-	ro := &role{Name: name, Type: "tenant"}
+	ro := &tenant.Role{Name: name, Type: "tenant"}
 	if b.Has("description") && !b.IsNull("description") {
 		d, e := b.Str("description", false, 0, 140)
 		if e != nil {
@@ -57,18 +58,18 @@ func (s *Server) createRole(w http.ResponseWriter, r *http.Request, _ *caller) *
 	if s.roleNamed(name, "") != nil {
 		return wire.NewErr(409, "The role already exists.", "")
 	}
-	if e := s.capReached(len(s.st.Roles)); e != nil {
+	if e := s.capReached(len(s.St.Roles)); e != nil {
 		return e
 	}
-	ro.ID, ro.Seq = "rol_"+wire.RandomString(16), s.st.next()
-	s.st.Roles[ro.ID] = ro
+	ro.ID, ro.Seq = "rol_"+wire.RandomString(16), s.St.Next()
+	s.St.Roles[ro.ID] = ro
 	wire.WriteJSON(w, 200, ro)
 	return nil
 }
 
 // roleNamed returns the role other than self with that name.
-func (s *Server) roleNamed(name, self string) *role {
-	for _, other := range s.st.Roles {
+func (s *Server) roleNamed(name, self string) *tenant.Role {
+	for _, other := range s.St.Roles {
 		if other.Name == name && other.ID != self {
 			return other
 		}
@@ -76,30 +77,20 @@ func (s *Server) roleNamed(name, self string) *role {
 	return nil
 }
 
-// roleView is a role as GET shows it, in the observed key order:
-// description always present, "" when none (reference §3).
-func roleView(ro *role) wire.Ordered {
-	o := wire.Ordered{{"id", ro.ID}, {"name", ro.Name}, {"description", wire.Deref(ro.Description)}, {"type", ro.Type}}
-	if ro.OwnerID != "" {
-		o = append(o, wire.Ordered{{"owner_id", ro.OwnerID}}...)
-	}
-	return o
-}
-
 func (s *Server) listRoles(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	page, perPage, totals, e := wire.OffsetPage(r)
 	if e != nil {
 		return e
 	}
-	sel, e := wire.ReadFields(r, false, s.opts.FieldsEverywhere)
+	sel, e := wire.ReadFields(r, false, s.FieldsEverywhere)
 	if e != nil {
 		return e
 	}
 	filter := strings.ToLower(r.URL.Query().Get("name_filter"))
 	match := []wire.Ordered{}
-	for _, ro := range sortedBySeq(s.st.Roles, func(r *role) int64 { return r.Seq }) {
+	for _, ro := range tenant.SortedBySeq(s.St.Roles, func(r *tenant.Role) int64 { return r.Seq }) {
 		if filter == "" || s.nameMatches(strings.ToLower(ro.Name), filter) {
-			match = append(match, roleView(ro))
+			match = append(match, tenant.RoleView(ro))
 		}
 	}
 	start, end := wire.Window(len(match), page, perPage)
@@ -116,7 +107,7 @@ func (s *Server) listRoles(w http.ResponseWriter, r *http.Request, _ *caller) *w
 // lower case: case-insensitive (reference §3), and as a substring, a prefix
 // or the whole name (Assume.RoleNameFilter; the reference leaves it open).
 func (s *Server) nameMatches(name, filter string) bool {
-	switch s.opts.Assume.RoleNameFilter {
+	switch s.Assume.RoleNameFilter {
 	case "prefix":
 		return strings.HasPrefix(name, filter)
 	case "exact":
@@ -125,8 +116,8 @@ func (s *Server) nameMatches(name, filter string) bool {
 	return strings.Contains(name, filter)
 }
 
-func (s *Server) role(r *http.Request) (*role, *wire.Error) {
-	ro, ok := s.st.Roles[wire.PathID(r)]
+func (s *Server) role(r *http.Request) (*tenant.Role, *wire.Error) {
+	ro, ok := s.St.Roles[wire.PathID(r)]
 	if !ok {
 		return nil, wire.NewErr(404, "The role does not exist.", "")
 	}
@@ -138,11 +129,11 @@ func (s *Server) getRole(w http.ResponseWriter, r *http.Request, _ *caller) *wir
 	if e != nil {
 		return e
 	}
-	sel, e := wire.ReadFields(r, false, s.opts.FieldsEverywhere)
+	sel, e := wire.ReadFields(r, false, s.FieldsEverywhere)
 	if e != nil {
 		return e
 	}
-	wire.WriteJSON(w, 200, sel.One(roleView(ro)))
+	wire.WriteJSON(w, 200, sel.One(tenant.RoleView(ro)))
 	return nil
 }
 
@@ -184,7 +175,7 @@ func (s *Server) updateRole(w http.ResponseWriter, r *http.Request, _ *caller) *
 		return wire.NewErr(409, "The role already exists.", "")
 	}
 	*ro = next
-	wire.WriteJSON(w, 200, roleView(ro))
+	wire.WriteJSON(w, 200, tenant.RoleView(ro))
 	return nil
 }
 
@@ -193,48 +184,11 @@ func (s *Server) deleteRole(w http.ResponseWriter, r *http.Request, _ *caller) *
 	if e != nil {
 		return e
 	}
-	delete(s.st.Roles, ro.ID)
-	delete(s.st.RolePerms, ro.ID)
-	delete(s.st.RoleUsers, ro.ID)
+	delete(s.St.Roles, ro.ID)
+	delete(s.St.RolePerms, ro.ID)
+	delete(s.St.RoleUsers, ro.ID)
 	wire.WriteJSON(w, 200, map[string]any{})
 	return nil
-}
-
-type permissionView struct {
-	PermissionName           string `json:"permission_name"`
-	Description              string `json:"description"`
-	ResourceServerName       string `json:"resource_server_name"`
-	ResourceServerIdentifier string `json:"resource_server_identifier"`
-}
-
-// permissionsOf lists a role's permissions sorted by API identifier, then
-// name, with description and API name copied from the API at read time.
-func (s *Server) permissionsOf(roleID string) []permissionView {
-	out := []permissionView{}
-	for ident, names := range s.st.RolePerms[roleID] {
-		rs := s.findResourceServer(ident)
-		for name := range names {
-			v := permissionView{PermissionName: name, ResourceServerIdentifier: ident}
-			if rs != nil {
-				v.ResourceServerName = wire.Deref(rs.Name)
-				if rs.Scopes != nil {
-					for _, sc := range *rs.Scopes {
-						if sc.Value == name {
-							v.Description = wire.Deref(sc.Description)
-						}
-					}
-				}
-			}
-			out = append(out, v)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].ResourceServerIdentifier != out[j].ResourceServerIdentifier {
-			return out[i].ResourceServerIdentifier < out[j].ResourceServerIdentifier
-		}
-		return out[i].PermissionName < out[j].PermissionName
-	})
-	return out
 }
 
 func (s *Server) listRolePermissions(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
@@ -246,11 +200,11 @@ func (s *Server) listRolePermissions(w http.ResponseWriter, r *http.Request, _ *
 	if e != nil {
 		return e
 	}
-	sel, e := wire.ReadFields(r, false, s.opts.FieldsEverywhere)
+	sel, e := wire.ReadFields(r, false, s.FieldsEverywhere)
 	if e != nil {
 		return e
 	}
-	all := s.permissionsOf(ro.ID)
+	all := s.PermissionsOf(ro.ID)
 	start, end := wire.Window(len(all), page, perPage)
 	items := wire.Each(sel, all[start:end])
 	if !totals {
@@ -327,22 +281,22 @@ func (s *Server) addRolePermissions(w http.ResponseWriter, r *http.Request, _ *c
 	if e != nil {
 		return e
 	}
-	perms := s.st.RolePerms[ro.ID]
+	perms := s.St.RolePerms[ro.ID]
 	for _, p := range pairs {
-		rs := s.findResourceServer(p.ResourceServerIdentifier)
+		rs := s.FindResourceServer(p.ResourceServerIdentifier)
 		if rs == nil {
 			return wire.NewErr(404, "The resource server does not exist: '"+p.ResourceServerIdentifier+"'", "inexistent_resource_server")
 		}
-		if !rs.hasScope(p.PermissionName) && s.opts.Assume.UndefinedScope == "refuse" {
+		if !rs.HasScope(p.PermissionName) && s.Assume.UndefinedScope == "refuse" {
 			return wire.NewErr(400, "Permission '"+p.PermissionName+"' is not defined on resource server '"+p.ResourceServerIdentifier+"'.", "invalid_body")
 		}
-		if perms[p.ResourceServerIdentifier][p.PermissionName] && s.opts.Assume.HeldPermission == "conflict" {
+		if perms[p.ResourceServerIdentifier][p.PermissionName] && s.Assume.HeldPermission == "conflict" {
 			return wire.NewErr(409, "The role already has the permission '"+p.PermissionName+"' of resource server '"+p.ResourceServerIdentifier+"'.", "")
 		}
 	}
 	if perms == nil {
 		perms = map[string]map[string]bool{}
-		s.st.RolePerms[ro.ID] = perms
+		s.St.RolePerms[ro.ID] = perms
 	}
 	for _, p := range pairs {
 		if perms[p.ResourceServerIdentifier] == nil {
@@ -371,7 +325,7 @@ func (s *Server) removeRolePermissions(w http.ResponseWriter, r *http.Request, _
 	if e != nil {
 		return e
 	}
-	perms := s.st.RolePerms[ro.ID]
+	perms := s.St.RolePerms[ro.ID]
 	for _, p := range pairs {
 		if names := perms[p.ResourceServerIdentifier]; names != nil {
 			delete(names, p.PermissionName)

@@ -19,8 +19,8 @@ func (s *Server) handle(mux *http.ServeMux, pattern, scope string, h handlerFunc
 			// Unlocked also when h panics, so that one failing request
 			// does not stop every later one.
 			func() {
-				s.mu.Lock()
-				defer s.mu.Unlock()
+				s.Lock()
+				defer s.Unlock()
 				e = h(w, r, c)
 				s.retireWorkers()
 			}()
@@ -112,7 +112,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 
 // capReached reports whether the store already holds the cap of a type.
 func (s *Server) capReached(n int) *wire.Error {
-	if s.cap > 0 && n >= s.cap {
+	if s.Cap > 0 && n >= s.Cap {
 		return wire.NewErr(403, "You reached the limit of entities of this type for this tenant.", "")
 	}
 	return nil

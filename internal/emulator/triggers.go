@@ -3,18 +3,20 @@ package emulator
 import (
 	"net/http"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
+
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 )
 
 // triggerInfo is one version of a trigger as GET /actions/triggers shows it,
 // in the recorded key order (TestActionManager_Triggers.yaml).
 type triggerInfo struct {
-	ID                 string    `json:"id"`
-	Version            string    `json:"version"`
-	Status             string    `json:"status"`
-	Runtimes           []string  `json:"runtimes"`
-	DefaultRuntime     string    `json:"default_runtime,omitempty"`
-	CompatibleTriggers []trigger `json:"compatible_triggers"`
+	ID                 string           `json:"id"`
+	Version            string           `json:"version"`
+	Status             string           `json:"status"`
+	Runtimes           []string         `json:"runtimes"`
+	DefaultRuntime     string           `json:"default_runtime,omitempty"`
+	CompatibleTriggers []tenant.Trigger `json:"compatible_triggers"`
 }
 
 // currentRuntimes are what a current trigger offers: the runtimes an
@@ -34,10 +36,10 @@ var currentRuntimes = []string{"node18", "node22"}
 // version, v1, compatible with nothing.
 var triggerCatalogue = func() []triggerInfo {
 	deprecated := func(id, version string) triggerInfo {
-		return triggerInfo{ID: id, Version: version, Status: "DEPRECATED", Runtimes: []string{"node12"}, DefaultRuntime: "node12", CompatibleTriggers: []trigger{}}
+		return triggerInfo{ID: id, Version: version, Status: "DEPRECATED", Runtimes: []string{"node12"}, DefaultRuntime: "node12", CompatibleTriggers: []tenant.Trigger{}}
 	}
-	current := func(id, version string, compatible ...trigger) triggerInfo {
-		return triggerInfo{ID: id, Version: version, Status: "CURRENT", Runtimes: currentRuntimes, DefaultRuntime: "node22", CompatibleTriggers: append([]trigger{}, compatible...)}
+	current := func(id, version string, compatible ...tenant.Trigger) triggerInfo {
+		return triggerInfo{ID: id, Version: version, Status: "CURRENT", Runtimes: currentRuntimes, DefaultRuntime: "node22", CompatibleTriggers: append([]tenant.Trigger{}, compatible...)}
 	}
 	phoneV1 := deprecated("send-phone-message", "v1")
 	phoneV1.DefaultRuntime = "" // recorded without one
@@ -46,7 +48,7 @@ var triggerCatalogue = func() []triggerInfo {
 	return []triggerInfo{
 		deprecated("post-login", "v1"),
 		postLoginV2,
-		current("post-login", "v3", trigger{ID: "post-login", Version: "v2"}),
+		current("post-login", "v3", tenant.Trigger{ID: "post-login", Version: "v2"}),
 		current("credentials-exchange", "v2"),
 		deprecated("credentials-exchange", "v1"),
 		deprecated("pre-user-registration", "v1"),
@@ -65,7 +67,7 @@ var triggerCatalogue = func() []triggerInfo {
 // listTriggers answers {"triggers": [...]}, every trigger version
 // (GET /actions/triggers takes no parameter, published specification).
 func (s *Server) listTriggers(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
-	sel, e := wire.ReadFields(r, false, s.opts.FieldsEverywhere)
+	sel, e := wire.ReadFields(r, false, s.FieldsEverywhere)
 	if e != nil {
 		return e
 	}

@@ -1,18 +1,16 @@
 package emulator
 
 import (
-	"crypto/md5"
-	"encoding/hex"
 	"encoding/json"
 	"net/http"
 	"net/mail"
-	"net/url"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 )
@@ -23,99 +21,6 @@ import (
 // create, read, search, delete, and the role members of
 // POST/GET /roles/{id}/users. Nothing else of a user is modelled: no
 // PATCH, no logins, no other connection than the tenant's database one.
-
-// databaseConnection is the one connection users are created in.
-//
-// Assumption (the recordings use only this one): the tenant has the
-// default database connection, Username-Password-Authentication, and no
-// other; a create that names another is 400 "The connection does not
-// exist." (errorCode inexistent_connection). A custom token exchange's
-// setUserByConnection finds it enabled for every client, as a fresh tenant
-// enables its connections for new applications (token-exchange-flow.md §1
-// says the connection must be enabled for the client, and names none).
-const databaseConnection = "Username-Password-Authentication"
-
-// user is a stored user. The password is never kept: nothing reads it.
-type user struct {
-	UserID        string          `json:"user_id"`
-	Email         string          `json:"email"`
-	EmailVerified bool            `json:"email_verified"`
-	Username      string          `json:"username,omitempty"`
-	PhoneNumber   string          `json:"phone_number,omitempty"`
-	PhoneVerified *bool           `json:"phone_verified,omitempty"`
-	GivenName     string          `json:"given_name,omitempty"`
-	FamilyName    string          `json:"family_name,omitempty"`
-	Name          string          `json:"name"`
-	Nickname      string          `json:"nickname"`
-	Picture       string          `json:"picture"`
-	Blocked       *bool           `json:"blocked,omitempty"`
-	UserMetadata  json.RawMessage `json:"user_metadata,omitempty"`
-	AppMetadata   json.RawMessage `json:"app_metadata,omitempty"`
-	CreatedAt     string          `json:"created_at"`
-	UpdatedAt     string          `json:"updated_at"`
-	LastLogin     string          `json:"last_login,omitempty"`
-	LoginsCount   int64           `json:"logins_count,omitempty"`
-	Seq           int64           `json:"seq"`
-}
-
-// view is the user as the API shows it: keys in alphabetical order but
-// app_metadata, which comes last (the recorded order), and the keys never
-// set left out.
-func (u *user) view() wire.Ordered {
-	local := strings.TrimPrefix(u.UserID, "auth0|")
-	all := map[string]any{
-		"created_at": u.CreatedAt, "email": u.Email, "email_verified": u.EmailVerified, "name": u.Name, "nickname": u.Nickname,
-		"picture": u.Picture, "updated_at": u.UpdatedAt, "user_id": u.UserID,
-		"identities": []wire.Ordered{{{"connection", databaseConnection}, {"user_id", local}, {"provider", "auth0"}, {"isSocial", false}}},
-	}
-	for k, v := range map[string]string{"username": u.Username, "phone_number": u.PhoneNumber, "given_name": u.GivenName, "family_name": u.FamilyName} {
-		if v != "" {
-			all[k] = v
-		}
-	}
-	for k, v := range map[string]*bool{"blocked": u.Blocked, "phone_verified": u.PhoneVerified} {
-		if v != nil {
-			all[k] = *v
-		}
-	}
-	if u.UserMetadata != nil {
-		all["user_metadata"] = u.UserMetadata
-	}
-	if u.LoginsCount > 0 {
-		all["logins_count"], all["last_login"] = u.LoginsCount, u.LastLogin
-	}
-	keys := make([]string, 0, len(all))
-	for k := range all {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	o := wire.Ordered{}
-	for _, k := range keys {
-		o = append(o, wire.Ordered{{k, all[k]}}...)
-	}
-	if u.AppMetadata != nil {
-		o = append(o, wire.Ordered{{"app_metadata", u.AppMetadata}}...)
-	}
-	return o
-}
-
-// member is a user as GET /roles/{id}/users shows it (recorded order).
-func (u *user) member() wire.Ordered {
-	return wire.Ordered{{"user_id", u.UserID}, {"email", u.Email}, {"picture", u.Picture}, {"name", u.Name}}
-}
-
-// gravatar is the default picture: Gravatar by the e-mail's MD5, falling
-// back to an avatar of the name's first two letters (as recorded:
-// chuck@example.com gave .../avatar/0b79e7da…?s=480&r=pg&d=…%2Fch.png).
-func gravatar(email, name string) string {
-	sum := md5.Sum([]byte(strings.ToLower(strings.TrimSpace(email))))
-	initials := strings.ToLower(name)
-	if len(initials) > 2 {
-		initials = initials[:2]
-	}
-	fallback := "https://cdn.auth0.com/avatars/" + initials + ".png"
-	return "https://s.gravatar.com/avatar/" + hex.EncodeToString(sum[:]) + "?s=480&r=pg&d=" + url.QueryEscape(fallback)
-}
 
 // createUser makes a user of the database connection and answers 201 with
 // it (recorded).
@@ -145,7 +50,7 @@ func (s *Server) createUser(w http.ResponseWriter, r *http.Request, _ *caller) *
 	if e != nil {
 		return e
 	}
-	if conn != databaseConnection {
+	if conn != tenant.DatabaseConnection {
 		return wire.NewErr(400, "The connection does not exist.", "inexistent_connection")
 	}
 	if e := o.Require("email", "password"); e != nil {
@@ -162,7 +67,7 @@ func (s *Server) createUser(w http.ResponseWriter, r *http.Request, _ *caller) *
 		return e
 	}
 	now := wire.Millis(time.Now())
-	u := &user{Email: email, CreatedAt: now, UpdatedAt: now}
+	u := &tenant.User{Email: email, CreatedAt: now, UpdatedAt: now}
 	for _, f := range []struct {
 		key string
 		dst *string
@@ -214,24 +119,24 @@ func (s *Server) createUser(w http.ResponseWriter, r *http.Request, _ *caller) *
 		u.Nickname, _, _ = strings.Cut(email, "@")
 	}
 	if u.Picture == "" {
-		u.Picture = gravatar(email, u.Name)
+		u.Picture = tenant.Gravatar(email, u.Name)
 	}
-	for _, other := range s.st.Users {
+	for _, other := range s.St.Users {
 		if other.UserID == u.UserID || strings.EqualFold(other.Email, email) || (u.Username != "" && other.Username == u.Username) {
 			return wire.NewErr(409, "The user already exists.", "auth0_idp_error")
 		}
 	}
-	if e := s.capReached(len(s.st.Users)); e != nil {
+	if e := s.capReached(len(s.St.Users)); e != nil {
 		return e
 	}
-	u.Seq = s.st.next()
-	s.st.Users[u.UserID] = u
-	wire.WriteJSON(w, 201, u.view())
+	u.Seq = s.St.Next()
+	s.St.Users[u.UserID] = u
+	wire.WriteJSON(w, 201, u.View())
 	return nil
 }
 
-func (s *Server) findUser(id string) (*user, *wire.Error) {
-	u, ok := s.st.Users[id]
+func (s *Server) findUser(id string) (*tenant.User, *wire.Error) {
+	u, ok := s.St.Users[id]
 	if !ok {
 		return nil, wire.NewErr(404, "The user does not exist.", "inexistent_user")
 	}
@@ -243,11 +148,11 @@ func (s *Server) getUser(w http.ResponseWriter, r *http.Request, _ *caller) *wir
 	if e != nil {
 		return e
 	}
-	sel, e := wire.ReadFields(r, true, s.opts.FieldsEverywhere)
+	sel, e := wire.ReadFields(r, true, s.FieldsEverywhere)
 	if e != nil {
 		return e
 	}
-	wire.WriteJSON(w, 200, sel.One(u.view()))
+	wire.WriteJSON(w, 200, sel.One(u.View()))
 	return nil
 }
 
@@ -255,8 +160,8 @@ func (s *Server) getUser(w http.ResponseWriter, r *http.Request, _ *caller) *wir
 // the user leaves every role.
 func (s *Server) deleteUser(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	id := wire.PathID(r)
-	delete(s.st.Users, id)
-	for _, members := range s.st.RoleUsers {
+	delete(s.St.Users, id)
+	for _, members := range s.St.RoleUsers {
 		delete(members, id)
 	}
 	wire.NoContent(w)
@@ -282,7 +187,7 @@ func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, _ *caller) *w
 	if e != nil {
 		return e
 	}
-	sel, e := wire.ReadFields(r, true, s.opts.FieldsEverywhere)
+	sel, e := wire.ReadFields(r, true, s.FieldsEverywhere)
 	if e != nil {
 		return e
 	}
@@ -296,18 +201,18 @@ func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, _ *caller) *w
 		}
 		field, value = m[1], m[2]+m[3]
 	}
-	if c := q.Get("connection"); c != "" && c != databaseConnection {
+	if c := q.Get("connection"); c != "" && c != tenant.DatabaseConnection {
 		field, value = "user_id", "" // no user is of another connection
 	}
 	var match []wire.Ordered
-	for _, u := range sortedBySeq(s.st.Users, func(u *user) int64 { return u.Seq }) {
+	for _, u := range tenant.SortedBySeq(s.St.Users, func(u *tenant.User) int64 { return u.Seq }) {
 		if field != "" && map[string]string{
 			"user_id": u.UserID, "email": u.Email, "username": u.Username, "name": u.Name,
 			"nickname": u.Nickname, "given_name": u.GivenName, "family_name": u.FamilyName,
 		}[field] != value {
 			continue
 		}
-		match = append(match, u.view())
+		match = append(match, u.View())
 	}
 	start, end := wire.Window(len(match), page, perPage)
 	items := wire.Each(sel, match[start:end])
@@ -363,12 +268,12 @@ func (s *Server) assignRoleUsers(w http.ResponseWriter, r *http.Request, _ *call
 		}
 		ids = append(ids, id)
 	}
-	members := s.st.RoleUsers[ro.ID]
+	members := s.St.RoleUsers[ro.ID]
 	if members == nil {
 		members = map[string]int64{}
-		s.st.RoleUsers[ro.ID] = members
+		s.St.RoleUsers[ro.ID] = members
 	}
-	at := s.st.next()
+	at := s.St.Next()
 	for _, id := range ids {
 		if _, in := members[id]; !in {
 			members[id] = at
@@ -393,11 +298,11 @@ func (s *Server) roleUsers(w http.ResponseWriter, r *http.Request, c *caller) *w
 	if e != nil {
 		return e
 	}
-	sel, e := wire.ReadFields(r, false, s.opts.FieldsEverywhere)
+	sel, e := wire.ReadFields(r, false, s.FieldsEverywhere)
 	if e != nil {
 		return e
 	}
-	members := s.st.RoleUsers[ro.ID]
+	members := s.St.RoleUsers[ro.ID]
 	ids := make([]string, 0, len(members))
 	for id := range members {
 		ids = append(ids, id)
@@ -410,8 +315,8 @@ func (s *Server) roleUsers(w http.ResponseWriter, r *http.Request, c *caller) *w
 	})
 	all := []wire.Ordered{}
 	for _, id := range ids {
-		if u := s.st.Users[id]; u != nil {
-			all = append(all, u.member())
+		if u := s.St.Users[id]; u != nil {
+			all = append(all, u.Member())
 		}
 	}
 	q := r.URL.Query()
@@ -440,16 +345,4 @@ func (s *Server) roleUsers(w http.ResponseWriter, r *http.Request, c *caller) *w
 	}
 	wire.WriteJSON(w, 200, wire.Ordered{{"users", items}, {"start", page * perPage}, {"limit", perPage}, {"total", len(all)}})
 	return nil
-}
-
-// rolesOf lists the ids of the roles a user is in, sorted.
-func (s *Server) rolesOf(userID string) []string {
-	out := []string{}
-	for roleID, members := range s.st.RoleUsers {
-		if _, in := members[userID]; in {
-			out = append(out, roleID)
-		}
-	}
-	sort.Strings(out)
-	return out
 }

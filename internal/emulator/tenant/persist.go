@@ -1,4 +1,4 @@
-package emulator
+package tenant
 
 import (
 	"encoding/json"
@@ -9,15 +9,15 @@ import (
 	"strings"
 )
 
-// savedState is what Options.StateFile holds: the tenant's objects and the
+// SavedState is what Options.StateFile holds: the tenant's objects and the
 // default client's credentials, so that an emulator started again with the
 // same file serves the same tenant to the same credentials. The Management
 // API is not kept: it is the new address's (see keepSystemAPIs).
-type savedState struct {
+type SavedState struct {
 	Version      int    `json:"version"`
 	ClientID     string `json:"client_id"`
 	ClientSecret string `json:"client_secret"`
-	Store        *store `json:"store"`
+	Store        *Store `json:"store"`
 	// Seqs keeps the creation order of the objects whose wire form has
 	// none (profiles, roles, resource servers), by "kind/id".
 	Seqs map[string]int64 `json:"seqs"`
@@ -25,13 +25,13 @@ type savedState struct {
 	Demo DemoIDs `json:"demo"`
 	// oldAudience is the saved tenant's Management API identifier (its
 	// old address), whose grants move to the new one.
-	oldAudience string
+	OldAudience string
 }
 
 const stateVersion = 1
 
-// loadState reads path; a missing file is no state (nil, nil).
-func loadState(path string) (*savedState, error) {
+// LoadState reads path; a missing file is no state (nil, nil).
+func LoadState(path string) (*SavedState, error) {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -39,7 +39,7 @@ func loadState(path string) (*savedState, error) {
 	if err != nil {
 		return nil, err
 	}
-	var st savedState
+	var st SavedState
 	if err := json.Unmarshal(b, &st); err != nil {
 		return nil, fmt.Errorf("state file %s: %v", path, err)
 	}
@@ -48,14 +48,14 @@ func loadState(path string) (*savedState, error) {
 	}
 	// A state written before users existed has none.
 	if st.Store.Users == nil {
-		st.Store.Users = map[string]*user{}
+		st.Store.Users = map[string]*User{}
 	}
 	if st.Store.RoleUsers == nil {
 		st.Store.RoleUsers = map[string]map[string]int64{}
 	}
 	// A state written before bindings and phone credentials were kept.
 	if st.Store.Bindings == nil {
-		st.Store.Bindings = map[string][]*binding{}
+		st.Store.Bindings = map[string][]*Binding{}
 	}
 	if st.Store.PhoneCredentials == nil {
 		st.Store.PhoneCredentials = map[string]map[string]string{}
@@ -68,16 +68,16 @@ func loadState(path string) (*savedState, error) {
 	}
 	for id, rs := range st.Store.ResourceServers {
 		if rs.IsSystem && strings.HasSuffix(rs.Identifier, "/api/v2/") {
-			st.oldAudience = rs.Identifier
+			st.OldAudience = rs.Identifier
 		}
 		rs.Seq = st.Seqs["resource_server/"+id]
 	}
 	// A state saved before clients were kept has none.
 	if st.Store.Clients == nil {
-		st.Store.Clients = map[string]*clientRec{}
+		st.Store.Clients = map[string]*ClientRecord{}
 	}
 	if st.Store.Grants == nil {
-		st.Store.Grants = map[string]*grant{}
+		st.Store.Grants = map[string]*Grant{}
 	}
 	for id, g := range st.Store.Grants {
 		g.Seq = st.Seqs["client_grant/"+id]
@@ -85,12 +85,12 @@ func loadState(path string) (*savedState, error) {
 	return &st, nil
 }
 
-// saveState writes the tenant to path, through a temporary file so that a
-// crash never leaves half a state.
-func (s *Server) saveState(path string) error {
-	s.mu.Lock()
-	st := savedState{Version: stateVersion, ClientID: s.opts.ClientID, ClientSecret: s.opts.ClientSecret, Store: s.st.clone(), Seqs: map[string]int64{}, Demo: s.demo}
-	s.mu.Unlock()
+// SaveState writes the tenant and the default client's credentials to
+// path, through a temporary file so that a crash never leaves half a state.
+func (s *Tenant) SaveState(path, clientID, clientSecret string) error {
+	s.Lock()
+	st := SavedState{Version: stateVersion, ClientID: clientID, ClientSecret: clientSecret, Store: s.St.Clone(), Seqs: map[string]int64{}, Demo: s.Seeded}
+	s.Unlock()
 	for id, p := range st.Store.Profiles {
 		st.Seqs["profile/"+id] = p.Seq
 	}

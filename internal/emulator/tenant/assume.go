@@ -1,4 +1,4 @@
-package emulator
+package tenant
 
 import (
 	"fmt"
@@ -122,9 +122,9 @@ func (a *Assumptions) Set(name, value string) error {
 	return fmt.Errorf("no assumption is named %q; the assumptions are %s", name, strings.Join(names, ", "))
 }
 
-// normalize fills every empty setting with its default and refuses a value
+// Normalize fills every empty setting with its default and refuses a value
 // a setting does not have.
-func (a *Assumptions) normalize() error {
+func (a *Assumptions) Normalize() error {
 	for _, s := range AllAssumptions {
 		v := s.field(a)
 		if *v == "" {
@@ -140,7 +140,7 @@ func (a *Assumptions) normalize() error {
 
 // Map is every setting by name, defaults filled in.
 func (a Assumptions) Map() map[string]string {
-	_ = a.normalize()
+	_ = a.Normalize()
 	out := make(map[string]string, len(AllAssumptions))
 	for _, s := range AllAssumptions {
 		out[s.Name] = *s.field(&a)

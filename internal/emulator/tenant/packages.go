@@ -1,4 +1,4 @@
-package emulator
+package tenant
 
 import (
 	"time"
@@ -15,7 +15,7 @@ import (
 // build as it would be without npm.
 
 // installing reports whether the build's npm install still runs.
-func (b *actionBuild) installing() bool {
+func (b *Build) installing() bool {
 	if b.Install == nil {
 		return false
 	}
@@ -24,7 +24,7 @@ func (b *actionBuild) installing() bool {
 }
 
 // installFailed reports whether npm found a dependency that does not exist.
-func (b *actionBuild) installFailed() bool {
+func (b *Build) installFailed() bool {
 	if b.Install == nil {
 		return false
 	}
@@ -33,7 +33,7 @@ func (b *actionBuild) installFailed() bool {
 }
 
 // afterInstall moves the end of a build past the end of its install.
-func (b *actionBuild) afterInstall(end time.Time) time.Time {
+func (b *Build) afterInstall(end time.Time) time.Time {
 	if b.Install == nil {
 		return end
 	}
@@ -45,12 +45,12 @@ func (b *actionBuild) afterInstall(end time.Time) time.Time {
 
 // installDependencies starts the npm install of a draft's dependencies when
 // its build starts.
-func (s *Server) installDependencies(a *action) *actionruntime.Install {
-	return s.packages.Install(runtimeDeps(a.Dependencies), s.logLine)
+func (s *Tenant) installDependencies(a *Action) *actionruntime.Install {
+	return s.Installer.Install(RuntimeDeps(a.Dependencies), s.Logf)
 }
 
-// runtimeDeps are the dependencies as the installer takes them.
-func runtimeDeps(deps []dependency) []actionruntime.Dependency {
+// RuntimeDeps are the dependencies as the installer takes them.
+func RuntimeDeps(deps []Dependency) []actionruntime.Dependency {
 	out := make([]actionruntime.Dependency, 0, len(deps))
 	for _, d := range deps {
 		out = append(out, actionruntime.Dependency(d))

@@ -1,4 +1,4 @@
-package emulator
+package tenant
 
 import (
 	"encoding/json"
@@ -11,7 +11,7 @@ import (
 // The stored objects serialise exactly as the API shows them: field order as
 // observed, optional fields omitted rather than null.
 
-type profile struct {
+type Profile struct {
 	ID               string `json:"id"`
 	Name             string `json:"name"`
 	Type             string `json:"type"`
@@ -22,7 +22,7 @@ type profile struct {
 	Seq              int64  `json:"-"`
 }
 
-type role struct {
+type Role struct {
 	ID          string  `json:"id"`
 	Name        string  `json:"name"`
 	Description *string `json:"description,omitempty"`
@@ -31,61 +31,61 @@ type role struct {
 	Seq         int64   `json:"-"`
 }
 
-type rsScope struct {
+type Scope struct {
 	Value       string  `json:"value"`
 	Description *string `json:"description,omitempty"`
 }
 
-type policy struct {
+type Policy struct {
 	Policy string `json:"policy"`
 }
 
-// subjectTypeAuthorization keeps the key order of the API's default,
+// SubjectTypeAuthorization keeps the key order of the API's default,
 // client before user (reference §4).
-type subjectTypeAuthorization struct {
-	Client *policy `json:"client,omitempty"`
-	User   *policy `json:"user,omitempty"`
+type SubjectTypeAuthorization struct {
+	Client *Policy `json:"client,omitempty"`
+	User   *Policy `json:"user,omitempty"`
 }
 
-// authorizationDetail is an item as it was sent: {"type", ...}.
-type authorizationDetail json.RawMessage
+// AuthorizationDetail is an item as it was sent: {"type", ...}.
+type AuthorizationDetail json.RawMessage
 
-func (d authorizationDetail) MarshalJSON() ([]byte, error) { return wire.CompactJSON(d) }
+func (d AuthorizationDetail) MarshalJSON() ([]byte, error) { return wire.CompactJSON(d) }
 
-func (d *authorizationDetail) UnmarshalJSON(b []byte) error {
+func (d *AuthorizationDetail) UnmarshalJSON(b []byte) error {
 	*d = append((*d)[:0], b...)
 	return nil
 }
 
-// tokenEncryption is stored as the API answers it: the key's pem is never
+// TokenEncryption is stored as the API answers it: the key's pem is never
 // kept, its thumbprint is (reference §4).
-type tokenEncryption struct {
+type TokenEncryption struct {
 	Format        string        `json:"format"`
-	EncryptionKey encryptionKey `json:"encryption_key"`
+	EncryptionKey EncryptionKey `json:"encryption_key"`
 }
 
-type encryptionKey struct {
+type EncryptionKey struct {
 	Name             string `json:"name,omitempty"`
 	Alg              string `json:"alg"`
 	Kid              string `json:"kid,omitempty"`
 	ThumbprintSHA256 string `json:"thumbprint_sha256"`
 }
 
-type proofOfPossession struct {
+type ProofOfPossession struct {
 	Mechanism   string `json:"mechanism"`
 	Required    bool   `json:"required"`
 	RequiredFor string `json:"required_for,omitempty"`
 }
 
-type authorizationPolicy struct {
+type AuthorizationPolicy struct {
 	PolicyID string `json:"policy_id"`
 }
 
-// resourceServer keeps the observed key order of the create answer
+// ResourceServer keeps the observed key order of the create answer
 // (reference §4); the fields the reference orders only as "…" follow in the
 // order of its create-body table. Assumption (reference §4 shows no HS256
 // answer): signing_secret follows signing_alg.
-type resourceServer struct {
+type ResourceServer struct {
 	ID                         string                    `json:"id"`
 	Name                       *string                   `json:"name,omitempty"`
 	Identifier                 string                    `json:"identifier"`
@@ -93,31 +93,31 @@ type resourceServer struct {
 	SkipConsent                bool                      `json:"skip_consent_for_verifiable_first_party_clients"`
 	AllowOnlineAccess          *bool                     `json:"allow_online_access,omitempty"`
 	AllowOnlineAccessEphemeral *bool                     `json:"allow_online_access_with_ephemeral_sessions,omitempty"`
-	SubjectTypeAuthorization   *subjectTypeAuthorization `json:"subject_type_authorization,omitempty"`
+	SubjectTypeAuthorization   *SubjectTypeAuthorization `json:"subject_type_authorization,omitempty"`
 	TokenLifetime              int64                     `json:"token_lifetime"`
 	TokenLifetimeForWeb        int64                     `json:"token_lifetime_for_web"`
 	SigningAlg                 string                    `json:"signing_alg"`
 	SigningSecret              *string                   `json:"signing_secret,omitempty"`
-	Scopes                     *[]rsScope                `json:"scopes,omitempty"`
+	Scopes                     *[]Scope                  `json:"scopes,omitempty"`
 	EnforcePolicies            *bool                     `json:"enforce_policies,omitempty"`
 	TokenDialect               *string                   `json:"token_dialect,omitempty"`
 	ConsentPolicy              *string                   `json:"consent_policy,omitempty"`
-	AuthorizationDetails       *[]authorizationDetail    `json:"authorization_details,omitempty"`
-	TokenEncryption            *tokenEncryption          `json:"token_encryption,omitempty"`
-	ProofOfPossession          *proofOfPossession        `json:"proof_of_possession,omitempty"`
-	AuthorizationPolicy        *authorizationPolicy      `json:"authorization_policy,omitempty"`
+	AuthorizationDetails       *[]AuthorizationDetail    `json:"authorization_details,omitempty"`
+	TokenEncryption            *TokenEncryption          `json:"token_encryption,omitempty"`
+	ProofOfPossession          *ProofOfPossession        `json:"proof_of_possession,omitempty"`
+	AuthorizationPolicy        *AuthorizationPolicy      `json:"authorization_policy,omitempty"`
 	IsSystem                   bool                      `json:"is_system,omitempty"`
 	ClientID                   string                    `json:"client_id,omitempty"`
 	Seq                        int64                     `json:"-"`
 }
 
-// clone deep-copies the resource server; every field but Seq survives JSON.
-func (rs *resourceServer) clone() *resourceServer {
+// Clone deep-copies the resource server; every field but Seq survives JSON.
+func (rs *ResourceServer) Clone() *ResourceServer {
 	b, err := json.Marshal(rs)
 	if err != nil {
 		panic(err)
 	}
-	c := &resourceServer{}
+	c := &ResourceServer{}
 	if err := json.Unmarshal(b, c); err != nil {
 		panic(err)
 	}
@@ -125,20 +125,20 @@ func (rs *resourceServer) clone() *resourceServer {
 	return c
 }
 
-type phoneConfig struct {
+type PhoneConfig struct {
 	SID             string   `json:"sid,omitempty"`
 	MSSID           string   `json:"mssid,omitempty"`
 	DefaultFrom     string   `json:"default_from,omitempty"`
 	DeliveryMethods []string `json:"delivery_methods,omitempty"`
 }
 
-type phoneProvider struct {
+type PhoneProvider struct {
 	ID            string       `json:"id"`
 	Tenant        string       `json:"tenant"`
 	Name          string       `json:"name"`
 	Channel       string       `json:"channel"`
 	Disabled      bool         `json:"disabled"`
-	Configuration *phoneConfig `json:"configuration,omitempty"`
+	Configuration *PhoneConfig `json:"configuration,omitempty"`
 	CreatedAt     string       `json:"created_at"`
 	UpdatedAt     string       `json:"updated_at"`
 }
@@ -151,50 +151,50 @@ type OutboxMessage struct {
 	At             string `json:"at"`
 }
 
-// store is the tenant's state. Every access holds Server.mu.
-type store struct {
-	Profiles map[string]*profile `json:"profiles"`
-	Actions  map[string]*action  `json:"actions"`
-	Roles    map[string]*role    `json:"roles"`
+// Store is the tenant's state. Every access holds Server.mu.
+type Store struct {
+	Profiles map[string]*Profile `json:"profiles"`
+	Actions  map[string]*Action  `json:"actions"`
+	Roles    map[string]*Role    `json:"roles"`
 	// RolePerms: role id -> resource server identifier -> scope.
 	RolePerms       map[string]map[string]map[string]bool `json:"role_perms"`
-	ResourceServers map[string]*resourceServer            `json:"resource_servers"`
-	PhoneProviders  map[string]*phoneProvider             `json:"phone_providers"`
-	Users           map[string]*user                      `json:"users"`
+	ResourceServers map[string]*ResourceServer            `json:"resource_servers"`
+	PhoneProviders  map[string]*PhoneProvider             `json:"phone_providers"`
+	Users           map[string]*User                      `json:"users"`
 	// RoleUsers: role id -> user id -> when it was added (a Seq value).
 	RoleUsers map[string]map[string]int64 `json:"role_users"`
 	// PhoneCredentials: provider id -> the credentials it was given, which
 	// the API never returns.
 	PhoneCredentials map[string]map[string]string `json:"phone_credentials"`
 	// Bindings: trigger id -> its bindings in execution order.
-	Bindings map[string][]*binding `json:"bindings"`
-	Clients  map[string]*clientRec `json:"clients"`
-	Grants   map[string]*grant     `json:"client_grants"`
-	Outbox   []OutboxMessage       `json:"outbox"`
-	Seq      int64                 `json:"seq"`
+	Bindings map[string][]*Binding    `json:"bindings"`
+	Clients  map[string]*ClientRecord `json:"clients"`
+	Grants   map[string]*Grant        `json:"client_grants"`
+	Outbox   []OutboxMessage          `json:"outbox"`
+	Seq      int64                    `json:"seq"`
 }
 
-func newStore() *store {
-	return &store{
-		Profiles: map[string]*profile{}, Actions: map[string]*action{}, Roles: map[string]*role{},
-		RolePerms: map[string]map[string]map[string]bool{}, ResourceServers: map[string]*resourceServer{},
-		PhoneProviders: map[string]*phoneProvider{}, Users: map[string]*user{}, RoleUsers: map[string]map[string]int64{},
-		PhoneCredentials: map[string]map[string]string{}, Bindings: map[string][]*binding{},
-		Clients: map[string]*clientRec{}, Grants: map[string]*grant{}, Outbox: []OutboxMessage{},
+func NewStore() *Store {
+	return &Store{
+		Profiles: map[string]*Profile{}, Actions: map[string]*Action{}, Roles: map[string]*Role{},
+		RolePerms: map[string]map[string]map[string]bool{}, ResourceServers: map[string]*ResourceServer{},
+		PhoneProviders: map[string]*PhoneProvider{}, Users: map[string]*User{}, RoleUsers: map[string]map[string]int64{},
+		PhoneCredentials: map[string]map[string]string{}, Bindings: map[string][]*Binding{},
+		Clients: map[string]*ClientRecord{}, Grants: map[string]*Grant{}, Outbox: []OutboxMessage{},
 	}
 }
 
-func (s *store) next() int64 { s.Seq++; return s.Seq }
+func (s *Store) Next() int64 { s.Seq++; return s.Seq }
 
-// clone deep-copies the store (used to return to the starting state).
-func (s *store) clone() *store {
-	c := newStore()
+// Clone deep-copies the store (used to return to the starting state).
+func (s *Store) Clone() *Store {
+	c := NewStore()
 	for k, v := range s.Profiles {
 		x := *v
 		c.Profiles[k] = &x
 	}
 	for k, v := range s.Actions {
-		c.Actions[k] = v.clone()
+		c.Actions[k] = v.Clone()
 	}
 	for k, v := range s.Roles {
 		x := *v
@@ -211,7 +211,7 @@ func (s *store) clone() *store {
 		c.RolePerms[k] = m
 	}
 	for k, v := range s.ResourceServers {
-		c.ResourceServers[k] = v.clone()
+		c.ResourceServers[k] = v.Clone()
 	}
 	for k, v := range s.PhoneProviders {
 		x := *v
@@ -238,18 +238,18 @@ func (s *store) clone() *store {
 		}
 	}
 	for k, v := range s.Clients {
-		c.Clients[k] = v.clone()
+		c.Clients[k] = v.Clone()
 	}
 	for k, v := range s.Grants {
-		c.Grants[k] = v.clone()
+		c.Grants[k] = v.Clone()
 	}
 	c.Outbox = append(c.Outbox, s.Outbox...)
 	c.Seq = s.Seq
 	return c
 }
 
-// sortedBySeq returns the values of m in creation order.
-func sortedBySeq[T any](m map[string]*T, seq func(*T) int64) []*T {
+// SortedBySeq returns the values of m in creation order.
+func SortedBySeq[T any](m map[string]*T, seq func(*T) int64) []*T {
 	out := make([]*T, 0, len(m))
 	for _, v := range m {
 		out = append(out, v)

@@ -1,4 +1,4 @@
-package emulator
+package tenant
 
 import (
 	"strings"
@@ -12,39 +12,39 @@ import (
 // API" (urn:auth0:express-configure) and "Auth0 My Account API"
 // (https://<tenant>/me/).
 
-const expressConfigureIdentifier = "urn:auth0:express-configure"
+const ExpressConfigureIdentifier = "urn:auth0:express-configure"
 
-// systemKind names which system API rs is ("" for an ordinary API).
-type systemKind string
+// SystemKind names which system API rs is ("" for an ordinary API).
+type SystemKind string
 
 const (
-	notSystem        systemKind = ""
-	managementAPI    systemKind = "management"
-	expressConfigure systemKind = "express-configure"
-	myAccount        systemKind = "my-account"
+	NotSystem        SystemKind = ""
+	ManagementAPI    SystemKind = "management"
+	ExpressConfigure SystemKind = "express-configure"
+	MyAccount        SystemKind = "my-account"
 )
 
-// myAccountAudience is the identifier of this tenant's My Account API.
-func (s *Server) myAccountAudience() string { return "https://" + s.host + "/me/" }
+// MyAccountAudience is the identifier of this tenant's My Account API.
+func (s *Tenant) MyAccountAudience() string { return "https://" + s.Host + "/me/" }
 
-func (s *Server) systemKindOf(rs *resourceServer) systemKind {
+func (s *Tenant) SystemKindOf(rs *ResourceServer) SystemKind {
 	switch {
 	case !rs.IsSystem:
-		return notSystem
-	case rs.Identifier == expressConfigureIdentifier:
-		return expressConfigure
-	case rs.Identifier == s.myAccountAudience():
-		return myAccount
+		return NotSystem
+	case rs.Identifier == ExpressConfigureIdentifier:
+		return ExpressConfigure
+	case rs.Identifier == s.MyAccountAudience():
+		return MyAccount
 	default:
-		return managementAPI
+		return ManagementAPI
 	}
 }
 
-func scope(value, description string) rsScope {
-	return rsScope{Value: value, Description: &description}
+func scope(value, description string) Scope {
+	return Scope{Value: value, Description: &description}
 }
 
-// systemTemplate is the system API the tenant makes when an API with
+// SystemTemplate is the system API the tenant makes when an API with
 // identifier ident is created, or nil for an ordinary identifier. Every
 // field comes from the template: the values of the create body are
 // validated and then not used ("name forced", reference §4).
@@ -54,25 +54,25 @@ func scope(value, description string) rsScope {
 // list item). The My Account API is as its list item was recorded in the
 // same cassette (token lifetimes 600, reference §4); its create answer was
 // not recorded, and is assumed to be that object.
-func (s *Server) systemTemplate(ident string) *resourceServer {
+func (s *Tenant) SystemTemplate(ident string) *ResourceServer {
 	enforced := true
 	name := func(n string) *string { return &n }
 	switch ident {
-	case expressConfigureIdentifier:
-		return &resourceServer{
+	case ExpressConfigureIdentifier:
+		return &ResourceServer{
 			Name: name("Okta OIN Express Configuration API"), Identifier: ident, TokenLifetime: 300, TokenLifetimeForWeb: 7200, SigningAlg: "RS256",
-			SubjectTypeAuthorization: &subjectTypeAuthorization{Client: &policy{"deny_all"}, User: &policy{"allow_all"}},
-			Scopes: &[]rsScope{
+			SubjectTypeAuthorization: &SubjectTypeAuthorization{Client: &Policy{"deny_all"}, User: &Policy{"allow_all"}},
+			Scopes: &[]Scope{
 				scope("express_configure:sso", "Ability to create SSO configurations"),
 				scope("express_configure:scim", "Ability to create scim configurations"),
 			},
 			EnforcePolicies: &enforced, IsSystem: true,
 		}
-	case s.myAccountAudience():
-		return &resourceServer{
+	case s.MyAccountAudience():
+		return &ResourceServer{
 			Name: name("Auth0 My Account API"), Identifier: ident, AllowOfflineAccess: true, TokenLifetime: 600, TokenLifetimeForWeb: 600, SigningAlg: "RS256",
-			SubjectTypeAuthorization: &subjectTypeAuthorization{Client: &policy{"deny_all"}, User: &policy{"require_client_grant"}},
-			Scopes: &[]rsScope{
+			SubjectTypeAuthorization: &SubjectTypeAuthorization{Client: &Policy{"deny_all"}, User: &Policy{"require_client_grant"}},
+			Scopes: &[]Scope{
 				scope("read:me:authentication_methods", "Read Authentication Methods"),
 				scope("delete:me:authentication_methods", "Delete Authentication Methods"),
 				scope("update:me:authentication_methods", "Update Authentication Methods"),
@@ -85,7 +85,7 @@ func (s *Server) systemTemplate(ident string) *resourceServer {
 	return nil
 }
 
-// systemPatch refuses the keys of a PATCH that a system API does not take.
+// SystemPatch refuses the keys of a PATCH that a system API does not take.
 //
 // The Management API takes only systemPatchable: name is refused with
 // "Additional properties not allowed: name" (reference §4, [R]). Any PATCH
@@ -96,8 +96,8 @@ func (s *Server) systemTemplate(ident string) *resourceServer {
 // urn:auth0:express-configure cannot be updated." (errorCode
 // operation_not_supported); the My Account API takes what the Management
 // API takes.
-func systemPatch(kind systemKind, rs *resourceServer, b wire.Body) *wire.Error {
-	if kind != expressConfigure {
+func SystemPatch(kind SystemKind, rs *ResourceServer, b wire.Body) *wire.Error {
+	if kind != ExpressConfigure {
 		return b.Only(systemPatchable...)
 	}
 	if e := b.Only(); e != nil {
@@ -106,32 +106,32 @@ func systemPatch(kind systemKind, rs *resourceServer, b wire.Body) *wire.Error {
 	return wire.NewErr(400, "The system API "+rs.Identifier+" cannot be updated.", "operation_not_supported")
 }
 
-// systemDelete refuses to delete the Management API, which the tenant
+// SystemDelete refuses to delete the Management API, which the tenant
 // cannot be without (reference §4: the real answer is unknown, 400 or 403
 // suggested). The express-configuration API is deleted (204, recorded).
 // Assumption: the My Account API, made from a template like it, is
 // deleted too.
-func systemDelete(kind systemKind, rs *resourceServer) *wire.Error {
-	if kind == managementAPI {
+func SystemDelete(kind SystemKind, rs *ResourceServer) *wire.Error {
+	if kind == ManagementAPI {
 		return wire.NewErr(400, "The system resource server "+rs.Identifier+" cannot be deleted.", "operation_not_supported")
 	}
 	return nil
 }
 
-// keepSystemAPIs keeps, of a saved tenant's system APIs, the ones made
+// KeepSystemAPIs keeps, of a saved tenant's system APIs, the ones made
 // from templates. The My Account API moves to this
 // address (its identifier names the host), and the role permissions of it
 // with it; the Management API is always this address's (seedSystem).
-func (s *Server) keepSystemAPIs(st *store) {
+func (s *Tenant) KeepSystemAPIs(st *Store) {
 	for id, rs := range st.ResourceServers {
-		if !rs.IsSystem || rs.Identifier == expressConfigureIdentifier {
+		if !rs.IsSystem || rs.Identifier == ExpressConfigureIdentifier {
 			continue
 		}
 		if !strings.HasSuffix(rs.Identifier, "/me/") {
 			delete(st.ResourceServers, id)
 			continue
 		}
-		old, now := rs.Identifier, s.myAccountAudience()
+		old, now := rs.Identifier, s.MyAccountAudience()
 		rs.Identifier = now
 		for _, perms := range st.RolePerms {
 			if scopes, ok := perms[old]; ok && old != now {
@@ -141,3 +141,6 @@ func (s *Server) keepSystemAPIs(st *store) {
 		}
 	}
 }
+
+// systemPatchable are the only fields PATCH accepts on a system API.
+var systemPatchable = []string{"token_lifetime", "skip_consent_for_verifiable_first_party_clients", "subject_type_authorization"}
