@@ -7,7 +7,6 @@ package emulator
 import (
 	"bufio"
 	"context"
-	"crypto/rsa"
 	"crypto/tls"
 	"encoding/json"
 	"errors"
@@ -24,6 +23,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/oauth"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
@@ -171,6 +171,10 @@ type (
 	State = tenant.State
 )
 
+// ExchangeThrottle is the pre-custom-token-exchange stage of Suspicious IP
+// Throttling.
+type ExchangeThrottle = oauth.ExchangeThrottle
+
 // AllAssumptions lists every assumption, with its values.
 var AllAssumptions = tenant.AllAssumptions
 
@@ -184,8 +188,6 @@ type Server struct {
 	listener net.Listener
 	domain   string // scheme://host:port
 	caFile   string
-	key      *rsa.PrivateKey
-	kid      string
 
 	// The tenant's objects and its lock, which guards the fields below too.
 	*tenant.Tenant
@@ -197,9 +199,8 @@ type Server struct {
 	stats   Stats
 	log     *log.Logger // nil: no log
 
-	runtime     *actionruntime.Runtime
-	actionCache map[string]map[string]actionruntime.CacheRecord // by trigger id, under mu
-	attempts    map[string]*attemptBucket                       // by IP, under mu
+	runtime *actionruntime.Runtime
+	oauth   *oauth.Server
 }
 
 // Start listens on a loopback address and serves until Close.
@@ -254,11 +255,6 @@ func Start(opts Options) (*Server, error) {
 	s := &Server{opts: opts, listener: l, Tenant: &tenant.Tenant{Host: l.Addr().String(), Cap: opts.EntityCap, Name: opts.TenantName,
 		Assume: opts.Assume, BuildDelay: opts.BuildDelay, FieldsEverywhere: opts.FieldsEverywhere}}
 	s.domain = "http://" + s.Host
-	if s.key, s.kid, err = newSigningKey(); err != nil {
-		l.Close()
-		return nil, err
-	}
-	s.SigningCert = signingCert(s.Host, s.key)
 	taken := map[string]bool{opts.ClientID: true}
 	for _, c := range opts.Clients {
 		if c.ID == "" || c.Secret == "" {
@@ -284,6 +280,10 @@ func Start(opts Options) (*Server, error) {
 	}
 	s.Installer = actionruntime.NewInstaller(actionruntime.InstallerOptions{Cache: opts.PackageCache, Npm: opts.Npm, Registry: opts.NpmRegistry, Timeout: opts.InstallTimeout})
 	s.runtime = actionruntime.New(actionruntime.Options{Node: opts.Node, Timeout: opts.ActionTimeout, Log: s.Logf})
+	if s.oauth, err = oauth.New(s.Tenant, s.runtime, oauth.Options{TokenLifetime: opts.TokenLifetime, Throttle: opts.ExchangeThrottle}); err != nil {
+		l.Close()
+		return nil, err
+	}
 	s.St = tenant.NewStore()
 	if saved != nil {
 		s.St, s.Seeded = saved.Store, saved.Demo
@@ -429,7 +429,7 @@ func (s *Server) ResetStats() {
 func (s *Server) Reset() {
 	s.Lock()
 	s.St = s.start.Clone()
-	s.actionCache, s.attempts = nil, nil
+	s.oauth.Reset()
 	s.retireWorkers()
 	s.Unlock()
 	s.ResetStats()

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/oauth"
+
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/internal/emutest"
 )
 
@@ -110,7 +112,7 @@ func (bt *benchTenant) exchange(subjectTokenType, subject string) time.Duration 
 	bt.tb.Helper()
 	start := time.Now()
 	bt.post("/oauth/token", "", url.Values{
-		"grant_type": {tokenExchangeGrant}, "client_id": {bt.client}, "client_secret": {bt.secret},
+		"grant_type": {oauth.TokenExchangeGrant}, "client_id": {bt.client}, "client_secret": {bt.secret},
 		"subject_token": {subject}, "subject_token_type": {subjectTokenType}, "audience": {ordersAPI}, "scope": {"read:orders"},
 	})
 	return time.Since(start)

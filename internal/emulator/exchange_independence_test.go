@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/oauth"
+
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/internal/emutest"
 )
 
@@ -30,7 +32,7 @@ type answer struct {
 // may call it.
 func (x *exchangeTenant) exchangeCtx(ctx context.Context, subject string) answer {
 	form := url.Values{
-		"grant_type": {tokenExchangeGrant}, "client_id": {x.client}, "client_secret": {x.secret},
+		"grant_type": {oauth.TokenExchangeGrant}, "client_id": {x.client}, "client_secret": {x.secret},
 		"subject_token": {subject}, "subject_token_type": {legacyType}, "audience": {ordersAPI}, "scope": {"read:orders"},
 	}
 	req, err := http.NewRequestWithContext(ctx, "POST", x.s.Domain()+"/oauth/token", strings.NewReader(form.Encode()))
@@ -94,7 +96,7 @@ func TestExchange_hungExecutionFailsNoOther(t *testing.T) {
 			t.Errorf("%s, sent while another hangs: %d %v %v", subject, a.status, a.body, a.err)
 		}
 	}
-	if a := <-hung; a.status != 500 || a.body["error"] != "server_error" || a.body["error_description"] != errActionTimeout {
+	if a := <-hung; a.status != 500 || a.body["error"] != "server_error" || a.body["error_description"] != oauth.ActionTimeout {
 		t.Fatalf("the hung exchange: %d %v %v", a.status, a.body, a.err)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/oauth"
+
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/internal/emutest"
 )
 
@@ -90,7 +92,7 @@ func TestExchange_postLoginDenyAndFailure(t *testing.T) {
 		t.Fatalf("a denied exchange stored the user %+v", u)
 	}
 	status, out = x.exchange("throw")
-	if status != 500 || out["error"] != "server_error" || out["error_description"] != errPostLoginFailed {
+	if status != 500 || out["error"] != "server_error" || out["error_description"] != oauth.PostLoginFailed {
 		t.Fatalf("throw: %d %v", status, out)
 	}
 	if status, out := x.exchange("fine"); status != 200 {

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/oauth"
+
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/actionruntime"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/internal/emutest"
 )
@@ -31,7 +33,7 @@ import (
 func (bt *benchTenant) try(subjectTokenType, subject string) (int, time.Duration) {
 	start := time.Now()
 	resp, err := http.PostForm(bt.s.Domain()+"/oauth/token", url.Values{
-		"grant_type": {tokenExchangeGrant}, "client_id": {bt.client}, "client_secret": {bt.secret},
+		"grant_type": {oauth.TokenExchangeGrant}, "client_id": {bt.client}, "client_secret": {bt.secret},
 		"subject_token": {subject}, "subject_token_type": {subjectTokenType}, "audience": {ordersAPI}, "scope": {"read:orders"},
 	})
 	if err != nil {

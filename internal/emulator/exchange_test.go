@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/oauth"
+
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/internal/emutest"
@@ -94,7 +96,7 @@ func (x *exchangeTenant) newClient(body string) (string, string) {
 func (x *exchangeTenant) exchange(subject string, more ...string) (int, map[string]any) {
 	x.t.Helper()
 	form := url.Values{
-		"grant_type": {tokenExchangeGrant}, "client_id": {x.client}, "client_secret": {x.secret},
+		"grant_type": {oauth.TokenExchangeGrant}, "client_id": {x.client}, "client_secret": {x.secret},
 		"subject_token": {subject}, "subject_token_type": {legacyType}, "audience": {ordersAPI}, "scope": {"read:orders"},
 	}
 	for i := 0; i+1 < len(more); i += 2 {
@@ -200,7 +202,7 @@ func TestExchange_issuesTokensForTheUserTheActionSets(t *testing.T) {
 // are taken like forms (management-api.md §6).
 func TestExchange_clientAuthenticationForms(t *testing.T) {
 	x := newExchangeTenant(t, Options{}, createLegacy, "", "")
-	form := url.Values{"grant_type": {tokenExchangeGrant}, "subject_token": {"basic-1"}, "subject_token_type": {legacyType}, "audience": {ordersAPI}}
+	form := url.Values{"grant_type": {oauth.TokenExchangeGrant}, "subject_token": {"basic-1"}, "subject_token_type": {legacyType}, "audience": {ordersAPI}}
 	req, _ := http.NewRequest("POST", x.s.Domain()+"/oauth/token", strings.NewReader(form.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.SetBasicAuth(url.QueryEscape(x.client), url.QueryEscape(x.secret))
@@ -212,7 +214,7 @@ func TestExchange_clientAuthenticationForms(t *testing.T) {
 	if resp.StatusCode != 200 {
 		t.Fatalf("Basic: %d", resp.StatusCode)
 	}
-	body, _ := json.Marshal(map[string]string{"grant_type": tokenExchangeGrant, "client_id": x.client, "client_secret": x.secret,
+	body, _ := json.Marshal(map[string]string{"grant_type": oauth.TokenExchangeGrant, "client_id": x.client, "client_secret": x.secret,
 		"subject_token": "json-1", "subject_token_type": legacyType, "audience": ordersAPI})
 	r := x.call("", "POST", "/oauth/token", string(body))
 	if r.status != 200 || x.user("auth0|json-1") == nil {
@@ -255,7 +257,7 @@ func TestExchange_refusals(t *testing.T) {
 		{"deny with a custom code", "locked", nil, 400, "account_locked", "The legacy account is locked."},
 		{"deny with server_error", "outage", nil, 500, "server_error", "The legacy IdP is down."},
 		// Assumed (§4 [?]).
-		{"thrown error", "throw", nil, 500, "server_error", errActionFailed},
+		{"thrown error", "throw", nil, 500, "server_error", oauth.ActionFailed},
 		{"no user set", "none", nil, 500, "server_error", "did not set a user"},
 		{"user set twice", "both", nil, 500, "server_error", "set the user 2 times"},
 		{"setUserById of nobody", "by-id", nil, 400, "invalid_request", `The user "auth0|nobody" does not exist.`},
@@ -415,7 +417,7 @@ func TestExchange_suspiciousIPThrottling(t *testing.T) {
 		}
 	}
 	status, out := x.exchange("valid-1")
-	if status != 429 || out["error"] != "too_many_attempts" || out["error_description"] != suspiciousIPDescription || x.user("auth0|valid-1") != nil {
+	if status != 429 || out["error"] != "too_many_attempts" || out["error_description"] != oauth.ThrottledDescription || x.user("auth0|valid-1") != nil {
 		t.Fatalf("after 3 rejected tokens: %d %v", status, out)
 	}
 	time.Sleep(450 * time.Millisecond)
@@ -434,7 +436,7 @@ func TestExchange_timeLimit(t *testing.T) {
   if (event.transaction.subject_token === "slow") { await new Promise(() => setInterval(() => {}, 1000)); }
   `+createLegacy, "", "")
 	status, out := x.exchange("slow")
-	if status != 500 || out["error"] != "server_error" || out["error_description"] != errActionTimeout {
+	if status != 500 || out["error"] != "server_error" || out["error_description"] != oauth.ActionTimeout {
 		t.Fatalf("%d %v", status, out)
 	}
 	if status, out := x.exchange("fast-1"); status != 200 {

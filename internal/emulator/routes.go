@@ -32,8 +32,7 @@ func (s *Server) handle(mux *http.ServeMux, pattern, scope string, h handlerFunc
 }
 
 func (s *Server) routes(mux *http.ServeMux) {
-	mux.HandleFunc("POST /oauth/token", s.token)
-	mux.HandleFunc("GET /.well-known/jwks.json", s.jwks)
+	s.oauth.Routes(mux)
 
 	const tep = "/api/v2/token-exchange-profiles"
 	s.handle(mux, "POST "+tep, "create:token_exchange_profiles", s.createProfile)

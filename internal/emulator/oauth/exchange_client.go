@@ -1,4 +1,4 @@
-package emulator
+package oauth
 
 import (
 	"encoding/json"

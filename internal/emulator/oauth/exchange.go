@@ -1,4 +1,4 @@
-package emulator
+package oauth
 
 import (
 	"context"
@@ -27,8 +27,8 @@ import (
 // denies the exchange, or sets the user, for whom the tenant then issues
 // an access token (and an ID token when openid is asked for).
 
-// tokenExchangeGrant is the grant type of a token exchange (§2).
-const tokenExchangeGrant = "urn:ietf:params:oauth:grant-type:token-exchange"
+// TokenExchangeGrant is the grant type of a token exchange (§2).
+const TokenExchangeGrant = "urn:ietf:params:oauth:grant-type:token-exchange"
 
 // customTokenExchangeTrigger is the trigger a profile's action supports (§1).
 const customTokenExchangeTrigger = "custom-token-exchange"
@@ -61,8 +61,8 @@ func refuse(status int, code, format string, args ...any) *exchangeFailure {
 // action's own message, which goes to the emulator's log (the platform's
 // token endpoint errors "reveal less details").
 var (
-	errActionFailed  = "The custom token exchange action failed."
-	errActionTimeout = "The custom token exchange action did not complete in time."
+	ActionFailed  = "The custom token exchange action failed."
+	ActionTimeout = "The custom token exchange action did not complete in time."
 )
 
 // exchangeRequest is what one exchange works with, read under the lock so
@@ -128,7 +128,7 @@ func (s *Server) prepareExchange(r *http.Request, c *exchangeClient, fields map[
 	s.Lock()
 	defer s.Unlock()
 	if s.throttled(ip, time.Now()) {
-		return nil, refuse(429, "too_many_attempts", suspiciousIPDescription)
+		return nil, refuse(429, "too_many_attempts", ThrottledDescription)
 	}
 	// Assumption (§4: [?]): a subject_token_type no profile has is 400
 	// invalid_request, RFC 8693's error for a subject token the server
@@ -648,7 +648,7 @@ func (s *Server) applyCacheWrites(trigger string, writes []actionruntime.CacheWr
 // attempt comes back every rate (10 minutes by default), and an address
 // whose bucket is empty is answered 429 too_many_attempts before any
 // action runs.
-const suspiciousIPDescription = "We have detected suspicious login behavior and further attempts will be blocked. Please contact the administrator."
+const ThrottledDescription = "We have detected suspicious login behavior and further attempts will be blocked. Please contact the administrator."
 
 // ExchangeThrottle is the pre-custom-token-exchange stage of Suspicious IP
 // Throttling.
@@ -677,7 +677,7 @@ func (t ExchangeThrottle) withDefaults() ExchangeThrottle {
 }
 
 func (s *Server) bucket(ip string, now time.Time) *attemptBucket {
-	t := s.opts.ExchangeThrottle.withDefaults()
+	t := s.throttle.withDefaults()
 	if s.attempts == nil {
 		s.attempts = map[string]*attemptBucket{}
 	}
@@ -692,14 +692,14 @@ func (s *Server) bucket(ip string, now time.Time) *attemptBucket {
 }
 
 func (s *Server) throttled(ip string, now time.Time) bool {
-	if s.opts.ExchangeThrottle.Disabled {
+	if s.throttle.Disabled {
 		return false
 	}
 	return s.bucket(ip, now).left < 1
 }
 
 func (s *Server) countInvalidSubjectToken(ip string, now time.Time) {
-	if s.opts.ExchangeThrottle.Disabled {
+	if s.throttle.Disabled {
 		return
 	}
 	b := s.bucket(ip, now)

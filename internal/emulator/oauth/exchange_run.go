@@ -1,4 +1,4 @@
-package emulator
+package oauth
 
 import (
 	"context"
@@ -49,10 +49,10 @@ var errCallerGone = &exchangeFailure{code: "caller gone"}
 func (s *Server) runAction(ctx context.Context, ar actionRun, writes cacheWrites) (*actionruntime.Result, *exchangeFailure) {
 	v := ar.version
 	code := actionruntime.Version{ActionID: ar.action.ID, ActionName: ar.action.Name, VersionID: v.ID, Number: v.Number, Code: v.Code}
-	failed, timedOut := errActionFailed, errActionTimeout
+	failed, timedOut := ActionFailed, ActionTimeout
 	if ar.postLogin() {
 		code.Handler = actionruntime.PostLoginHandler
-		failed, timedOut = errPostLoginFailed, errPostLoginTimeout
+		failed, timedOut = PostLoginFailed, PostLoginTimeout
 	}
 	if len(v.Dependencies) > 0 {
 		dir, f := s.versionPackages(ctx, v)
@@ -113,22 +113,4 @@ func (c cacheWrites) store(s *Server, now time.Time) {
 		s.applyCacheWrites(trigger, list, now)
 	}
 	clear(c)
-}
-
-// retireWorkers retires the workers of actions that are gone and of
-// versions no longer deployed (a deploy or a rollback made another the
-// deployed one): idle ones stop, busy ones finish their execution on
-// their version first. Under the lock; called after every API request and
-// reset.
-func (s *Server) retireWorkers() {
-	now := time.Now()
-	s.runtime.Retire(func(v actionruntime.Version) bool {
-		a, ok := s.St.Actions[v.ActionID]
-		if !ok {
-			return true
-		}
-		a.Settle(now)
-		d := a.Deployed()
-		return d == nil || d.ID != v.VersionID
-	})
 }

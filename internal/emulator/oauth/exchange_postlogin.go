@@ -1,4 +1,4 @@
-package emulator
+package oauth
 
 import (
 	"context"
@@ -37,8 +37,8 @@ const postLoginTrigger = "post-login"
 // or times out is answered as the exchange's own action is: 500
 // server_error, the detail in the emulator's log.
 var (
-	errPostLoginFailed  = "A post-login action failed."
-	errPostLoginTimeout = "A post-login action did not complete in time."
+	PostLoginFailed  = "A post-login action failed."
+	PostLoginTimeout = "A post-login action did not complete in time."
 )
 
 // reservedClaims are the claims the tenant sets in the tokens it issues:
