@@ -69,7 +69,7 @@ func (x *exchangeTenant) exchangeAll(subjects ...string) []answer {
 // together can pass.
 func TestExchange_executionsRunConcurrently(t *testing.T) {
 	up := emutest.NewUpstream(t)
-	x := newExchangeTenant(t, Options{ActionTimeout: 5 * time.Second}, up.Fetch("/barrier/together?n=5")+"\n"+createLegacy, "", "")
+	x := newExchangeTenant(t, Options{}, up.Fetch("/barrier/together?n=5")+"\n"+createLegacy, "", "")
 	for i, a := range x.exchangeAll("c1", "c2", "c3", "c4", "c5") {
 		if a.err != nil || a.status != 200 {
 			t.Errorf("exchange %d: %d %v %v", i+1, a.status, a.body, a.err)
@@ -82,7 +82,7 @@ func TestExchange_executionsRunConcurrently(t *testing.T) {
 func TestExchange_hungExecutionFailsNoOther(t *testing.T) {
 	up := emutest.NewUpstream(t)
 	up.Release("started") // the hung execution's call only records that it is under way
-	x := newExchangeTenant(t, Options{ActionTimeout: 3 * time.Second}, `
+	x := newExchangeTenant(t, Options{ActionTimeout: 5 * time.Second}, `
   if (event.transaction.subject_token === "hang") {
     `+up.Fetch("/hold/started")+`
     await new Promise(() => setInterval(() => {}, 1000));

@@ -432,7 +432,7 @@ func TestExchange_suspiciousIPThrottling(t *testing.T) {
 // included: long enough here for a loaded machine to start one.
 func TestExchange_timeLimit(t *testing.T) {
 	log := &emutest.Log{}
-	x := newExchangeTenant(t, Options{ActionTimeout: 2 * time.Second, Log: log}, `
+	x := newExchangeTenant(t, Options{ActionTimeout: 4 * time.Second, Log: log}, `
   if (event.transaction.subject_token === "slow") { await new Promise(() => setInterval(() => {}, 1000)); }
   `+createLegacy, "", "")
 	status, out := x.exchange("slow")
@@ -442,7 +442,7 @@ func TestExchange_timeLimit(t *testing.T) {
 	if status, out := x.exchange("fast-1"); status != 200 {
 		t.Fatalf("after a timeout: %d %v", status, out)
 	}
-	if !strings.Contains(log.String(), "did not end within 2s") || !strings.Contains(log.String(), "fecte:") {
+	if !strings.Contains(log.String(), "did not end within 4s") || !strings.Contains(log.String(), "fecte:") {
 		t.Fatalf("log %s", log.String())
 	}
 }

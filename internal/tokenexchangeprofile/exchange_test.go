@@ -196,9 +196,9 @@ func TestAccTokenExchange_refusalIsAnError(t *testing.T) {
 // An action that crashes or outlives its time limit is a failure, not a
 // refusal: the error names it, from the answer's description, and says
 // where the cause is, not how to check a refusal. The emulator's limit is
-// 2 s here.
+// 5 s here.
 func TestAccTokenExchange_actionFailure(t *testing.T) {
-	target := acctest.NewTargetWith(t, emulator.Options{ActionTimeout: 2 * time.Second})
+	target := acctest.NewTargetWith(t, emulator.Options{ActionTimeout: 5 * time.Second})
 	x := newExchangeSetup(t, target)
 	resource.ParallelTest(t, resource.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_10_0)},

@@ -49,7 +49,7 @@ func TestRun_concurrentExecutionsOfOneVersion(t *testing.T) {
 // An execution that never ends is stopped at its time limit, and fails no
 // other: an execution of the same version asked while it hangs answers.
 func TestRun_hangAffectsNoOther(t *testing.T) {
-	rt, _ := newRuntime(t, actionruntime.Options{Timeout: 2 * time.Second})
+	rt, _ := newRuntime(t, actionruntime.Options{Timeout: 5 * time.Second})
 	up := emutest.NewUpstream(t)
 	v := version("hang", handler(`if (event.hang) { await fetch(`+fmt.Sprintf("%q", up.URL+"/hold/started")+`).catch(() => {}); }
   if (event.hang) { await new Promise(() => setInterval(() => {}, 1000)); }
