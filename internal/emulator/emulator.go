@@ -23,6 +23,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/mgmtapi"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/oauth"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
 
@@ -201,6 +202,7 @@ type Server struct {
 
 	runtime *actionruntime.Runtime
 	oauth   *oauth.Server
+	api     *mgmtapi.Server
 }
 
 // Start listens on a loopback address and serves until Close.
@@ -284,6 +286,8 @@ func Start(opts Options) (*Server, error) {
 		l.Close()
 		return nil, err
 	}
+	key, _ := s.oauth.Key()
+	s.api = mgmtapi.New(s.Tenant, s.runtime, &key.PublicKey)
 	s.St = tenant.NewStore()
 	if saved != nil {
 		s.St, s.Seeded = saved.Store, saved.Demo
@@ -430,7 +434,7 @@ func (s *Server) Reset() {
 	s.Lock()
 	s.St = s.start.Clone()
 	s.oauth.Reset()
-	s.retireWorkers()
+	s.api.RetireWorkers()
 	s.Unlock()
 	s.ResetStats()
 }
@@ -443,7 +447,8 @@ func (s *Server) Reset() {
 // any request without a valid token.
 func (s *Server) handler() http.Handler {
 	api := http.NewServeMux()
-	s.routes(api)
+	s.oauth.Routes(api)
+	s.api.Routes(api)
 	admin := http.NewServeMux()
 	s.adminRoutes(admin)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -513,12 +518,11 @@ func (s *Server) serveAPI(w *recorder, r *http.Request, isAPI bool, api *http.Se
 		return
 	}
 	if isAPI {
-		c, e := s.authenticate(r)
-		if e != nil {
+		var e *wire.Error
+		if r, e = s.api.Authenticate(r); e != nil {
 			wire.WriteErr(w, e)
 			return
 		}
-		r = r.WithContext(context.WithValue(r.Context(), callerKey{}, c))
 	}
 	if pattern == "" {
 		// Assumption (no recording or reference shows the API's answer to
@@ -554,14 +558,6 @@ func (s *Server) notServed(r *http.Request, status int) {
 		answer = strconv.Itoa(status)
 	}
 	s.log.Printf("not served: %s %s (answered %s): the emulator has no such route; see its guide for the routes it serves", r.Method, r.URL.EscapedPath(), answer)
-}
-
-// logf logs what the emulator did not do of a request it served, such as
-// running an action's code.
-func (s *Server) logf(r *http.Request, format string, args ...any) {
-	if s.log != nil {
-		s.log.Printf("%s %s: %s", r.Method, r.URL.EscapedPath(), fmt.Sprintf(format, args...))
-	}
 }
 
 // recorder remembers the status; with discard it swallows the answer.
@@ -621,3 +617,12 @@ func (s *Server) adminRoutes(mux *http.ServeMux) {
 // State returns a snapshot of the store, secrets included: the client
 // secrets and the HS256 APIs' signing secrets.
 func (s *Server) State() tenant.State { return s.Snapshot(true) }
+
+// PhoneCredentials returns the credentials the tenant holds for the phone
+// provider id (nil when none), which the API never returns: for tests, as
+// Outbox is.
+func (s *Server) PhoneCredentials(id string) map[string]string {
+	s.Lock()
+	defer s.Unlock()
+	return maps.Clone(s.St.PhoneCredentials[id])
+}

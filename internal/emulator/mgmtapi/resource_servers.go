@@ -1,4 +1,4 @@
-package emulator
+package mgmtapi
 
 import (
 	"crypto/rsa"

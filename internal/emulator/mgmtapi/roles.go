@@ -1,4 +1,4 @@
-package emulator
+package mgmtapi
 
 import (
 	"encoding/json"

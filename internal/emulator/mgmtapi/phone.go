@@ -1,8 +1,7 @@
-package emulator
+package mgmtapi
 
 import (
 	"encoding/json"
-	"maps"
 	"net/http"
 	"strconv"
 	"time"
@@ -44,15 +43,6 @@ func (s *Server) listPhoneProviders(w http.ResponseWriter, r *http.Request, _ *c
 	}
 	wire.WriteJSON(w, 200, wire.Ordered{{"providers", wire.Each(sel, items)}})
 	return nil
-}
-
-// PhoneCredentials returns the credentials the tenant holds for the phone
-// provider id (nil when none), which the API never returns: for tests, as
-// Outbox is.
-func (s *Server) PhoneCredentials(id string) map[string]string {
-	s.Lock()
-	defer s.Unlock()
-	return maps.Clone(s.St.PhoneCredentials[id])
 }
 
 func (s *Server) phoneProvider(r *http.Request) (*tenant.PhoneProvider, *wire.Error) {

@@ -1,4 +1,4 @@
-package emulator
+package mgmtapi
 
 import (
 	"net/http"
@@ -22,7 +22,7 @@ func (s *Server) handle(mux *http.ServeMux, pattern, scope string, h handlerFunc
 				s.Lock()
 				defer s.Unlock()
 				e = h(w, r, c)
-				s.retireWorkers()
+				s.RetireWorkers()
 			}()
 		}
 		if e != nil {
@@ -31,9 +31,8 @@ func (s *Server) handle(mux *http.ServeMux, pattern, scope string, h handlerFunc
 	})
 }
 
-func (s *Server) routes(mux *http.ServeMux) {
-	s.oauth.Routes(mux)
-
+// Routes registers the API's routes.
+func (s *Server) Routes(mux *http.ServeMux) {
 	const tep = "/api/v2/token-exchange-profiles"
 	s.handle(mux, "POST "+tep, "create:token_exchange_profiles", s.createProfile)
 	s.handle(mux, "GET "+tep, "read:token_exchange_profiles", s.listProfiles)

@@ -1,4 +1,4 @@
-package emulator
+package mgmtapi
 
 import (
 	"time"
@@ -6,12 +6,12 @@ import (
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/actionruntime"
 )
 
-// retireWorkers retires the workers of actions that are gone and of
+// RetireWorkers retires the workers of actions that are gone and of
 // versions no longer deployed (a deploy or a rollback made another the
 // deployed one): idle ones stop, busy ones finish their execution on
 // their version first. Under the lock; called after every API request and
 // reset.
-func (s *Server) retireWorkers() {
+func (s *Server) RetireWorkers() {
 	now := time.Now()
 	s.runtime.Retire(func(v actionruntime.Version) bool {
 		a, ok := s.St.Actions[v.ActionID]

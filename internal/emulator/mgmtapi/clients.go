@@ -1,4 +1,4 @@
-package emulator
+package mgmtapi
 
 import (
 	"encoding/json"
@@ -1022,17 +1022,4 @@ func (s *Server) rotateSecret(w http.ResponseWriter, r *http.Request, _ *caller)
 	s.St.Clients[c.ID] = next
 	wire.WriteJSON(w, 200, next.View(true))
 	return nil
-}
-
-// mayAny refuses a caller with none of scopes.
-func (c *caller) mayAny(scopes ...string) *wire.Error {
-	if c == nil {
-		return wire.NewErr(401, "Missing authentication", "")
-	}
-	for _, sc := range scopes {
-		if c.scopes[sc] {
-			return nil
-		}
-	}
-	return wire.NewErr(403, "Insufficient scope, expected any of: "+strings.Join(scopes, ","), "insufficient_scope")
 }
