@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
-
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 )
 
@@ -393,9 +392,9 @@ func TestFaults_failingPackages(t *testing.T) {
 	// phase only when scheduling lets it, so the phases are read from the
 	// build, and what the poller saw must be among them.
 	seen := h.poll(tok, id, statusIs(t, "failed"))
-	h.s.Lock()
-	b := h.s.St.Actions[id].Build
-	h.s.Unlock()
+	h.s.t.Lock()
+	b := h.s.t.St.Actions[id].Build
+	h.s.t.Unlock()
 	if phases := strings.Join(b.Phases(), ","); !b.Fails || phases != "pending,building,retrying,building,retrying,building" {
 		t.Fatalf("the build failed as a build that fails %v, through %s", b.Fails, phases)
 	}

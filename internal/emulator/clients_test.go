@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
-
 	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
 )
 
 // tokenReply asks the token endpoint for a client credentials token.

@@ -2,6 +2,19 @@
 // real HTTP, real RS256 tokens, the API's shapes, status codes, limits and
 // failure modes. It shares no code with the provider's client on purpose: it
 // is a second, independent reading of the API.
+//
+// This package is the server: it listens, applies the rate limit, the
+// injected faults and the statistics, serves the admin endpoints, and wires
+// the rooms that do the rest, each a package below it:
+//
+//   - mgmtapi: the Management API routes;
+//   - oauth: the token endpoint, the custom token exchange and the signing key;
+//   - tenant: the tenant's objects, their rules and their persistence;
+//   - actionruntime: actions' code in Node.js workers, and npm;
+//   - wire: the API's wire format, which the routes and the token endpoint share.
+//
+// A room imports only rooms listed after it (mgmtapi and oauth not each
+// other), never this package (rooms_test.go checks it).
 package emulator
 
 import (
@@ -23,13 +36,11 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/actionruntime"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/mgmtapi"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/oauth"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
-
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
-
-	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/actionruntime"
 )
 
 // Options configure an emulator. The zero value is a usable emulator on a
@@ -191,7 +202,7 @@ type Server struct {
 	caFile   string
 
 	// The tenant's objects and its lock, which guards the fields below too.
-	*tenant.Tenant
+	t       *tenant.Tenant
 	start   *tenant.Store
 	faults  Faults
 	rng     *rand.Rand
@@ -254,9 +265,9 @@ func Start(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: opts, listener: l, Tenant: &tenant.Tenant{Host: l.Addr().String(), Cap: opts.EntityCap, Name: opts.TenantName,
+	s := &Server{opts: opts, listener: l, t: &tenant.Tenant{Host: l.Addr().String(), Cap: opts.EntityCap, Name: opts.TenantName,
 		Assume: opts.Assume, BuildDelay: opts.BuildDelay, FieldsEverywhere: opts.FieldsEverywhere}}
-	s.domain = "http://" + s.Host
+	s.domain = "http://" + s.t.Host
 	taken := map[string]bool{opts.ClientID: true}
 	for _, c := range opts.Clients {
 		if c.ID == "" || c.Secret == "" {
@@ -278,33 +289,33 @@ func Start(opts Options) (*Server, error) {
 	s.stats = newStats()
 	if opts.Log != nil {
 		s.log = log.New(opts.Log, "tenant-emulator: ", log.LstdFlags)
-		s.Log = s.log.Printf
+		s.t.Log = s.log.Printf
 	}
-	s.Installer = actionruntime.NewInstaller(actionruntime.InstallerOptions{Cache: opts.PackageCache, Npm: opts.Npm, Registry: opts.NpmRegistry, Timeout: opts.InstallTimeout})
-	s.runtime = actionruntime.New(actionruntime.Options{Node: opts.Node, Timeout: opts.ActionTimeout, Log: s.Logf})
-	if s.oauth, err = oauth.New(s.Tenant, s.runtime, oauth.Options{TokenLifetime: opts.TokenLifetime, Throttle: opts.ExchangeThrottle}); err != nil {
+	s.t.Installer = actionruntime.NewInstaller(actionruntime.InstallerOptions{Cache: opts.PackageCache, Npm: opts.Npm, Registry: opts.NpmRegistry, Timeout: opts.InstallTimeout})
+	s.runtime = actionruntime.New(actionruntime.Options{Node: opts.Node, Timeout: opts.ActionTimeout, Log: s.t.Logf})
+	if s.oauth, err = oauth.New(s.t, s.runtime, oauth.Options{TokenLifetime: opts.TokenLifetime, Throttle: opts.ExchangeThrottle}); err != nil {
 		l.Close()
 		return nil, err
 	}
 	key, _ := s.oauth.Key()
-	s.api = mgmtapi.New(s.Tenant, s.runtime, &key.PublicKey)
-	s.St = tenant.NewStore()
+	s.api = mgmtapi.New(s.t, s.runtime, &key.PublicKey)
+	s.t.St = tenant.NewStore()
 	if saved != nil {
-		s.St, s.Seeded = saved.Store, saved.Demo
-		s.KeepSystemAPIs(s.St)
+		s.t.St, s.t.Seeded = saved.Store, saved.Demo
+		s.t.KeepSystemAPIs(s.t.St)
 	}
-	s.SeedSystem()
+	s.t.SeedSystem()
 	if saved != nil {
-		s.MoveGrants(saved.OldAudience, s.Audience())
+		s.t.MoveGrants(saved.OldAudience, s.Audience())
 	}
-	s.SeedClient(tenant.ClientSeed{ID: opts.ClientID, Secret: opts.ClientSecret, Scopes: tenant.AllScopes(), Global: true}, "Default App")
+	s.t.SeedClient(tenant.ClientSeed{ID: opts.ClientID, Secret: opts.ClientSecret, Scopes: tenant.AllScopes(), Global: true}, "Default App")
 	for _, c := range opts.Clients {
-		s.SeedClient(tenant.ClientSeed(c), c.ID)
+		s.t.SeedClient(tenant.ClientSeed(c), c.ID)
 	}
 	if opts.Demo && saved == nil {
-		s.SeedDemo()
+		s.t.SeedDemo()
 	}
-	s.start = s.St.Clone()
+	s.start = s.t.St.Clone()
 
 	s.srv = &http.Server{Handler: s.handler(), ReadHeaderTimeout: 10 * time.Second}
 	if opts.TLS {
@@ -314,7 +325,7 @@ func Start(opts Options) (*Server, error) {
 			return nil, err
 		}
 		s.caFile = caFile
-		s.domain = "https://" + s.Host
+		s.domain = "https://" + s.t.Host
 		l = tls.NewListener(l, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
 	}
 	go func() { _ = s.srv.Serve(l) }()
@@ -327,10 +338,10 @@ func (s *Server) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	err := s.srv.Shutdown(ctx)
-	s.Installer.Close()
+	s.t.Installer.Close()
 	err = errors.Join(err, s.runtime.Close())
 	if s.opts.StateFile != "" {
-		err = errors.Join(err, s.SaveState(s.opts.StateFile, s.opts.ClientID, s.opts.ClientSecret))
+		err = errors.Join(err, s.t.SaveState(s.opts.StateFile, s.opts.ClientID, s.opts.ClientSecret))
 	}
 	if s.caFile != "" {
 		err = errors.Join(err, os.RemoveAll(filepath.Dir(s.caFile)))
@@ -344,6 +355,9 @@ func (s *Server) Domain() string { return s.domain }
 // BaseURL is the Management API root.
 func (s *Server) BaseURL() string { return s.domain + "/api/v2" }
 
+// Audience is the identifier of the system Management API.
+func (s *Server) Audience() string { return s.t.Audience() }
+
 // ClientID and ClientSecret are the default (global, every scope) client's.
 func (s *Server) ClientID() string     { return s.opts.ClientID }
 func (s *Server) ClientSecret() string { return s.opts.ClientSecret }
@@ -352,27 +366,27 @@ func (s *Server) ClientSecret() string { return s.opts.ClientSecret }
 func (s *Server) CAFile() string { return s.caFile }
 
 // Demo returns the ids seeded by Options.Demo.
-func (s *Server) Demo() tenant.DemoIDs { return s.Seeded }
+func (s *Server) Demo() tenant.DemoIDs { return s.t.Seeded }
 
 // AddClient registers another application (a non-global one, or one with
 // fewer scopes), or gives one it has these settings.
 func (s *Server) AddClient(c Client) {
-	s.Lock()
-	defer s.Unlock()
-	s.SeedClient(tenant.ClientSeed(c), c.ID)
+	s.t.Lock()
+	defer s.t.Unlock()
+	s.t.SeedClient(tenant.ClientSeed(c), c.ID)
 }
 
 // SetEntityCap sets the per-type object cap (0: none).
 func (s *Server) SetEntityCap(n int) {
-	s.Lock()
-	defer s.Unlock()
-	s.Cap = n
+	s.t.Lock()
+	defer s.t.Unlock()
+	s.t.Cap = n
 }
 
 // SetFaults replaces the fault settings.
 func (s *Server) SetFaults(f Faults) {
-	s.Lock()
-	defer s.Unlock()
+	s.t.Lock()
+	defer s.t.Unlock()
 	s.setFaults(f)
 }
 
@@ -380,22 +394,22 @@ func (s *Server) setFaults(f Faults) {
 	f.FailingPackages = slices.Clone(f.FailingPackages)
 	f.Routes = maps.Clone(f.Routes)
 	s.faults = f
-	s.FailingPackages = f.FailingPackages
+	s.t.FailingPackages = f.FailingPackages
 	s.rng = rand.New(rand.NewPCG(uint64(f.Seed), uint64(f.Seed)^0x9e3779b97f4a7c15))
 }
 
 // SetRateLimit replaces the rate limit by a token bucket (0 rps: no limit).
 func (s *Server) SetRateLimit(rps float64, burst int) {
-	s.Lock()
-	defer s.Unlock()
+	s.t.Lock()
+	defer s.t.Unlock()
 	s.limiter = newLimiter(rps, burst, 0)
 }
 
 // Outbox returns every test notification sent so far.
 func (s *Server) Outbox() []tenant.OutboxMessage {
-	s.Lock()
-	defer s.Unlock()
-	return append([]tenant.OutboxMessage(nil), s.St.Outbox...)
+	s.t.Lock()
+	defer s.t.Unlock()
+	return append([]tenant.OutboxMessage(nil), s.t.St.Outbox...)
 }
 
 // Stats is a copy of the request counters.
@@ -409,8 +423,8 @@ func newStats() Stats { return Stats{ByRoute: map[string]int64{}, ByStatus: map[
 
 // Stats returns a copy of the request counters.
 func (s *Server) Stats() Stats {
-	s.Lock()
-	defer s.Unlock()
+	s.t.Lock()
+	defer s.t.Unlock()
 	out := newStats()
 	out.Total = s.stats.Total
 	for k, v := range s.stats.ByRoute {
@@ -424,18 +438,18 @@ func (s *Server) Stats() Stats {
 
 // ResetStats zeroes the request counters.
 func (s *Server) ResetStats() {
-	s.Lock()
-	defer s.Unlock()
+	s.t.Lock()
+	defer s.t.Unlock()
 	s.stats = newStats()
 }
 
 // Reset returns the store to its starting state and zeroes the counters.
 func (s *Server) Reset() {
-	s.Lock()
-	s.St = s.start.Clone()
+	s.t.Lock()
+	s.t.St = s.start.Clone()
 	s.oauth.Reset()
 	s.api.RetireWorkers()
-	s.Unlock()
+	s.t.Unlock()
 	s.ResetStats()
 }
 
@@ -471,7 +485,7 @@ func (s *Server) handler() http.Handler {
 		if pattern == "" {
 			s.notServed(r, rec.status)
 		}
-		s.Lock()
+		s.t.Lock()
 		s.stats.Total++
 		s.stats.ByRoute[label]++
 		status := "dropped"
@@ -479,7 +493,7 @@ func (s *Server) handler() http.Handler {
 			status = strconv.Itoa(rec.status)
 		}
 		s.stats.ByStatus[status]++
-		s.Unlock()
+		s.t.Unlock()
 	})
 }
 
@@ -487,7 +501,7 @@ func (s *Server) handler() http.Handler {
 // authentication before the route ("" pattern: none matched). A matched
 // path is canonical, so the mux neither cleans nor redirects it.
 func (s *Server) serveAPI(w *recorder, r *http.Request, isAPI bool, api *http.ServeMux, pattern string) {
-	s.Lock()
+	s.t.Lock()
 	f := s.faults
 	routeStatus := 0
 	if pattern != "" {
@@ -497,7 +511,7 @@ func (s *Server) serveAPI(w *recorder, r *http.Request, isAPI bool, api *http.Se
 	failStatus := []int{500, 502, 503}[s.rng.IntN(3)]
 	drop := f.DropRate > 0 && s.rng.Float64() < f.DropRate
 	limit, remaining, reset, allowed := s.limiter.take(time.Now())
-	s.Unlock()
+	s.t.Unlock()
 
 	if f.LatencyMS > 0 {
 		time.Sleep(time.Duration(f.LatencyMS) * time.Millisecond)
@@ -598,7 +612,7 @@ func (s *Server) adminRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /__emulator/outbox", func(w http.ResponseWriter, r *http.Request) { wire.WriteJSON(w, 200, s.Outbox()) })
 	// Over HTTP the state shows no secret: anything on the machine can ask,
 	// an action's code included.
-	mux.HandleFunc("GET /__emulator/state", func(w http.ResponseWriter, r *http.Request) { wire.WriteJSON(w, 200, s.Snapshot(false)) })
+	mux.HandleFunc("GET /__emulator/state", func(w http.ResponseWriter, r *http.Request) { wire.WriteJSON(w, 200, s.t.Snapshot(false)) })
 	mux.HandleFunc("PUT /__emulator/faults", func(w http.ResponseWriter, r *http.Request) {
 		var f Faults
 		if err := json.NewDecoder(r.Body).Decode(&f); err != nil {
@@ -616,13 +630,13 @@ func (s *Server) adminRoutes(mux *http.ServeMux) {
 
 // State returns a snapshot of the store, secrets included: the client
 // secrets and the HS256 APIs' signing secrets.
-func (s *Server) State() tenant.State { return s.Snapshot(true) }
+func (s *Server) State() tenant.State { return s.t.Snapshot(true) }
 
 // PhoneCredentials returns the credentials the tenant holds for the phone
 // provider id (nil when none), which the API never returns: for tests, as
 // Outbox is.
 func (s *Server) PhoneCredentials(id string) map[string]string {
-	s.Lock()
-	defer s.Unlock()
-	return maps.Clone(s.St.PhoneCredentials[id])
+	s.t.Lock()
+	defer s.t.Unlock()
+	return maps.Clone(s.t.St.PhoneCredentials[id])
 }

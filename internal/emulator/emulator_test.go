@@ -16,9 +16,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
-
 	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
 )
 
 type harness struct {
@@ -264,7 +264,7 @@ func TestAuth_failures(t *testing.T) {
 		return s
 	}
 	claims := func(mod func(jwt.MapClaims)) jwt.MapClaims {
-		c := jwt.MapClaims{"iss": "https://" + h.s.Host + "/", "sub": h.s.ClientID() + "@clients", "aud": h.s.Audience(),
+		c := jwt.MapClaims{"iss": "https://" + h.s.t.Host + "/", "sub": h.s.ClientID() + "@clients", "aud": h.s.Audience(),
 			"iat": time.Now().Unix(), "exp": time.Now().Add(time.Hour).Unix(), "scope": strings.Join(tenant.AllScopes(), " "), "azp": h.s.ClientID()}
 		if mod != nil {
 			mod(c)
@@ -327,7 +327,7 @@ func TestToken_endpoint(t *testing.T) {
 	payload, _ := base64.RawURLEncoding.DecodeString(strings.Split(tok, ".")[1])
 	var c map[string]any
 	_ = json.Unmarshal(payload, &c)
-	if c["iss"] != "https://"+h.s.Host+"/" || c["sub"] != "cid@clients" || c["aud"] != aud || c["gty"] != "client-credentials" || c["azp"] != "cid" {
+	if c["iss"] != "https://"+h.s.t.Host+"/" || c["sub"] != "cid@clients" || c["aud"] != aud || c["gty"] != "client-credentials" || c["azp"] != "cid" {
 		t.Fatalf("claims %v", c)
 	}
 	header, _ := base64.RawURLEncoding.DecodeString(strings.Split(tok, ".")[0])

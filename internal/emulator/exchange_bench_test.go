@@ -11,9 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/oauth"
-
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/internal/emutest"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/oauth"
 )
 
 // The exchange's measures (reported, never asserted): the first exchange

@@ -10,9 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/oauth"
-
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/internal/emutest"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/oauth"
 )
 
 // Each execution is independent (token-exchange-flow.md §5): executions of

@@ -7,9 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/oauth"
-
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/internal/emutest"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/oauth"
 )
 
 // deployPostLogin creates and deploys a post-login action whose

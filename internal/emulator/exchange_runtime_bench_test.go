@@ -12,10 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/oauth"
-
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/actionruntime"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/internal/emutest"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/oauth"
 )
 
 // The action runtime's measures (reported, never asserted), one command

@@ -13,13 +13,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/oauth"
-
-	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
+	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/internal/emutest"
-
-	"github.com/golang-jwt/jwt/v5"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/oauth"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
 )
 
 const (
@@ -148,9 +146,9 @@ func (x *exchangeTenant) verify(token string) jwt.MapClaims {
 }
 
 func (x *exchangeTenant) user(id string) *tenant.User {
-	x.s.Lock()
-	defer x.s.Unlock()
-	u, ok := x.s.St.Users[id]
+	x.s.t.Lock()
+	defer x.s.t.Unlock()
+	u, ok := x.s.t.St.Users[id]
 	if !ok {
 		return nil
 	}
@@ -172,7 +170,7 @@ func TestExchange_issuesTokensForTheUserTheActionSets(t *testing.T) {
 	iat, _ := at.GetIssuedAt()
 	exp, _ := at.GetExpirationTime()
 	if at["sub"] != "auth0|legacy-42" || at["azp"] != x.client || at["scope"] != "openid profile email read:orders" ||
-		at["iss"] != "https://"+x.s.Host+"/" || len(aud) != 2 || aud[0] != ordersAPI || aud[1] != "https://"+x.s.Host+"/userinfo" ||
+		at["iss"] != "https://"+x.s.t.Host+"/" || len(aud) != 2 || aud[0] != ordersAPI || aud[1] != "https://"+x.s.t.Host+"/userinfo" ||
 		exp.Sub(iat.Time) != time.Hour {
 		t.Fatalf("access token claims %v", at)
 	}
@@ -306,10 +304,10 @@ func TestExchange_blockedUser(t *testing.T) {
 	if status, out := x.exchange("by-id"); status != 200 {
 		t.Fatalf("setUserById of an existing user: %d %v", status, out)
 	}
-	x.s.Lock()
+	x.s.t.Lock()
 	blocked := true
-	x.s.St.Users["auth0|legacy-7"].Blocked = &blocked
-	x.s.Unlock()
+	x.s.t.St.Users["auth0|legacy-7"].Blocked = &blocked
+	x.s.t.Unlock()
 	for _, subject := range []string{"legacy-7", "by-id"} {
 		if status, out := x.exchange(subject); status != 401 || out["error"] != "unauthorized" || out["error_description"] != "user is blocked" {
 			t.Fatalf("%s: %d %v", subject, status, out)
@@ -581,9 +579,9 @@ func TestExchange_rbacAndDialects(t *testing.T) {
 // A reset gives the throttled address its attempts back.
 func TestExchange_resetClearsThrottle(t *testing.T) {
 	x := newExchangeTenant(t, Options{ExchangeThrottle: ExchangeThrottle{MaxAttempts: 1}}, `api.access.rejectInvalidSubjectToken("no");`, "", "")
-	x.s.Lock()
-	x.s.start = x.s.St.Clone() // the tenant as it is now is the one a reset returns to
-	x.s.Unlock()
+	x.s.t.Lock()
+	x.s.start = x.s.t.St.Clone() // the tenant as it is now is the one a reset returns to
+	x.s.t.Unlock()
 	x.exchange("f")
 	if status, _ := x.exchange("f"); status != 429 {
 		t.Fatalf("second rejected token: %d", status)

@@ -101,7 +101,7 @@ func (s *Server) loopbackHost(host string) bool {
 	if strings.HasPrefix(name, "[") && strings.HasSuffix(name, "]") {
 		name = name[1 : len(name)-1]
 	}
-	if _, own, _ := net.SplitHostPort(s.Host); port != "" && port != own {
+	if _, own, _ := net.SplitHostPort(s.t.Host); port != "" && port != own {
 		return false
 	}
 	if strings.EqualFold(name, "localhost") {

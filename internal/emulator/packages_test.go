@@ -7,9 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
-
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/internal/emutest"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
 )
 
 // A dependency that does not exist fails the build for real, through the

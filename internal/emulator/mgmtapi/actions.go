@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
-
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 )
 

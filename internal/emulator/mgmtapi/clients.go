@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
-
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 )
 

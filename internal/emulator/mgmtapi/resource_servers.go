@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
-
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 )
 

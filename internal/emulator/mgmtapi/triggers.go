@@ -4,7 +4,6 @@ import (
 	"net/http"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
-
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 )
 

@@ -11,13 +11,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
-
-	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
-
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/actionruntime"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 )
 
 // The custom token exchange at POST /oauth/token

@@ -7,9 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
-
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/actionruntime"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
 )
 
 // The actions an exchange runs, its custom-token-exchange action and then
