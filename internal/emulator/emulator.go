@@ -113,7 +113,8 @@ type Options struct {
 	// folder, tenant-emulator/packages).
 	PackageCache string
 	// ActionTimeout is how long one execution of an action may take
-	// (default 20s), counted from the request's start.
+	// (default 20s), waiting for a worker included: the exchange's action
+	// from the request's start, each post-login action from its own.
 	ActionTimeout time.Duration
 	// InstallTimeout bounds one npm install of a version's dependencies
 	// (default 5 minutes); an install past it is ended, and the build goes

@@ -147,7 +147,7 @@ name=value (repeatable) answers it another way:
 	fs.StringVar(&o.Npm, "npm", "", "the npm program that installs actions' dependencies (default: npm on PATH)")
 	fs.StringVar(&o.NpmRegistry, "npm-registry", "", "the registry npm installs from (default: npm's own setting)")
 	fs.StringVar(&o.PackageCache, "package-cache", "", "folder of installed dependency sets, shared by emulators (default: the user's cache folder, tenant-emulator/packages)")
-	fs.DurationVar(&o.ActionTimeout, "action-timeout", 20*time.Second, "how long one execution of an action may take, counted from the request's start")
+	fs.DurationVar(&o.ActionTimeout, "action-timeout", 20*time.Second, "how long one execution of an action may take, waiting for a worker included (the exchange's action counts from the request's start)")
 	fs.DurationVar(&o.InstallTimeout, "install-timeout", 5*time.Minute, "how long one npm install of an action's dependencies may take")
 	fs.IntVar(&o.ExchangeThrottle.MaxAttempts, "exchange-max-attempts", 10, "Suspicious IP Throttling of token exchanges: rejected subject tokens an address may send before it is answered 429")
 	fs.DurationVar(&o.ExchangeThrottle.Rate, "exchange-attempt-rate", 10*time.Minute, "Suspicious IP Throttling of token exchanges: how often one attempt comes back")
