@@ -5,26 +5,28 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
 )
 
 func TestAssumptions_defaultsAndValues(t *testing.T) {
-	var a Assumptions
-	if err := a.normalize(); err != nil {
+	var a tenant.Assumptions
+	if err := a.Normalize(); err != nil {
 		t.Fatal(err)
 	}
 	m := a.Map()
-	for _, s := range AllAssumptions {
+	for _, s := range tenant.AllAssumptions {
 		if m[s.Name] != s.Values[0] {
 			t.Errorf("%s defaults to %q, want %q", s.Name, m[s.Name], s.Values[0])
 		}
 		for _, v := range s.Values {
-			var b Assumptions
+			var b tenant.Assumptions
 			if err := b.Set(s.Name, v); err != nil || b.Map()[s.Name] != v {
 				t.Errorf("Set(%s, %s): %v, %q", s.Name, v, err, b.Map()[s.Name])
 			}
 		}
 	}
-	if _, err := Start(Options{Assume: Assumptions{HeldPermission: "maybe"}}); err == nil || !strings.Contains(err.Error(), `held_permission: "maybe" is not one of accept, conflict`) {
+	if _, err := Start(Options{Assume: tenant.Assumptions{HeldPermission: "maybe"}}); err == nil || !strings.Contains(err.Error(), `held_permission: "maybe" is not one of accept, conflict`) {
 		t.Fatalf("Start with a value the setting lacks: %v", err)
 	}
 }
@@ -43,7 +45,7 @@ func TestAssumptions_rolePermissions(t *testing.T) {
 		{"accept", "conflict", 201, 409},
 	} {
 		t.Run(tc.undefined+"/"+tc.held, func(t *testing.T) {
-			h := start(t, Options{Assume: Assumptions{UndefinedScope: tc.undefined, HeldPermission: tc.held}})
+			h := start(t, Options{Assume: tenant.Assumptions{UndefinedScope: tc.undefined, HeldPermission: tc.held}})
 			tok := h.admin()
 			h.expect(h.call(tok, "POST", "/api/v2/resource-servers", `{"identifier":"https://api.example.com/p","scopes":[{"value":"read:p"}]}`), 201)
 			r := h.call(tok, "POST", "/api/v2/roles", `{"name":"perms"}`)
@@ -74,7 +76,7 @@ func TestAssumptions_actionDeploy(t *testing.T) {
 	const build = 400 * time.Millisecond
 	for _, answer := range []string{"together", "separate"} {
 		t.Run(answer, func(t *testing.T) {
-			h := start(t, Options{BuildDelay: build, Assume: Assumptions{ActionDeploy: answer}})
+			h := start(t, Options{BuildDelay: build, Assume: tenant.Assumptions{ActionDeploy: answer}})
 			tok := h.admin()
 			r := h.call(tok, "POST", actionsPath, `{"name":"a","supported_triggers":[{"id":"custom-token-exchange","version":"v1"}],"code":"x","deploy":true}`)
 			id := r.json(t)["id"].(string)
@@ -108,7 +110,7 @@ func TestAssumptions_actionDeploy(t *testing.T) {
 func TestAssumptions_deployUnbuilt(t *testing.T) {
 	for _, answer := range []string{"refuse", "wait"} {
 		t.Run(answer, func(t *testing.T) {
-			h := start(t, Options{BuildDelay: 200 * time.Millisecond, Assume: Assumptions{DeployUnbuilt: answer}})
+			h := start(t, Options{BuildDelay: 200 * time.Millisecond, Assume: tenant.Assumptions{DeployUnbuilt: answer}})
 			tok := h.admin()
 			id := h.action(tok, "custom-token-exchange", false)
 			r := h.call(tok, "POST", actionsPath+"/"+id+"/deploy", nil)
@@ -137,7 +139,7 @@ func TestAssumptions_deployUnbuilt(t *testing.T) {
 func TestAssumptions_actionInUse(t *testing.T) {
 	for _, answer := range []string{"refuse", "allow"} {
 		t.Run(answer, func(t *testing.T) {
-			h := start(t, Options{Assume: Assumptions{ActionInUse: answer}})
+			h := start(t, Options{Assume: tenant.Assumptions{ActionInUse: answer}})
 			tok := h.admin()
 			id := h.action(tok, "custom-token-exchange", true)
 			h.expect(h.call(tok, "POST", "/api/v2/token-exchange-profiles",
@@ -152,7 +154,7 @@ func TestAssumptions_actionInUse(t *testing.T) {
 func TestAssumptions_unsetFields(t *testing.T) {
 	for answer, want := range map[string][2]bool{"omit": {false, false}, "fill": {true, true}} {
 		t.Run(answer, func(t *testing.T) {
-			h := start(t, Options{Assume: Assumptions{UnsetFields: answer}})
+			h := start(t, Options{Assume: tenant.Assumptions{UnsetFields: answer}})
 			tok := h.admin()
 			r := h.call(tok, "POST", "/api/v2/resource-servers", `{"identifier":"https://api.example.com/u"}`)
 			h.expect(r, 201)
@@ -171,7 +173,7 @@ func TestAssumptions_unsetFields(t *testing.T) {
 func TestAssumptions_roleNameFilter(t *testing.T) {
 	for answer, want := range map[string]int{"substring": 3, "prefix": 2, "exact": 1} {
 		t.Run(answer, func(t *testing.T) {
-			h := start(t, Options{Assume: Assumptions{RoleNameFilter: answer}})
+			h := start(t, Options{Assume: tenant.Assumptions{RoleNameFilter: answer}})
 			tok := h.admin()
 			for _, name := range []string{"Support", "support-lead", "team-support"} {
 				h.expect(h.call(tok, "POST", "/api/v2/roles", `{"name":"`+name+`"}`), 200)

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
 )
 
 // tokenReply asks the token endpoint for a client credentials token.
@@ -196,12 +198,12 @@ func TestClients_deprecatedBackchannelLogout(t *testing.T) {
 }
 
 func TestClients_patchMergeSetting(t *testing.T) {
-	h := start(t, Options{Assume: Assumptions{ClientPatch: "merge"}})
+	h := start(t, Options{Assume: tenant.Assumptions{ClientPatch: "merge"}})
 	tok := h.admin()
 	id := h.client(tok, `{"name":"app","jwt_configuration":{"alg":"RS256","lifetime_in_seconds":600}}`)["client_id"].(string)
 	h.expect(h.call(tok, "PATCH", "/api/v2/clients/"+id, `{"jwt_configuration":{"alg":"HS256"}}`), 200,
 		`"jwt_configuration":{"secret_encoded":false,"alg":"HS256","lifetime_in_seconds":600}`)
-	if _, err := Start(Options{Assume: Assumptions{ClientPatch: "deep"}}); err == nil {
+	if _, err := Start(Options{Assume: tenant.Assumptions{ClientPatch: "deep"}}); err == nil {
 		t.Fatal("an unknown ClientPatch was accepted")
 	}
 }
@@ -212,7 +214,7 @@ func TestClients_unfitTokenExchangeSetting(t *testing.T) {
 	h := start(t, Options{})
 	h.expect(h.call(h.admin(), "POST", "/api/v2/clients", `{"name":"a",`+te+`}`), 201)
 	// On: not OIDC-conformant, or not first-party, is refused; both is taken.
-	h = start(t, Options{Assume: Assumptions{UnfitTokenExchange: "refuse"}})
+	h = start(t, Options{Assume: tenant.Assumptions{UnfitTokenExchange: "refuse"}})
 	tok := h.admin()
 	h.expect(h.call(tok, "POST", "/api/v2/clients", `{"name":"a",`+te+`}`), 400, "requires a first-party, OIDC-conformant client")
 	h.expect(h.call(tok, "POST", "/api/v2/clients", `{"name":"a","oidc_conformant":true,"is_first_party":false,`+te+`}`), 400)
@@ -411,7 +413,7 @@ func TestClients_stateFile(t *testing.T) {
 func TestClientGrants_subjectType(t *testing.T) {
 	for mode, userStatus := range map[string]int{"shared": 409, "separate": 201} {
 		t.Run(mode, func(t *testing.T) {
-			h := start(t, Options{Assume: Assumptions{GrantSubjectType: mode}})
+			h := start(t, Options{Assume: tenant.Assumptions{GrantSubjectType: mode}})
 			tok := h.admin()
 			h.expect(h.call(tok, "POST", "/api/v2/resource-servers", `{"identifier":"https://api.example.com/"}`), 201)
 			id := h.client(tok, `{"name":"m2m"}`)["client_id"].(string)
@@ -453,7 +455,7 @@ func TestClients_rotateReplyKeys(t *testing.T) {
 func TestToken_ungrantedScope(t *testing.T) {
 	for _, mode := range []string{"narrow", "refuse"} {
 		t.Run(mode, func(t *testing.T) {
-			h := start(t, Options{Assume: Assumptions{UngrantedScope: mode}})
+			h := start(t, Options{Assume: tenant.Assumptions{UngrantedScope: mode}})
 			tok := h.admin()
 			h.expect(h.call(tok, "POST", "/api/v2/resource-servers", `{"identifier":"https://api.example.com/","scopes":[{"value":"read:x"},{"value":"write:x"}]}`), 201)
 			c := h.client(tok, `{"name":"m2m","grant_types":["client_credentials"]}`)

@@ -2,12 +2,24 @@
 // real HTTP, real RS256 tokens, the API's shapes, status codes, limits and
 // failure modes. It shares no code with the provider's client on purpose: it
 // is a second, independent reading of the API.
+//
+// This package is the server: it listens, applies the rate limit, the
+// injected faults and the statistics, serves the admin endpoints, and wires
+// the rooms that do the rest, each a package below it:
+//
+//   - mgmtapi: the Management API routes;
+//   - oauth: the token endpoint, the custom token exchange and the signing key;
+//   - tenant: the tenant's objects, their rules and their persistence;
+//   - actionruntime: actions' code in Node.js workers, and npm;
+//   - wire: the API's wire format, which the routes and the token endpoint share.
+//
+// A room imports only rooms listed after it (mgmtapi and oauth not each
+// other), never this package (rooms_test.go checks it).
 package emulator
 
 import (
 	"bufio"
 	"context"
-	"crypto/rsa"
 	"crypto/tls"
 	"encoding/json"
 	"errors"
@@ -22,8 +34,13 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"sync"
 	"time"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/actionruntime"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/mgmtapi"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/oauth"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 )
 
 // Options configure an emulator. The zero value is a usable emulator on a
@@ -81,7 +98,7 @@ type Options struct {
 	// dependencies, and one line for each token exchange (nil: no log).
 	Log io.Writer
 	// Assume answers what the reference leaves open, one setting each.
-	Assume Assumptions
+	Assume tenant.Assumptions
 	// Node is the Node.js program that runs actions' code ("node" on PATH
 	// when empty), and Npm the npm that installs their dependencies ("npm"
 	// on PATH when empty). Without them the emulator serves everything
@@ -96,8 +113,13 @@ type Options struct {
 	// folder, tenant-emulator/packages).
 	PackageCache string
 	// ActionTimeout is how long one execution of an action may take
-	// (default 20s).
+	// (default 20s), waiting for a worker included: the exchange's action
+	// from the request's start, each post-login action from its own.
 	ActionTimeout time.Duration
+	// InstallTimeout bounds one npm install of a version's dependencies
+	// (default 5 minutes); an install past it is ended, and the build goes
+	// on as without npm.
+	InstallTimeout time.Duration
 	// ExchangeThrottle is the Suspicious IP Throttling of token exchanges.
 	ExchangeThrottle ExchangeThrottle
 }
@@ -128,7 +150,7 @@ func (f Faults) check() error {
 		return errors.New("faults: want {error_rate 0..1, drop_rate 0..1, latency_ms >= 0, seed, routes, failing_packages}")
 	}
 	for _, p := range f.FailingPackages {
-		if _, _, err := splitPackage(p); err != nil {
+		if _, _, err := tenant.SplitPackage(p); err != nil {
 			return fmt.Errorf("faults: failing_packages: %v; want \"name@version\" or \"name\"", err)
 		}
 	}
@@ -147,42 +169,52 @@ type Client struct {
 	TokenLifetime time.Duration
 }
 
+// The tenant's types that the emulator's API shows (package tenant holds
+// the tenant's objects).
+type (
+	// Assumptions answer what the reference leaves open, one setting each.
+	Assumptions = tenant.Assumptions
+	// Assumption is one of them, with its values.
+	Assumption = tenant.Assumption
+	// OutboxMessage is one test notification the emulator "sent".
+	OutboxMessage = tenant.OutboxMessage
+	// DemoIDs are the objects --demo seeds.
+	DemoIDs = tenant.DemoIDs
+	// State is every object, as the API shows it.
+	State = tenant.State
+)
+
+// ExchangeThrottle is the pre-custom-token-exchange stage of Suspicious IP
+// Throttling.
+type ExchangeThrottle = oauth.ExchangeThrottle
+
+// AllAssumptions lists every assumption, with its values.
+var AllAssumptions = tenant.AllAssumptions
+
+// AllScopes is every scope of the Management API's catalogue.
+func AllScopes() []string { return tenant.AllScopes() }
+
 // Server is a running emulator.
 type Server struct {
 	opts     Options
 	srv      *http.Server
 	listener net.Listener
 	domain   string // scheme://host:port
-	host     string // host:port
 	caFile   string
-	key      *rsa.PrivateKey
-	kid      string
 
-	mu      sync.Mutex
-	st      *store
-	start   *store
-	cap     int
+	// The tenant's objects and its lock, which guards the fields below too.
+	t       *tenant.Tenant
+	start   *tenant.Store
 	faults  Faults
 	rng     *rand.Rand
 	limiter limiter
 	omit    map[string]bool
 	stats   Stats
-	demo    DemoIDs
 	log     *log.Logger // nil: no log
 
-	certOnce    sync.Once
-	cert        string
-	packages    *packageInstaller
-	runtime     *nodeRuntime
-	actionCache map[string]map[string]cacheRecord // by trigger id, under mu
-	attempts    map[string]*attemptBucket         // by IP, under mu
-}
-
-// DemoIDs are the objects --demo seeds.
-type DemoIDs struct {
-	ActionID        string `json:"demo_action_id,omitempty"`
-	RoleID          string `json:"demo_role_id,omitempty"`
-	PhoneProviderID string `json:"demo_phone_provider_id,omitempty"`
+	runtime *actionruntime.Runtime
+	oauth   *oauth.Server
+	api     *mgmtapi.Server
 }
 
 // Start listens on a loopback address and serves until Close.
@@ -204,11 +236,11 @@ func Start(opts Options) (*Server, error) {
 		opts.BuildDelay = 100 * time.Millisecond
 	}
 	if opts.ActionTimeout <= 0 {
-		opts.ActionTimeout = defaultActionTimeout
+		opts.ActionTimeout = actionruntime.DefaultTimeout
 	}
-	var saved *savedState
+	var saved *tenant.SavedState
 	if opts.StateFile != "" {
-		if saved, err = loadState(opts.StateFile); err != nil {
+		if saved, err = tenant.LoadState(opts.StateFile); err != nil {
 			return nil, err
 		}
 	}
@@ -216,10 +248,10 @@ func Start(opts Options) (*Server, error) {
 		opts.ClientID, opts.ClientSecret = saved.ClientID, saved.ClientSecret
 	}
 	if opts.ClientID == "" {
-		opts.ClientID = randomString(32)
+		opts.ClientID = wire.RandomString(32)
 	}
 	if opts.ClientSecret == "" {
-		opts.ClientSecret = randomString(64)
+		opts.ClientSecret = wire.RandomString(64)
 	}
 	if opts.TenantName == "" {
 		opts.TenantName = "emulated-tenant"
@@ -227,19 +259,16 @@ func Start(opts Options) (*Server, error) {
 	if err := opts.Faults.check(); err != nil {
 		return nil, err
 	}
-	if err := opts.Assume.normalize(); err != nil {
+	if err := opts.Assume.Normalize(); err != nil {
 		return nil, err
 	}
 	l, err := net.Listen("tcp", opts.Listen)
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: opts, listener: l, host: l.Addr().String(), cap: opts.EntityCap}
-	s.domain = "http://" + s.host
-	if s.key, s.kid, err = newSigningKey(); err != nil {
-		l.Close()
-		return nil, err
-	}
+	s := &Server{opts: opts, listener: l, t: &tenant.Tenant{Host: l.Addr().String(), Cap: opts.EntityCap, Name: opts.TenantName,
+		Assume: opts.Assume, BuildDelay: opts.BuildDelay, FieldsEverywhere: opts.FieldsEverywhere}}
+	s.domain = "http://" + s.t.Host
 	taken := map[string]bool{opts.ClientID: true}
 	for _, c := range opts.Clients {
 		if c.ID == "" || c.Secret == "" {
@@ -261,26 +290,33 @@ func Start(opts Options) (*Server, error) {
 	s.stats = newStats()
 	if opts.Log != nil {
 		s.log = log.New(opts.Log, "tenant-emulator: ", log.LstdFlags)
+		s.t.Log = s.log.Printf
 	}
-	s.packages = installerFor(opts.PackageCache, opts.Npm, opts.NpmRegistry)
-	s.runtime = newNodeRuntime(opts.Node, opts.ActionTimeout, s.logLine)
-	s.st = newStore()
+	s.t.Installer = actionruntime.NewInstaller(actionruntime.InstallerOptions{Cache: opts.PackageCache, Npm: opts.Npm, Registry: opts.NpmRegistry, Timeout: opts.InstallTimeout})
+	s.runtime = actionruntime.New(actionruntime.Options{Node: opts.Node, Timeout: opts.ActionTimeout, Log: s.t.Logf})
+	if s.oauth, err = oauth.New(s.t, s.runtime, oauth.Options{TokenLifetime: opts.TokenLifetime, Throttle: opts.ExchangeThrottle}); err != nil {
+		l.Close()
+		return nil, err
+	}
+	key, _ := s.oauth.Key()
+	s.api = mgmtapi.New(s.t, s.runtime, &key.PublicKey)
+	s.t.St = tenant.NewStore()
 	if saved != nil {
-		s.st, s.demo = saved.Store, saved.Demo
-		s.keepSystemAPIs(s.st)
+		s.t.St, s.t.Seeded = saved.Store, saved.Demo
+		s.t.KeepSystemAPIs(s.t.St)
 	}
-	s.seedSystem()
+	s.t.SeedSystem()
 	if saved != nil {
-		s.moveGrants(saved.oldAudience, s.Audience())
+		s.t.MoveGrants(saved.OldAudience, s.Audience())
 	}
-	s.seedClient(Client{ID: opts.ClientID, Secret: opts.ClientSecret, Scopes: AllScopes(), Global: true}, "Default App")
+	s.t.SeedClient(tenant.ClientSeed{ID: opts.ClientID, Secret: opts.ClientSecret, Scopes: tenant.AllScopes(), Global: true}, "Default App")
 	for _, c := range opts.Clients {
-		s.seedClient(c, c.ID)
+		s.t.SeedClient(tenant.ClientSeed(c), c.ID)
 	}
 	if opts.Demo && saved == nil {
-		s.seedDemo()
+		s.t.SeedDemo()
 	}
-	s.start = s.st.clone()
+	s.start = s.t.St.Clone()
 
 	s.srv = &http.Server{Handler: s.handler(), ReadHeaderTimeout: 10 * time.Second}
 	if opts.TLS {
@@ -290,7 +326,7 @@ func Start(opts Options) (*Server, error) {
 			return nil, err
 		}
 		s.caFile = caFile
-		s.domain = "https://" + s.host
+		s.domain = "https://" + s.t.Host
 		l = tls.NewListener(l, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
 	}
 	go func() { _ = s.srv.Serve(l) }()
@@ -303,9 +339,10 @@ func (s *Server) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	err := s.srv.Shutdown(ctx)
-	err = errors.Join(err, s.runtime.close())
+	s.t.Installer.Close()
+	err = errors.Join(err, s.runtime.Close())
 	if s.opts.StateFile != "" {
-		err = errors.Join(err, s.saveState(s.opts.StateFile))
+		err = errors.Join(err, s.t.SaveState(s.opts.StateFile, s.opts.ClientID, s.opts.ClientSecret))
 	}
 	if s.caFile != "" {
 		err = errors.Join(err, os.RemoveAll(filepath.Dir(s.caFile)))
@@ -320,7 +357,7 @@ func (s *Server) Domain() string { return s.domain }
 func (s *Server) BaseURL() string { return s.domain + "/api/v2" }
 
 // Audience is the identifier of the system Management API.
-func (s *Server) Audience() string { return "https://" + s.host + "/api/v2/" }
+func (s *Server) Audience() string { return s.t.Audience() }
 
 // ClientID and ClientSecret are the default (global, every scope) client's.
 func (s *Server) ClientID() string     { return s.opts.ClientID }
@@ -330,27 +367,27 @@ func (s *Server) ClientSecret() string { return s.opts.ClientSecret }
 func (s *Server) CAFile() string { return s.caFile }
 
 // Demo returns the ids seeded by Options.Demo.
-func (s *Server) Demo() DemoIDs { return s.demo }
+func (s *Server) Demo() tenant.DemoIDs { return s.t.Seeded }
 
 // AddClient registers another application (a non-global one, or one with
 // fewer scopes), or gives one it has these settings.
 func (s *Server) AddClient(c Client) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.seedClient(c, c.ID)
+	s.t.Lock()
+	defer s.t.Unlock()
+	s.t.SeedClient(tenant.ClientSeed(c), c.ID)
 }
 
 // SetEntityCap sets the per-type object cap (0: none).
 func (s *Server) SetEntityCap(n int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.cap = n
+	s.t.Lock()
+	defer s.t.Unlock()
+	s.t.Cap = n
 }
 
 // SetFaults replaces the fault settings.
 func (s *Server) SetFaults(f Faults) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.t.Lock()
+	defer s.t.Unlock()
 	s.setFaults(f)
 }
 
@@ -358,21 +395,22 @@ func (s *Server) setFaults(f Faults) {
 	f.FailingPackages = slices.Clone(f.FailingPackages)
 	f.Routes = maps.Clone(f.Routes)
 	s.faults = f
+	s.t.FailingPackages = f.FailingPackages
 	s.rng = rand.New(rand.NewPCG(uint64(f.Seed), uint64(f.Seed)^0x9e3779b97f4a7c15))
 }
 
 // SetRateLimit replaces the rate limit by a token bucket (0 rps: no limit).
 func (s *Server) SetRateLimit(rps float64, burst int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.t.Lock()
+	defer s.t.Unlock()
 	s.limiter = newLimiter(rps, burst, 0)
 }
 
 // Outbox returns every test notification sent so far.
-func (s *Server) Outbox() []OutboxMessage {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]OutboxMessage(nil), s.st.Outbox...)
+func (s *Server) Outbox() []tenant.OutboxMessage {
+	s.t.Lock()
+	defer s.t.Unlock()
+	return append([]tenant.OutboxMessage(nil), s.t.St.Outbox...)
 }
 
 // Stats is a copy of the request counters.
@@ -386,8 +424,8 @@ func newStats() Stats { return Stats{ByRoute: map[string]int64{}, ByStatus: map[
 
 // Stats returns a copy of the request counters.
 func (s *Server) Stats() Stats {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.t.Lock()
+	defer s.t.Unlock()
 	out := newStats()
 	out.Total = s.stats.Total
 	for k, v := range s.stats.ByRoute {
@@ -401,18 +439,18 @@ func (s *Server) Stats() Stats {
 
 // ResetStats zeroes the request counters.
 func (s *Server) ResetStats() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.t.Lock()
+	defer s.t.Unlock()
 	s.stats = newStats()
 }
 
 // Reset returns the store to its starting state and zeroes the counters.
 func (s *Server) Reset() {
-	s.mu.Lock()
-	s.st = s.start.clone()
-	s.actionCache, s.attempts = nil, nil
-	s.retireWorkers()
-	s.mu.Unlock()
+	s.t.Lock()
+	s.t.St = s.start.Clone()
+	s.oauth.Reset()
+	s.api.RetireWorkers()
+	s.t.Unlock()
 	s.ResetStats()
 }
 
@@ -424,7 +462,8 @@ func (s *Server) Reset() {
 // any request without a valid token.
 func (s *Server) handler() http.Handler {
 	api := http.NewServeMux()
-	s.routes(api)
+	s.oauth.Routes(api)
+	s.api.Routes(api)
 	admin := http.NewServeMux()
 	s.adminRoutes(admin)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -447,7 +486,7 @@ func (s *Server) handler() http.Handler {
 		if pattern == "" {
 			s.notServed(r, rec.status)
 		}
-		s.mu.Lock()
+		s.t.Lock()
 		s.stats.Total++
 		s.stats.ByRoute[label]++
 		status := "dropped"
@@ -455,7 +494,7 @@ func (s *Server) handler() http.Handler {
 			status = strconv.Itoa(rec.status)
 		}
 		s.stats.ByStatus[status]++
-		s.mu.Unlock()
+		s.t.Unlock()
 	})
 }
 
@@ -463,7 +502,7 @@ func (s *Server) handler() http.Handler {
 // authentication before the route ("" pattern: none matched). A matched
 // path is canonical, so the mux neither cleans nor redirects it.
 func (s *Server) serveAPI(w *recorder, r *http.Request, isAPI bool, api *http.ServeMux, pattern string) {
-	s.mu.Lock()
+	s.t.Lock()
 	f := s.faults
 	routeStatus := 0
 	if pattern != "" {
@@ -473,7 +512,7 @@ func (s *Server) serveAPI(w *recorder, r *http.Request, isAPI bool, api *http.Se
 	failStatus := []int{500, 502, 503}[s.rng.IntN(3)]
 	drop := f.DropRate > 0 && s.rng.Float64() < f.DropRate
 	limit, remaining, reset, allowed := s.limiter.take(time.Now())
-	s.mu.Unlock()
+	s.t.Unlock()
 
 	if f.LatencyMS > 0 {
 		time.Sleep(time.Duration(f.LatencyMS) * time.Millisecond)
@@ -482,30 +521,29 @@ func (s *Server) serveAPI(w *recorder, r *http.Request, isAPI bool, api *http.Se
 		s.rateLimitHeaders(w.Header(), limit, remaining, reset)
 	}
 	if !allowed {
-		writeErr(w, newErr(429, "Global limit has been reached", "too_many_requests"))
+		wire.WriteErr(w, wire.NewErr(429, "Global limit has been reached", "too_many_requests"))
 		return
 	}
 	if routeStatus != 0 {
-		writeErr(w, newErr(routeStatus, "Injected fault for "+pattern+".", ""))
+		wire.WriteErr(w, wire.NewErr(routeStatus, "Injected fault for "+pattern+".", ""))
 		return
 	}
 	if isAPI && fail {
-		writeErr(w, newErr(failStatus, "Injected fault: the server failed before handling the request.", ""))
+		wire.WriteErr(w, wire.NewErr(failStatus, "Injected fault: the server failed before handling the request.", ""))
 		return
 	}
 	if isAPI {
-		c, e := s.authenticate(r)
-		if e != nil {
-			writeErr(w, e)
+		var e *wire.Error
+		if r, e = s.api.Authenticate(r); e != nil {
+			wire.WriteErr(w, e)
 			return
 		}
-		r = r.WithContext(context.WithValue(r.Context(), callerKey{}, c))
 	}
 	if pattern == "" {
 		// Assumption (no recording or reference shows the API's answer to
 		// a route it does not have): the API's error shape with the reason
 		// phrase as message, as recorded for 404s that name nothing more.
-		writeErr(w, newErr(404, "Not Found", ""))
+		wire.WriteErr(w, wire.NewErr(404, "Not Found", ""))
 		return
 	}
 	if isAPI && drop && r.Method != http.MethodGet {
@@ -535,14 +573,6 @@ func (s *Server) notServed(r *http.Request, status int) {
 		answer = strconv.Itoa(status)
 	}
 	s.log.Printf("not served: %s %s (answered %s): the emulator has no such route; see its guide for the routes it serves", r.Method, r.URL.EscapedPath(), answer)
-}
-
-// logf logs what the emulator did not do of a request it served, such as
-// running an action's code.
-func (s *Server) logf(r *http.Request, format string, args ...any) {
-	if s.log != nil {
-		s.log.Printf("%s %s: %s", r.Method, r.URL.EscapedPath(), fmt.Sprintf(format, args...))
-	}
 }
 
 // recorder remembers the status; with discard it swallows the answer.
@@ -577,107 +607,37 @@ func (r *recorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 }
 
 func (s *Server) adminRoutes(mux *http.ServeMux) {
-	mux.HandleFunc("GET /__emulator/stats", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, s.Stats()) })
-	mux.HandleFunc("POST /__emulator/stats/reset", func(w http.ResponseWriter, r *http.Request) { s.ResetStats(); noContent(w) })
-	mux.HandleFunc("POST /__emulator/reset", func(w http.ResponseWriter, r *http.Request) { s.Reset(); noContent(w) })
-	mux.HandleFunc("GET /__emulator/outbox", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, s.Outbox()) })
+	mux.HandleFunc("GET /__emulator/stats", func(w http.ResponseWriter, r *http.Request) { wire.WriteJSON(w, 200, s.Stats()) })
+	mux.HandleFunc("POST /__emulator/stats/reset", func(w http.ResponseWriter, r *http.Request) { s.ResetStats(); wire.NoContent(w) })
+	mux.HandleFunc("POST /__emulator/reset", func(w http.ResponseWriter, r *http.Request) { s.Reset(); wire.NoContent(w) })
+	mux.HandleFunc("GET /__emulator/outbox", func(w http.ResponseWriter, r *http.Request) { wire.WriteJSON(w, 200, s.Outbox()) })
 	// Over HTTP the state shows no secret: anything on the machine can ask,
 	// an action's code included.
-	mux.HandleFunc("GET /__emulator/state", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, s.state(false)) })
+	mux.HandleFunc("GET /__emulator/state", func(w http.ResponseWriter, r *http.Request) { wire.WriteJSON(w, 200, s.t.Snapshot(false)) })
 	mux.HandleFunc("PUT /__emulator/faults", func(w http.ResponseWriter, r *http.Request) {
 		var f Faults
 		if err := json.NewDecoder(r.Body).Decode(&f); err != nil {
-			writeErr(w, newErr(400, "faults: "+err.Error(), ""))
+			wire.WriteErr(w, wire.NewErr(400, "faults: "+err.Error(), ""))
 			return
 		}
 		if err := f.check(); err != nil {
-			writeErr(w, newErr(400, err.Error(), ""))
+			wire.WriteErr(w, wire.NewErr(400, err.Error(), ""))
 			return
 		}
 		s.SetFaults(f)
-		writeJSON(w, 200, f)
+		wire.WriteJSON(w, 200, f)
 	})
-}
-
-// State is every object, as the API shows it.
-type State struct {
-	TokenExchangeProfiles []json.RawMessage `json:"token_exchange_profiles"`
-	ResourceServers       []json.RawMessage `json:"resource_servers"`
-	Roles                 []json.RawMessage `json:"roles"`
-	Actions               []json.RawMessage `json:"actions"`
-	PhoneProviders        []json.RawMessage `json:"phone_providers"`
-	Users                 []json.RawMessage `json:"users"`
-	// TriggerBindings holds each trigger that has bindings: its bindings in
-	// execution order.
-	TriggerBindings map[string][]json.RawMessage `json:"trigger_bindings"`
-	// Clients show their secrets in State, not at GET /__emulator/state.
-	Clients      []json.RawMessage `json:"clients"`
-	ClientGrants []json.RawMessage `json:"client_grants"`
 }
 
 // State returns a snapshot of the store, secrets included: the client
 // secrets and the HS256 APIs' signing secrets.
-func (s *Server) State() State { return s.state(true) }
+func (s *Server) State() tenant.State { return s.t.Snapshot(true) }
 
-// state is a snapshot of the store, with or without the secrets.
-func (s *Server) state(secrets bool) State {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	// An empty collection is [], never null.
-	out := State{
-		TokenExchangeProfiles: []json.RawMessage{}, ResourceServers: []json.RawMessage{}, Roles: []json.RawMessage{},
-		Actions: []json.RawMessage{}, PhoneProviders: []json.RawMessage{}, Users: []json.RawMessage{},
-		TriggerBindings: map[string][]json.RawMessage{}, Clients: []json.RawMessage{}, ClientGrants: []json.RawMessage{},
-	}
-	for _, p := range sortedBySeq(s.st.Profiles, func(p *profile) int64 { return p.Seq }) {
-		out.TokenExchangeProfiles = append(out.TokenExchangeProfiles, mustJSON(p))
-	}
-	for _, rs := range sortedBySeq(s.st.ResourceServers, func(r *resourceServer) int64 { return r.Seq }) {
-		if !secrets && rs.SigningSecret != nil {
-			c := *rs
-			c.SigningSecret = nil
-			rs = &c
-		}
-		out.ResourceServers = append(out.ResourceServers, mustJSON(rs))
-	}
-	for _, ro := range sortedBySeq(s.st.Roles, func(r *role) int64 { return r.Seq }) {
-		out.Roles = append(out.Roles, mustJSON(append(roleView(ro), ordered{{"permissions", s.permissionsOf(ro.ID)}}...)))
-	}
-	now := time.Now()
-	for _, a := range sortedBySeq(s.st.Actions, func(a *action) int64 { return a.Seq }) {
-		out.Actions = append(out.Actions, mustJSON(a.view(now)))
-	}
-	for _, p := range s.st.PhoneProviders { // a tenant has at most one
-		out.PhoneProviders = append(out.PhoneProviders, mustJSON(p))
-	}
-	for _, u := range sortedBySeq(s.st.Users, func(u *user) int64 { return u.Seq }) {
-		out.Users = append(out.Users, mustJSON(append(u.view(), ordered{{"roles", s.rolesOf(u.UserID)}}...)))
-	}
-	for t, list := range s.st.Bindings {
-		for _, b := range list {
-			out.TriggerBindings[t] = append(out.TriggerBindings[t], mustJSON(s.bindingView(t, b, now)))
-		}
-	}
-	for _, c := range sortedBySeq(s.st.Clients, func(c *clientRec) int64 { return c.Seq }) {
-		out.Clients = append(out.Clients, mustJSON(c.view(secrets)))
-	}
-	for _, g := range sortedBySeq(s.st.Grants, func(g *grant) int64 { return g.Seq }) {
-		out.ClientGrants = append(out.ClientGrants, mustJSON(g))
-	}
-	return out
-}
-
-func mustJSON(v any) json.RawMessage {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err)
-	}
-	return b
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
+// PhoneCredentials returns the credentials the tenant holds for the phone
+// provider id (nil when none), which the API never returns: for tests, as
+// Outbox is.
+func (s *Server) PhoneCredentials(id string) map[string]string {
+	s.t.Lock()
+	defer s.t.Unlock()
+	return maps.Clone(s.t.St.PhoneCredentials[id])
 }

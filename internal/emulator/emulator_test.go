@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
 )
 
 type harness struct {
@@ -196,7 +198,7 @@ func TestProfileCreation_errorTable(t *testing.T) {
 			403, "You reached the limit of entities of this type for this tenant.")
 	})
 	t.Run("non-global client", func(t *testing.T) {
-		h.s.AddClient(Client{ID: "local", Secret: "local-secret", Scopes: AllScopes()})
+		h.s.AddClient(Client{ID: "local", Secret: "local-secret", Scopes: tenant.AllScopes()})
 		h.expect(h.call(h.tokenFor("local", "local-secret"), "POST", "/api/v2/token-exchange-profiles", body("abc", "urn:acme:local", good, "custom_authentication")), 401, "global client")
 	})
 	t.Run("missing scope", func(t *testing.T) {
@@ -251,9 +253,10 @@ func TestAuth_failures(t *testing.T) {
 	h := start(t, Options{})
 	good := h.admin()
 	parts := strings.Split(good, ".")
+	tenantKey, kid := h.s.oauth.Key()
 	sign := func(method jwt.SigningMethod, key any, claims jwt.MapClaims) string {
 		tk := jwt.NewWithClaims(method, claims)
-		tk.Header["kid"] = h.s.kid
+		tk.Header["kid"] = kid
 		s, err := tk.SignedString(key)
 		if err != nil {
 			t.Fatal(err)
@@ -261,8 +264,8 @@ func TestAuth_failures(t *testing.T) {
 		return s
 	}
 	claims := func(mod func(jwt.MapClaims)) jwt.MapClaims {
-		c := jwt.MapClaims{"iss": "https://" + h.s.host + "/", "sub": h.s.ClientID() + "@clients", "aud": h.s.Audience(),
-			"iat": time.Now().Unix(), "exp": time.Now().Add(time.Hour).Unix(), "scope": strings.Join(AllScopes(), " "), "azp": h.s.ClientID()}
+		c := jwt.MapClaims{"iss": "https://" + h.s.t.Host + "/", "sub": h.s.ClientID() + "@clients", "aud": h.s.Audience(),
+			"iat": time.Now().Unix(), "exp": time.Now().Add(time.Hour).Unix(), "scope": strings.Join(tenant.AllScopes(), " "), "azp": h.s.ClientID()}
 		if mod != nil {
 			mod(c)
 		}
@@ -271,7 +274,7 @@ func TestAuth_failures(t *testing.T) {
 	payload, _ := base64.RawURLEncoding.DecodeString(parts[1])
 	tampered := parts[0] + "." + base64.RawURLEncoding.EncodeToString(bytes.Replace(payload, []byte("@clients"), []byte("@client5"), 1)) + "." + parts[2]
 	noneTok := base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"none","typ":"JWT"}`)) + "." + parts[1] + "."
-	pubDER := h.s.key.PublicKey.N.Bytes()
+	pubDER := tenantKey.PublicKey.N.Bytes()
 	for _, tc := range []struct {
 		name, token string
 		status      int
@@ -282,9 +285,9 @@ func TestAuth_failures(t *testing.T) {
 		{"tampered", tampered, 401, "Invalid token signature"},
 		{"alg none", noneTok, 401, "Invalid token signature"},
 		{"hs256 with public key", sign(jwt.SigningMethodHS256, pubDER, claims(nil)), 401, "Invalid token signature"},
-		{"expired", sign(jwt.SigningMethodRS256, h.s.key, claims(func(c jwt.MapClaims) { c["exp"] = time.Now().Add(-time.Minute).Unix() })), 401, "Expired token received for JSON Web Token validation"},
-		{"wrong audience", sign(jwt.SigningMethodRS256, h.s.key, claims(func(c jwt.MapClaims) { c["aud"] = "https://elsewhere/api/v2/" })), 401, "Bad audience"},
-		{"scope missing", sign(jwt.SigningMethodRS256, h.s.key, claims(func(c jwt.MapClaims) { c["scope"] = "read:actions" })), 403, "Insufficient scope, expected any of: read:roles"},
+		{"expired", sign(jwt.SigningMethodRS256, tenantKey, claims(func(c jwt.MapClaims) { c["exp"] = time.Now().Add(-time.Minute).Unix() })), 401, "Expired token received for JSON Web Token validation"},
+		{"wrong audience", sign(jwt.SigningMethodRS256, tenantKey, claims(func(c jwt.MapClaims) { c["aud"] = "https://elsewhere/api/v2/" })), 401, "Bad audience"},
+		{"scope missing", sign(jwt.SigningMethodRS256, tenantKey, claims(func(c jwt.MapClaims) { c["scope"] = "read:actions" })), 403, "Insufficient scope, expected any of: read:roles"},
 		{"ok", good, 200, "["},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -317,13 +320,14 @@ func TestToken_endpoint(t *testing.T) {
 	h.expect(post("application/x-www-form-urlencoded", "grant_type=client_credentials&client_id=cid&client_secret=csecret&audience=https://other/", false), 403, "Service not found")
 
 	r := h.call("", "GET", "/.well-known/jwks.json", nil)
-	h.expect(r, 200, `"kty":"RSA"`, `"kid":"`+h.s.kid+`"`)
+	_, kid := h.s.oauth.Key()
+	h.expect(r, 200, `"kty":"RSA"`, `"kid":"`+kid+`"`)
 	// The issued token's claims.
 	tok := h.admin()
 	payload, _ := base64.RawURLEncoding.DecodeString(strings.Split(tok, ".")[1])
 	var c map[string]any
 	_ = json.Unmarshal(payload, &c)
-	if c["iss"] != "https://"+h.s.host+"/" || c["sub"] != "cid@clients" || c["aud"] != aud || c["gty"] != "client-credentials" || c["azp"] != "cid" {
+	if c["iss"] != "https://"+h.s.t.Host+"/" || c["sub"] != "cid@clients" || c["aud"] != aud || c["gty"] != "client-credentials" || c["azp"] != "cid" {
 		t.Fatalf("claims %v", c)
 	}
 	header, _ := base64.RawURLEncoding.DecodeString(strings.Split(tok, ".")[0])

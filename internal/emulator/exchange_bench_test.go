@@ -10,14 +10,17 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/internal/emutest"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/oauth"
 )
 
-// The exchange's measures (reported, never asserted): latency over 200
-// exchanges of a warm action, the first exchange after a deploy, and the
-// build of an action with one real dependency, before and after the set is
-// cached. Run with -benchtime=1x:
+// The exchange's measures (reported, never asserted): the first exchange
+// after a deploy, and the build of an action with one real dependency,
+// before and after the set is cached (the runtime's own measures are in
+// exchange_runtime_bench_test.go). Run with -benchtime=1x:
 //
-//	go test -run '^$' -bench 'Exchange|BuildWithDependency' -benchtime=1x ./internal/emulator
+//	go test -run '^$' -bench 'FirstAfterDeploy|BuildWithDependency' -benchtime=1x ./internal/emulator
 
 // benchTenant is an emulator with an API, a client allowed to exchange,
 // and a way to deploy custom-token-exchange actions, for benchmarks.
@@ -108,7 +111,7 @@ func (bt *benchTenant) exchange(subjectTokenType, subject string) time.Duration 
 	bt.tb.Helper()
 	start := time.Now()
 	bt.post("/oauth/token", "", url.Values{
-		"grant_type": {tokenExchangeGrant}, "client_id": {bt.client}, "client_secret": {bt.secret},
+		"grant_type": {oauth.TokenExchangeGrant}, "client_id": {bt.client}, "client_secret": {bt.secret},
 		"subject_token": {subject}, "subject_token_type": {subjectTokenType}, "audience": {ordersAPI}, "scope": {"read:orders"},
 	})
 	return time.Since(start)
@@ -121,25 +124,6 @@ func percentile(d []time.Duration, p float64) time.Duration {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
-// BenchmarkExchange: 200 exchanges, each a new user created by
-// setUserByConnection, through one warm worker.
-func BenchmarkExchange(b *testing.B) {
-	requireNode(b)
-	bt := newBenchTenant(b, Options{BuildDelay: 20 * time.Millisecond})
-	id, _, _ := bt.action(createLegacy, "[]", true)
-	bt.profile(legacyType, id)
-	bt.exchange(legacyType, "warm-up")
-	for b.Loop() {
-		lat := make([]time.Duration, 0, 200)
-		for i := range 200 {
-			lat = append(lat, bt.exchange(legacyType, fmt.Sprintf("user-%d-%d", time.Now().UnixNano(), i)))
-		}
-		b.ReportMetric(ms(percentile(lat, 0.50)), "p50-ms")
-		b.ReportMetric(ms(percentile(lat, 0.95)), "p95-ms")
-		b.ReportMetric(ms(slices.Max(lat)), "max-ms")
-	}
-}
 
 // BenchmarkExchangeFirstAfterDeploy: the first exchange after each of ten
 // deploys, which starts the new version's worker (no dependencies, so no
@@ -165,7 +149,7 @@ func BenchmarkExchangeFirstAfterDeploy(b *testing.B) {
 // download cache), with npm's download cache warm, and with the set in the
 // package cache.
 func BenchmarkBuildWithDependency(b *testing.B) {
-	requireNpm(b)
+	emutest.RequireNpm(b)
 	deps := `[{"name":"jose","version":"5.9.6"}]`
 	for b.Loop() {
 		b.Setenv("NPM_CONFIG_CACHE", b.TempDir())

@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/internal/emutest"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/oauth"
 )
 
 // deployPostLogin creates and deploys a post-login action whose
@@ -70,7 +73,7 @@ func TestExchange_postLoginActionsRun(t *testing.T) {
 // A post-login deny makes the exchange fail, and the actions after it do
 // not run; an action that throws fails it as the exchange's action does.
 func TestExchange_postLoginDenyAndFailure(t *testing.T) {
-	log := &syncBuffer{}
+	log := &emutest.Log{}
 	x := newExchangeTenant(t, Options{Log: log}, createLegacy, "", "")
 	deny := x.deployPostLogin("deny", `
   if (event.user.user_id === "auth0|denied") api.access.deny("Orders are closed for this account.");
@@ -88,7 +91,7 @@ func TestExchange_postLoginDenyAndFailure(t *testing.T) {
 		t.Fatalf("a denied exchange stored the user %+v", u)
 	}
 	status, out = x.exchange("throw")
-	if status != 500 || out["error"] != "server_error" || out["error_description"] != errPostLoginFailed {
+	if status != 500 || out["error"] != "server_error" || out["error_description"] != oauth.PostLoginFailed {
 		t.Fatalf("throw: %d %v", status, out)
 	}
 	if status, out := x.exchange("fine"); status != 200 {

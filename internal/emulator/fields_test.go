@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/internal/emutest"
 )
 
 // keysOf lists an object's keys in the order of the body.
@@ -134,7 +136,7 @@ func TestFields_otherRoutes(t *testing.T) {
 // TestRouting_unservedRouteIsLogged: a route the emulator does not serve
 // answers the API's 404 body, and the log names the method and path.
 func TestRouting_unservedRouteIsLogged(t *testing.T) {
-	var log syncBuffer
+	var log emutest.Log
 	h := start(t, Options{Log: &log})
 	tok := h.admin()
 	r := h.call(tok, "GET", "/api/v2/connections?fields=id", nil)

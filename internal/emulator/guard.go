@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"path"
 	"strings"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 )
 
 // under reports whether the request's path is prefix or below it, read
@@ -45,7 +47,7 @@ func canonicalPath(r *http.Request) bool {
 // serveAdmin serves /__emulator/ to local tools only (see adminGuard).
 func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request, admin *http.ServeMux) {
 	if e := s.adminGuard(r); e != nil {
-		writeErr(w, e)
+		wire.WriteErr(w, e)
 		return
 	}
 	pattern := ""
@@ -53,7 +55,7 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request, admin *http.
 		_, pattern = admin.Handler(r)
 	}
 	if pattern == "" {
-		writeErr(w, newErr(404, "Not Found", ""))
+		wire.WriteErr(w, wire.NewErr(404, "Not Found", ""))
 		return
 	}
 	admin.ServeHTTP(w, r)
@@ -70,19 +72,19 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request, admin *http.
 // DELETE) with a Content-Type other than application/json. A write with no
 // Content-Type at all is allowed (curl -X POST sends none), since a browser
 // cannot send one without an Origin header.
-func (s *Server) adminGuard(r *http.Request) *apiErr {
+func (s *Server) adminGuard(r *http.Request) *wire.Error {
 	if !s.loopbackHost(r.Host) {
-		return newErr(403, "The emulator's admin endpoints answer only requests to a loopback host (127.0.0.0/8, [::1] or localhost); Host was "+quote(r.Host)+".", "")
+		return wire.NewErr(403, "The emulator's admin endpoints answer only requests to a loopback host (127.0.0.0/8, [::1] or localhost); Host was "+wire.Quote(r.Host)+".", "")
 	}
 	if _, ok := r.Header["Origin"]; ok {
-		return newErr(403, "The emulator's admin endpoints refuse requests with an Origin header: they are not for web pages.", "")
+		return wire.NewErr(403, "The emulator's admin endpoints refuse requests with an Origin header: they are not for web pages.", "")
 	}
 	switch r.Method {
 	case http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
 		if ct := r.Header.Values("Content-Type"); len(ct) > 0 {
 			mt, _, err := mime.ParseMediaType(ct[0])
 			if err != nil || mt != "application/json" || len(ct) > 1 {
-				return newErr(403, "The emulator's admin endpoints accept writes with Content-Type application/json or none; got "+quote(strings.Join(ct, ", "))+".", "")
+				return wire.NewErr(403, "The emulator's admin endpoints accept writes with Content-Type application/json or none; got "+wire.Quote(strings.Join(ct, ", "))+".", "")
 			}
 		}
 	}
@@ -99,7 +101,7 @@ func (s *Server) loopbackHost(host string) bool {
 	if strings.HasPrefix(name, "[") && strings.HasSuffix(name, "]") {
 		name = name[1 : len(name)-1]
 	}
-	if _, own, _ := net.SplitHostPort(s.host); port != "" && port != own {
+	if _, own, _ := net.SplitHostPort(s.t.Host); port != "" && port != own {
 		return false
 	}
 	if strings.EqualFold(name, "localhost") {
@@ -108,5 +110,3 @@ func (s *Server) loopbackHost(host string) bool {
 	ip := net.ParseIP(name)
 	return ip != nil && ip.IsLoopback()
 }
-
-func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }

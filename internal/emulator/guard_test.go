@@ -16,7 +16,7 @@ import (
 // and returns the answer.
 func (h *harness) raw(method, target string, header map[string]string) reply {
 	h.t.Helper()
-	conn, err := net.Dial("tcp", h.s.host)
+	conn, err := net.Dial("tcp", h.s.t.Host)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -24,7 +24,7 @@ func (h *harness) raw(method, target string, header map[string]string) reply {
 	var b strings.Builder
 	b.WriteString(method + " " + target + " HTTP/1.1\r\n")
 	if _, ok := header["Host"]; !ok {
-		b.WriteString("Host: " + h.s.host + "\r\n")
+		b.WriteString("Host: " + h.s.t.Host + "\r\n")
 	}
 	for k, v := range header {
 		b.WriteString(k + ": " + v + "\r\n")
@@ -100,7 +100,7 @@ func TestRouting_authenticateFirstNeverRedirect(t *testing.T) {
 func TestAdmin_refusesBrowsersAndForeignHosts(t *testing.T) {
 	h := start(t, Options{Demo: true})
 	h.expect(h.call(h.admin(), "POST", "/api/v2/roles", `{"name":"kept"}`), 200)
-	_, port, _ := net.SplitHostPort(h.s.host)
+	_, port, _ := net.SplitHostPort(h.s.t.Host)
 	for _, host := range []string{"127.0.0.1:" + port, "127.0.0.1", "127.9.8.7:" + port, "localhost:" + port, "LOCALHOST", "[::1]:" + port, "[::1]"} {
 		if r := h.raw("GET", "/__emulator/stats", map[string]string{"Host": host}); r.status != 200 {
 			t.Errorf("Host %s: %d %s", host, r.status, r.body)

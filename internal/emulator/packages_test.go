@@ -1,101 +1,20 @@
 package emulator
 
 import (
-	"os"
-	"os/exec"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/internal/emutest"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
 )
-
-// requireNpm skips a test that installs packages for real where this
-// machine has no npm (TestActions_buildWithoutNpm covers that case).
-func requireNpm(t testing.TB) {
-	t.Helper()
-	if _, err := exec.LookPath("npm"); err != nil {
-		t.Skipf("this test installs packages with npm: %v", err)
-	}
-}
-
-// A published package installs, once per dependency set: the second
-// build of the same set finds it in the package cache.
-func TestPackages_installOncePerSet(t *testing.T) {
-	requireNpm(t)
-	in := installerFor(t.TempDir(), "", "")
-	log := &syncBuffer{}
-	deps := []dependency{{Name: "left-pad", Version: "1.3.0"}}
-	i := in.install(deps, log.printf)
-	<-i.done
-	if i.outcome != installOK {
-		t.Fatalf("install: %d %s", i.outcome, i.detail)
-	}
-	if _, err := os.Stat(filepath.Join(i.dir, "node_modules", "left-pad", "package.json")); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(log.String(), "npm: installed left-pad@1.3.0") {
-		t.Fatalf("log %q", log.String())
-	}
-	// The same set in another order, and a new installer of the same cache
-	// (another emulator): no second npm run.
-	fresh := &packageInstaller{npm: in.npm, registry: in.registry, dir: in.dir, installs: map[string]*npmInstall{}}
-	again := fresh.install([]dependency{{Name: "left-pad", Version: "1.3.0"}}, log.printf)
-	if over, outcome, _ := again.finished(); !over || outcome != installOK || again.dir != i.dir {
-		t.Fatalf("the cached set was installed again: over %v, outcome %d, %s vs %s", over, outcome, again.dir, i.dir)
-	}
-	if other := setKey([]dependency{{Name: "left-pad", Version: "1.3.1"}}, ""); other == i.key {
-		t.Fatal("another version is the same set")
-	}
-}
-
-// npm's answers tell a package that does not exist (the build fails) from
-// a registry that cannot be reached (the build goes on as without npm).
-func TestPackages_classifyFailures(t *testing.T) {
-	requireNpm(t)
-	missing := installerFor(t.TempDir(), "", "")
-	for _, deps := range [][]dependency{
-		{{Name: "tenant-emulator-no-such-package-7f3a9c", Version: "1.0.0"}},
-		{{Name: "left-pad", Version: "99.0.0"}},
-	} {
-		i := missing.install(deps, func(string, ...any) {})
-		<-i.done
-		if i.outcome != installMissing || i.detail == "" {
-			t.Fatalf("%v: outcome %d (%s), want missing", deps, i.outcome, i.detail)
-		}
-	}
-	unreachable := installerFor(t.TempDir(), "", "http://127.0.0.1:1/")
-	i := unreachable.install([]dependency{{Name: "left-pad", Version: "1.3.0"}}, func(string, ...any) {})
-	<-i.done
-	if i.outcome != installUnavailable || !strings.Contains(i.detail, "ECONNREFUSED") {
-		t.Fatalf("outcome %d (%s), want unavailable", i.outcome, i.detail)
-	}
-	noNpm := installerFor(t.TempDir(), filepath.Join(t.TempDir(), "no-npm"), "")
-	i = noNpm.install([]dependency{{Name: "left-pad", Version: "1.3.0"}}, func(string, ...any) {})
-	if over, outcome, _ := i.finished(); !over || outcome != installUnavailable || !strings.Contains(i.detail, "npm was not found") {
-		t.Fatalf("without npm: %v %d %s", over, outcome, i.detail)
-	}
-}
-
-func TestNpmrcFor(t *testing.T) {
-	got, bad := npmrcFor([]dependency{
-		{Name: "@acme/sdk", Version: "1.0.0", RegistryURL: "https://npm.acme.example/"},
-		{Name: "left-pad", Version: "1.3.0"},
-	}, "https://mirror.example/")
-	if bad != "" || got != "@acme:registry=https://npm.acme.example/\nregistry=https://mirror.example/\n" {
-		t.Fatalf("npmrc %q %q", got, bad)
-	}
-	if _, bad := npmrcFor([]dependency{
-		{Name: "a", Version: "1.0.0", RegistryURL: "https://one.example/"},
-		{Name: "b", Version: "1.0.0", RegistryURL: "https://two.example/"},
-	}, ""); bad == "" {
-		t.Fatal("two registries for unscoped packages were accepted")
-	}
-}
 
 // A dependency that does not exist fails the build for real, through the
 // observed statuses, and the deployed version stays (reference §2).
 func TestActions_buildFailsOnMissingPackage(t *testing.T) {
-	requireNpm(t)
+	emutest.RequireNpm(t)
 	h := start(t, Options{BuildDelay: 40 * time.Millisecond, PackageCache: t.TempDir()})
 	tok := h.admin()
 	r := h.call(tok, "POST", actionsPath, `{"name":"deps","supported_triggers":[{"id":"custom-token-exchange","version":"v1"}],"code":"v1","dependencies":[{"name":"left-pad","version":"1.3.0"}],"deploy":true}`)
@@ -104,7 +23,7 @@ func TestActions_buildFailsOnMissingPackage(t *testing.T) {
 	h.pollFor(tok, id, 60*time.Second, func(r reply) bool { return strings.Contains(r.body, `"all_changes_deployed":true`) })
 	h.expect(h.call(tok, "PATCH", actionsPath+"/"+id, `{"code":"v2","dependencies":[{"name":"tenant-emulator-no-such-package-7f3a9c","version":"1.0.0"}]}`), 200, `"status":"pending"`)
 	seen := h.pollFor(tok, id, 60*time.Second, statusIs(t, "failed"))
-	if !inOrder(seen, buildFails) { // polling may miss a short phase, never reorder them
+	if !inOrder(seen, tenant.BuildFails) { // polling may miss a short phase, never reorder them
 		t.Fatalf("statuses %v", seen)
 	}
 	m := h.call(tok, "GET", actionsPath+"/"+id, nil).json(t)
@@ -151,4 +70,70 @@ func (h *harness) pollFor(tok, id string, budget time.Duration, done func(reply)
 	}
 	h.t.Fatalf("action %s: gave up polling after %v", id, seen)
 	return nil
+}
+
+const depsAction = `{"name":"deps","supported_triggers":[{"id":"custom-token-exchange","version":"v1"}],"code":"x",` +
+	`"dependencies":[{"name":"left-pad","version":"1.3.0"}],"deploy":true}`
+
+// An npm install that does not end within its limit is ended, with what it
+// started, and the build goes on as without npm.
+func TestActions_installThatHangsIsEnded(t *testing.T) {
+	npm := emutest.NewFakeNpm(t)
+	log := &emutest.Log{}
+	h := start(t, Options{Npm: npm.Path, PackageCache: t.TempDir(), InstallTimeout: time.Second, BuildDelay: 20 * time.Millisecond, Log: log})
+	tok := h.admin()
+	r := h.call(tok, "POST", actionsPath, depsAction)
+	h.expect(r, 201)
+	pids := npm.PIDs(t)
+	seen := h.pollFor(tok, r.json(t)["id"].(string), 60*time.Second, func(r reply) bool { return strings.Contains(r.body, `"all_changes_deployed":true`) })
+	if seen[len(seen)-1] != "built" || !strings.Contains(log.String(), "npm install did not end within 1s") {
+		t.Fatalf("statuses %v, log %s", seen, log.String())
+	}
+	for _, pid := range pids {
+		if emutest.Running(pid) {
+			t.Errorf("process %d of the ended install still runs", pid)
+		}
+	}
+}
+
+// Close ends the npm installs under way, with what they started.
+func TestServer_closeEndsInstalls(t *testing.T) {
+	npm := emutest.NewFakeNpm(t)
+	h := start(t, Options{Npm: npm.Path, PackageCache: t.TempDir(), BuildDelay: 20 * time.Millisecond})
+	h.expect(h.call(h.admin(), "POST", actionsPath, depsAction), 201)
+	pids := npm.PIDs(t)
+	if err := h.s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, pid := range pids {
+		if emutest.Running(pid) {
+			t.Errorf("process %d of an install still runs after Close", pid)
+		}
+	}
+}
+
+// A build with more dependencies than the platform's limit fails at once,
+// through the failed phases, without running npm.
+func TestActions_tooManyDependencies(t *testing.T) {
+	npm := emutest.NewFakeNpm(t)
+	log := &emutest.Log{}
+	h := start(t, Options{Npm: npm.Path, PackageCache: t.TempDir(), BuildDelay: 40 * time.Millisecond, Log: log})
+	tok := h.admin()
+	deps := make([]string, 11)
+	for i := range deps {
+		deps[i] = fmt.Sprintf(`{"name":"tenant-emulator-unknown-%d","version":"1.0.0"}`, i)
+	}
+	r := h.call(tok, "POST", actionsPath, `{"name":"many","supported_triggers":[{"id":"custom-token-exchange","version":"v1"}],"code":"x",`+
+		`"dependencies":[`+strings.Join(deps, ",")+`],"deploy":true}`)
+	h.expect(r, 201)
+	seen := h.pollFor(tok, r.json(t)["id"].(string), 30*time.Second, statusIs(t, "failed"))
+	if !inOrder(seen, tenant.BuildFails) {
+		t.Fatalf("statuses %v", seen)
+	}
+	if npm.Ran() {
+		t.Fatal("npm ran for a build over the limit")
+	}
+	if !strings.Contains(log.String(), "11 dependencies, more than the 10 an action may have") {
+		t.Fatalf("log %s", log.String())
+	}
 }

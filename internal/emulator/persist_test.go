@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
 )
 
 // TestStateFile_survivesARestart: an emulator stopped with a state file
@@ -109,7 +111,7 @@ func TestStateFile_keepsTheDemoObjects(t *testing.T) {
 		t.Fatal(err)
 	}
 	h4 := start(t, Options{StateFile: plain, Demo: true})
-	if h4.s.Demo() != (DemoIDs{}) {
+	if h4.s.Demo() != (tenant.DemoIDs{}) {
 		t.Fatalf("demo objects seeded into a saved tenant: %+v", h4.s.Demo())
 	}
 }

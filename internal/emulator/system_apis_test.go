@@ -70,7 +70,7 @@ func TestResourceServers_myAccountTemplate(t *testing.T) {
 	h := start(t, Options{})
 	tok := h.admin()
 	const rs = "/api/v2/resource-servers"
-	me := "https://" + h.s.host + "/me/"
+	me := "https://" + h.s.t.Host + "/me/"
 	r := h.call(tok, "POST", rs, map[string]any{"identifier": me})
 	h.expect(r, 201)
 	want := map[string]any{
@@ -110,14 +110,14 @@ func TestStateFile_keepsTemplateSystemAPIs(t *testing.T) {
 	h := start(t, Options{StateFile: file})
 	tok := h.admin()
 	h.expect(h.call(tok, "POST", "/api/v2/resource-servers", `{"identifier":"urn:auth0:express-configure"}`), 201)
-	h.expect(h.call(tok, "POST", "/api/v2/resource-servers", map[string]any{"identifier": "https://" + h.s.host + "/me/"}), 201)
+	h.expect(h.call(tok, "POST", "/api/v2/resource-servers", map[string]any{"identifier": "https://" + h.s.t.Host + "/me/"}), 201)
 	if err := h.s.Close(); err != nil {
 		t.Fatal(err)
 	}
 	again := start(t, Options{StateFile: file})
 	tok = again.admin()
 	again.expect(again.call(tok, "GET", "/api/v2/resource-servers/urn:auth0:express-configure", nil), 200, `"is_system":true`)
-	again.expect(again.call(tok, "GET", "/api/v2/resource-servers/"+strings.ReplaceAll("https://"+again.s.host+"/me/", "/", "%2F"), nil), 200, `"name":"Auth0 My Account API"`)
+	again.expect(again.call(tok, "GET", "/api/v2/resource-servers/"+strings.ReplaceAll("https://"+again.s.t.Host+"/me/", "/", "%2F"), nil), 200, `"name":"Auth0 My Account API"`)
 	r := again.call(tok, "GET", "/api/v2/resource-servers", nil)
 	if n := strings.Count(r.body, `"is_system":true`); n != 3 {
 		t.Fatalf("%d system APIs after the restart, want 3: %s", n, r.body)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
 )
 
 // TestTriggers_list: GET /actions/triggers in the recorded shape
@@ -52,7 +54,7 @@ func TestTriggers_list(t *testing.T) {
 		}
 	}
 	sorted := slices.Sorted(slices.Values(ids))
-	if want := slices.Sorted(slices.Values(triggerIDs)); !reflect.DeepEqual(sorted, want) {
+	if want := slices.Sorted(slices.Values(tenant.TriggerIDs)); !reflect.DeepEqual(sorted, want) {
 		t.Fatalf("trigger ids %v, want the ones an action may name %v", sorted, want)
 	}
 	reader := "trigger-reader"

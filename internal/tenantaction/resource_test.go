@@ -1272,6 +1272,27 @@ func TestAccAction_faults(t *testing.T) {
 
 // TestAccAction_validation refuses bad input at plan time: the emulator's
 // counter shows no request reached the API.
+// An apply of an action with 10,000 dependencies that npm does not know
+// ends at plan, naming the limit, and sends nothing: nothing is left in
+// the tenant, and no install runs. The timeout only ends an apply that went
+// on to the build.
+func TestAccAction_tooManyDependencies(t *testing.T) {
+	target, name := acctest.NewTarget(t), acctest.RandomName()
+	emu := target.RequireEmulator(t)
+	var before int64
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		PreCheck:                 func() { before = emu.Stats().Total },
+		Steps: []resource.TestStep{{
+			Config:      target.Config(testAccActionConfig(name, codeV1, testAccActionConfig_unknownDependencies(10000)+"  timeouts = { create = \"60s\" }\n")),
+			ExpectError: acctest.ExpectError(`Attribute dependencies map must contain at least 1 elements and at most 10 elements, got: 10000`),
+		}},
+	})
+	if got := emu.Stats().Total - before; got != 0 {
+		t.Fatalf("%d requests reached the API for an action over the limit", got)
+	}
+}
+
 func TestAccAction_validation(t *testing.T) {
 	target := acctest.NewTarget(t)
 	target.RequireEmulator(t)
@@ -1290,7 +1311,8 @@ func TestAccAction_validation(t *testing.T) {
 		{Config: testAccActionConfig_dependencies("valid-name", `"`+strings.Repeat("a", 215)+`" = { version = "1.0.0" }`), Want: `character count must be between 1 and 214, got: 215`},
 		{Config: testAccActionConfig_dependencies("valid-name", `"jose" = { version = "" }`), Want: `version UTF-8 character count must be at least 1`},
 		{Config: testAccActionConfig_dependencies("valid-name", `"jose" = { version = "5.9.6", registry_url = "ftp://npm.example.com" }`), Want: `must be an http:// or https:// URL`},
-		{Config: body(`  dependencies = {}`), Want: `Attribute dependencies map must contain at least 1 elements`},
+		{Config: body(`  dependencies = {}`), Want: `Attribute dependencies map must contain at least 1 elements and at most 10 elements, got: 0`},
+		{Config: body(testAccActionConfig_unknownDependencies(11)), Want: `Attribute dependencies map must contain at least 1 elements and at most 10 elements, got: 11`},
 		{Config: body(`  secrets = []`), Want: `Attribute secrets list must contain at least 1 elements`},
 		{Config: body(`  secrets = [{ name = "", value = "x" }]`), Want: `name UTF-8 character count must be at least 1`},
 		{Config: testAccActionConfig_secretsWO("valid-name", codeV1, 1, "K", "a", "K", "b"), Want: `Duplicate secret name.*secrets_wo names the secret "K" more than once`},
@@ -1339,6 +1361,17 @@ resource "tenant_action" "n" {
 
 func testAccActionConfig_dependencies(name string, deps ...string) string {
 	return testAccActionConfig(name, codeV1, fmt.Sprintf("  dependencies = {\n    %s\n  }\n", strings.Join(deps, "\n    ")))
+}
+
+// testAccActionConfig_unknownDependencies are the lines of n dependencies
+// that npm does not know (HCL's range stops at 1,024 values).
+func testAccActionConfig_unknownDependencies(n int) string {
+	var b strings.Builder
+	b.WriteString("  dependencies = {\n")
+	for i := range n {
+		fmt.Fprintf(&b, "    \"tenant-emulator-unknown-%d\" = { version = \"1.0.0\" }\n", i)
+	}
+	return b.String() + "  }\n"
 }
 
 // testAccActionConfig_secrets sets secrets from name, value pairs.

@@ -29,6 +29,13 @@ const TypeName = "tenant_action"
 // (reference §2, node22 in 2026); removing runtime returns to it.
 const DefaultRuntime = "node22"
 
+// maxDependencies is how many npm modules an action may have: the
+// platform's Actions limitations page [R] ("Each Action may have a maximum
+// of 10 npm modules"); the reference does not state it. Past it, a plan
+// ends at once; the framework would otherwise take minutes to plan a map
+// of thousands.
+const maxDependencies = 10
+
 // DefaultTimeout bounds a create or an update (the build, then the deploy)
 // when the configuration sets no timeouts.
 const DefaultTimeout = 10 * time.Minute
@@ -95,12 +102,14 @@ func (r *actionResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 			},
 			"dependencies": schema.MapNestedAttribute{
 				MarkdownDescription: "npm packages the code requires, keyed by the package's npm name (e.g. `jose` or " +
-					"`@scope/name`: URL-safe characters, at most 214); at least one when set. A dependency that cannot be " +
-					"installed makes the build fail. Removing the argument removes every dependency. (In a map written out in HCL, " +
-					"Terraform keeps the last of a key written twice.)",
+					"`@scope/name`: URL-safe characters, at most 214); 1 to 10 when set (the platform's documented limit of " +
+					"npm modules per action). A dependency that cannot be installed makes the build fail. Removing the argument " +
+					"removes every dependency. (In a map written out in HCL, Terraform keeps the last of a key written twice.)",
 				Optional: true,
 				Validators: []validator.Map{
-					mapvalidator.SizeAtLeast(1),
+					// The platform's Actions limitations page [R] allows at most 10
+					// npm modules per action (the reference does not state it).
+					mapvalidator.SizeBetween(1, maxDependencies),
 					mapvalidator.KeysAre(
 						stringvalidator.UTF8LengthBetween(1, 214),
 						stringvalidator.RegexMatches(npmName, "must be an npm package name: letters, digits and "+

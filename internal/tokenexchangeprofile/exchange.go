@@ -222,7 +222,17 @@ func (e *exchangeResource) Open(ctx context.Context, req ephemeral.OpenRequest, 
 // exchangeRefusedDetail says what the tenant answered and what to do. A
 // 429 too_many_attempts is the Suspicious IP Throttling of the caller's
 // address (token-exchange-flow.md §4), which no configuration checks for.
+// A 5xx is a failure, not a refusal: an action that crashed, threw or
+// outlived its time limit (§5: 20 s) answers 500 server_error, the
+// description saying which (§4 [?]: the emulator's words), and the cause is
+// in the logs.
 func exchangeRefusedDetail(x mgmt.TokenExchangeRequest, e *mgmt.OAuthError) string {
+	if e.StatusCode >= http.StatusInternalServerError {
+		return fmt.Sprintf("The exchange of a %q subject token for client %s failed in the tenant: %s. The profile's action "+
+			"crashed, threw or did not end within its time limit, or the tenant failed: this is not a refusal of the subject token.\n\n"+
+			"Find the action's error in the tenant's logs (a fecte entry; against the emulator, in its log), correct the action "+
+			"and deploy it, then run again.", x.SubjectTokenType, x.ClientID, refusalWords(e))
+	}
 	what := fmt.Sprintf("The tenant refused the exchange of a %q subject token for client %s: %s.",
 		x.SubjectTokenType, x.ClientID, refusalWords(e))
 	if e.StatusCode == http.StatusTooManyRequests && e.Code == "too_many_attempts" {

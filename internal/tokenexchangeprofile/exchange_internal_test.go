@@ -19,9 +19,34 @@ func TestExchangeRefusedDetail_onePeriod(t *testing.T) {
 			t.Errorf("description %q: detail\n%q\ndoes not start with\n%q", desc, got, want)
 		}
 	}
-	got := exchangeRefusedDetail(x, &mgmt.OAuthError{StatusCode: 502, Code: "Bad Gateway"})
-	if want := "client app: 502 Bad Gateway.\n\n"; !strings.Contains(got, want) {
+	got := exchangeRefusedDetail(x, &mgmt.OAuthError{StatusCode: 429, Code: "too_many_attempts"})
+	if want := "client app: 429 too_many_attempts. This address"; !strings.Contains(got, want) {
 		t.Errorf("without a description: detail\n%q\ndoes not hold\n%q", got, want)
+	}
+}
+
+// A 5xx is the action's failure (or the tenant's), which the answer's
+// description names, and no refusal a configuration could accept.
+func TestExchangeRefusedDetail_failure(t *testing.T) {
+	x := mgmt.TokenExchangeRequest{ClientID: "app", SubjectTokenType: "urn:acme:legacy"}
+	for _, e := range []*mgmt.OAuthError{
+		{StatusCode: 500, Code: "server_error", Description: "The custom token exchange action did not complete in time."},
+		{StatusCode: 500, Code: "server_error", Description: "The custom token exchange action failed."},
+		{StatusCode: 502, Code: "Bad Gateway"},
+	} {
+		got := exchangeRefusedDetail(x, e)
+		for _, want := range []string{
+			"failed in the tenant: " + refusalWords(e) + ". The profile's action crashed, threw or did not end within its time limit",
+			"this is not a refusal",
+			"tenant's logs",
+		} {
+			if !strings.Contains(got, want) {
+				t.Errorf("%d %s: detail\n%q\ndoes not hold\n%q", e.StatusCode, e.Description, got, want)
+			}
+		}
+		if strings.Contains(got, "accept_refusal") {
+			t.Errorf("%d %s: detail\n%q\nadvises accept_refusal for a failure", e.StatusCode, e.Description, got)
+		}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -38,6 +39,12 @@ func TestExchangeSchema_validateImplementation(t *testing.T) {
 // rejects any other.
 const exchangeCode = `exports.onExecuteCustomTokenExchange = async (event, api) => {
   const t = event.transaction.subject_token;
+  if (t === "crash") {
+    throw new Error("the legacy IdP's key could not be read");
+  }
+  if (t === "hang") {
+    await new Promise(() => setInterval(() => {}, 1000));
+  }
   if (!t.startsWith("good-")) {
     api.access.rejectInvalidSubjectToken("The subject token is not a good one.");
     return;
@@ -183,6 +190,28 @@ func TestAccTokenExchange_refusalIsAnError(t *testing.T) {
 			ExpectError: acctest.ExpectError(`Unable to exchange token .*refused the exchange of a "` + x.subjectTokenType +
 				`" subject token for client ` + x.clientID + `: 400 invalid_request: The subject token is not a good one\. If a refusal .*accept_refusal = true`),
 		}},
+	})
+}
+
+// An action that crashes or outlives its time limit is a failure, not a
+// refusal: the error names it, from the answer's description, and says
+// where the cause is, not how to check a refusal. The emulator's limit is
+// 5 s here.
+func TestAccTokenExchange_actionFailure(t *testing.T) {
+	target := acctest.NewTargetWith(t, emulator.Options{ActionTimeout: 5 * time.Second})
+	x := newExchangeSetup(t, target)
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_10_0)},
+		ProtoV6ProviderFactories: exchangeFactories,
+		Steps: []resource.TestStep{
+			{Config: target.Config(testAccExchangeConfig(x, "crash", `["read:orders"]`, false)), PlanOnly: true,
+				ExpectError: acctest.ExpectError(`Unable to exchange token .*client ` + x.clientID + ` failed in the tenant: ` +
+					`500 server_error: The custom token exchange action failed\. The profile's action crashed, threw or did not end ` +
+					`within its time limit.*not a refusal.*tenant's logs`)},
+			{Config: target.Config(testAccExchangeConfig(x, "hang", `["read:orders"]`, false)), PlanOnly: true,
+				ExpectError: acctest.ExpectError(`Unable to exchange token .*failed in the tenant: 500 server_error: ` +
+					`The custom token exchange action did not complete in time\. .*not a refusal.*tenant's logs`)},
+		},
 	})
 }
 

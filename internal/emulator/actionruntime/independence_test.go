@@ -1,0 +1,223 @@
+package actionruntime_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/actionruntime"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/internal/emutest"
+)
+
+// outcome is how one execution ended.
+type outcome struct {
+	res *actionruntime.Result
+	err error
+}
+
+// runAll runs the executions at once and returns how each ended, in order.
+func runAll(rt *actionruntime.Runtime, ctx context.Context, vs ...actionruntime.Version) []outcome {
+	out := make([]outcome, len(vs))
+	var wg sync.WaitGroup
+	for i, v := range vs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i].res, out[i].err = rt.Run(ctx, v, map[string]any{}, nil)
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// Executions of one version run at once: each waits at a barrier that only
+// as many executions there together can pass.
+func TestRun_concurrentExecutionsOfOneVersion(t *testing.T) {
+	rt, _ := newRuntime(t, actionruntime.Options{})
+	up := emutest.NewUpstream(t)
+	v := version("together", handler(up.Fetch("/barrier/together?n=5")+` api.authentication.setUserById("passed");`))
+	for i, o := range runAll(rt, context.Background(), v, v, v, v, v) {
+		if o.err != nil || userOf(t, o.res) != "passed" {
+			t.Errorf("execution %d: %v %+v", i, o.err, o.res)
+		}
+	}
+}
+
+// An execution that never ends is stopped at its time limit, and fails no
+// other: an execution of the same version asked while it hangs answers.
+func TestRun_hangAffectsNoOther(t *testing.T) {
+	rt, _ := newRuntime(t, actionruntime.Options{Timeout: 5 * time.Second})
+	up := emutest.NewUpstream(t)
+	v := version("hang", handler(`if (event.hang) { await fetch(`+fmt.Sprintf("%q", up.URL+"/hold/started")+`).catch(() => {}); }
+  if (event.hang) { await new Promise(() => setInterval(() => {}, 1000)); }
+  api.authentication.setUserById("fast");`))
+	// The hold is released at once: the upstream records that the hung
+	// execution is under way, and nothing waits on it.
+	up.Release("started")
+	hung := make(chan outcome, 1)
+	go func() {
+		res, err := rt.Run(context.Background(), v, map[string]any{"hang": true}, nil)
+		hung <- outcome{res, err}
+	}()
+	up.Arrived(t, "started", 1)
+	res, err := rt.Run(context.Background(), v, map[string]any{}, nil)
+	if err != nil || userOf(t, res) != "fast" {
+		t.Fatalf("beside a hung execution: %v %+v", err, res)
+	}
+	if o := <-hung; kindOf(o.err) != actionruntime.Timeout || o.res != nil {
+		t.Fatalf("the hung execution: %v %+v", o.err, o.res)
+	}
+}
+
+// An execution whose caller has gone is stopped: its process ends (the
+// upstream sees its request dropped) and it gives no result.
+func TestRun_callerGoneStopsTheExecution(t *testing.T) {
+	rt, _ := newRuntime(t, actionruntime.Options{})
+	up := emutest.NewUpstream(t)
+	v := version("gone", handler(up.Fetch("/hold/gone")+` api.authentication.setUserById("went on");`))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan outcome, 1)
+	go func() {
+		res, err := rt.Run(ctx, v, map[string]any{}, nil)
+		done <- outcome{res, err}
+	}()
+	up.Arrived(t, "gone", 1)
+	cancel()
+	if o := <-done; kindOf(o.err) != actionruntime.Cancelled || o.res != nil {
+		t.Fatalf("got %v %+v", o.err, o.res)
+	}
+	up.Dropped(t, "gone", 1)
+	eventually(t, "the stopped execution's process to end", func() bool { return len(pids(rt, "gone")) == 0 })
+}
+
+// A retired version's busy worker finishes its execution on its version,
+// then stops; the next execution runs the new version.
+func TestRetire_busyWorkerFinishesOnItsVersion(t *testing.T) {
+	rt, _ := newRuntime(t, actionruntime.Options{})
+	up := emutest.NewUpstream(t)
+	v1 := version("v1", handler(up.Fetch("/hold/v1")+` api.authentication.setUserById("version 1");`))
+	v2 := version("v2", handler(`api.authentication.setUserById("version 2");`))
+	v2.ActionID = v1.ActionID
+	done := make(chan outcome, 1)
+	go func() {
+		res, err := rt.Run(context.Background(), v1, map[string]any{}, nil)
+		done <- outcome{res, err}
+	}()
+	up.Arrived(t, "v1", 1)
+	busy := pids(rt, "v1")
+	rt.Retire(func(v actionruntime.Version) bool { return v.VersionID == "v1" })
+	if res, err := rt.Run(context.Background(), v2, map[string]any{}, nil); err != nil || userOf(t, res) != "version 2" {
+		t.Fatalf("the new version: %v %+v", err, res)
+	}
+	up.Release("v1")
+	if o := <-done; o.err != nil || userOf(t, o.res) != "version 1" {
+		t.Fatalf("the execution under way when its version was retired: %v %+v", o.err, o.res)
+	}
+	eventually(t, "the retired version's worker to end", func() bool { return len(busy) == 1 && !emutest.Running(busy[0]) && len(pids(rt, "v1")) == 0 })
+}
+
+// At the runtime's bound a new version's execution stops an idle worker
+// of another version, never a busy one: it waits for one to be free.
+func TestRun_evictionNeverStopsABusyWorker(t *testing.T) {
+	rt, _ := newRuntime(t, actionruntime.Options{Total: 2})
+	up := emutest.NewUpstream(t)
+	a := version("a", handler(up.Fetch("/hold/a")+` api.authentication.setUserById("a");`))
+	b := version("b", handler(up.Fetch("/hold/b")+` api.authentication.setUserById("b");`))
+	c := version("c", handler(`api.authentication.setUserById("c");`))
+	held := make(chan []outcome, 1)
+	go func() { held <- runAll(rt, context.Background(), a, b) }()
+	up.Arrived(t, "a", 1)
+	up.Arrived(t, "b", 1)
+	third := make(chan outcome, 1)
+	go func() {
+		res, err := rt.Run(context.Background(), c, map[string]any{}, nil)
+		third <- outcome{res, err}
+	}()
+	// The third waits while both are busy; a is let go, and its worker,
+	// idle, is the one stopped.
+	up.Release("a")
+	if o := <-third; o.err != nil || userOf(t, o.res) != "c" {
+		t.Fatalf("the third version: %v %+v", o.err, o.res)
+	}
+	up.Release("b")
+	for i, o := range <-held {
+		if o.err != nil || userOf(t, o.res) != []string{"a", "b"}[i] {
+			t.Errorf("busy execution %d: %v %+v", i, o.err, o.res)
+		}
+	}
+}
+
+// Waiting for a worker counts against the execution's time limit.
+func TestRun_waitingCountsAgainstTheLimit(t *testing.T) {
+	rt, _ := newRuntime(t, actionruntime.Options{PerVersion: 1})
+	up := emutest.NewUpstream(t)
+	v := version("one", handler(`if (event.hold) { `+up.Fetch("/hold/one")+` } api.authentication.setUserById("ran");`))
+	held := make(chan outcome, 1)
+	go func() {
+		res, err := rt.Run(context.Background(), v, map[string]any{"hold": true}, nil)
+		held <- outcome{res, err}
+	}()
+	up.Arrived(t, "one", 1)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	_, err := rt.Run(ctx, v, map[string]any{}, nil)
+	if kindOf(err) != actionruntime.Timeout || !strings.Contains(err.Error(), "waiting for a worker") {
+		t.Fatalf("an execution that found no worker free: %v", err)
+	}
+	up.Release("one")
+	<-held
+}
+
+// An error of an execution that has answered (a promise it left behind)
+// fails no other execution, also one running in the same worker: it goes
+// to the log, and the worker takes no more executions.
+func TestRun_strayErrorFailsNoOther(t *testing.T) {
+	rt, log := newRuntime(t, actionruntime.Options{PerVersion: 1})
+	v := version("stray", handler(`if (event.first) {
+    new Promise((r) => { globalThis.release = r; }).then(() => { throw new Error("stray of the first"); });
+    api.authentication.setUserById("first");
+    return;
+  }
+  if (globalThis.release) globalThis.release();
+  await new Promise((r) => setTimeout(r, 50));
+  api.authentication.setUserById("second");`))
+	for _, event := range []map[string]any{{"first": true}, {}} {
+		res, err := rt.Run(context.Background(), v, event, nil)
+		if err != nil || res.Thrown != nil {
+			t.Fatalf("%v: %v %+v", event, err, res)
+		}
+	}
+	eventually(t, "the stray error in the log", func() bool {
+		return strings.Contains(log.String(), "an error after its execution had ended: Error: stray of the first")
+	})
+	eventually(t, "the worker to stop", func() bool { return len(pids(rt, "stray")) == 0 })
+}
+
+// Close ends every worker, busy ones too, and their executions say so.
+func TestClose_endsBusyWorkers(t *testing.T) {
+	rt, _ := newRuntime(t, actionruntime.Options{})
+	up := emutest.NewUpstream(t)
+	v := version("closing", handler(up.Fetch("/hold/closing")))
+	done := make(chan outcome, 1)
+	go func() {
+		res, err := rt.Run(context.Background(), v, map[string]any{}, nil)
+		done <- outcome{res, err}
+	}()
+	up.Arrived(t, "closing", 1)
+	busy := pids(rt, "closing")
+	if err := rt.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if o := <-done; kindOf(o.err) != actionruntime.Unavailable {
+		t.Fatalf("the execution under way: %v %+v", o.err, o.res)
+	}
+	if len(busy) != 1 || emutest.Running(busy[0]) || len(rt.Processes()) != 0 {
+		t.Fatalf("after Close: %v still listed %v", busy, rt.Processes())
+	}
+	if _, err := rt.Run(context.Background(), v, map[string]any{}, nil); kindOf(err) != actionruntime.Unavailable {
+		t.Fatalf("after Close: %v", err)
+	}
+}

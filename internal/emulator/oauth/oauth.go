@@ -1,0 +1,60 @@
+// Package oauth is the tenant's authorization server as the emulator
+// serves it: the token endpoint (client credentials, and the custom token
+// exchange with the actions it runs, the users they set and the tokens it
+// issues), the tenant's signing key and its JWKS.
+package oauth
+
+import (
+	"crypto/rsa"
+	"net/http"
+	"time"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/actionruntime"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
+)
+
+// Options configure the token endpoint.
+type Options struct {
+	// TokenLifetime is the lifetime of the Management API's tokens.
+	TokenLifetime time.Duration
+	// Throttle is the Suspicious IP Throttling of token exchanges.
+	Throttle ExchangeThrottle
+}
+
+// Server answers the token endpoint and the JWKS for one tenant.
+type Server struct {
+	*tenant.Tenant
+	key           *rsa.PrivateKey
+	kid           string
+	runtime       *actionruntime.Runtime
+	tokenLifetime time.Duration
+	throttle      ExchangeThrottle
+	// Under the tenant's lock.
+	actionCache map[string]map[string]actionruntime.CacheRecord // by trigger id
+	attempts    map[string]*attemptBucket                       // by IP
+}
+
+// New makes the tenant's signing key, whose certificate the tenant's
+// clients show, and the token endpoint that signs with it; actions run in rt.
+func New(t *tenant.Tenant, rt *actionruntime.Runtime, o Options) (*Server, error) {
+	s := &Server{Tenant: t, runtime: rt, tokenLifetime: o.TokenLifetime, throttle: o.Throttle}
+	var err error
+	if s.key, s.kid, err = newSigningKey(); err != nil {
+		return nil, err
+	}
+	t.SigningCert = signingCert(t.Host, s.key)
+	return s, nil
+}
+
+// Routes registers the token endpoint and the JWKS.
+func (s *Server) Routes(mux *http.ServeMux) {
+	mux.HandleFunc("POST /oauth/token", s.token)
+	mux.HandleFunc("GET /.well-known/jwks.json", s.jwks)
+}
+
+// Key is the tenant's signing key and its id.
+func (s *Server) Key() (*rsa.PrivateKey, string) { return s.key, s.kid }
+
+// Reset forgets the actions' caches and the throttled addresses. Under the
+// tenant's lock.
+func (s *Server) Reset() { s.actionCache, s.attempts = nil, nil }
