@@ -231,11 +231,7 @@ func (s *Server) updateTriggerBindings(w http.ResponseWriter, r *http.Request, _
 		}
 		next = append(next, nb)
 	}
-	if len(next) == 0 {
-		delete(s.st.Bindings, trigger)
-	} else {
-		s.st.Bindings[trigger] = next
-	}
+	s.storeBindings(trigger, next)
 	writeJSON(w, 200, ordered{{"bindings", s.bindingViews(trigger, next, now)}})
 	return nil
 }
@@ -281,11 +277,46 @@ func (s *Server) boundTo(actionID string) []string {
 // unbind removes the action from every trigger's bindings.
 func (s *Server) unbind(actionID string) {
 	for t, list := range s.st.Bindings {
-		list = slices.DeleteFunc(list, func(b *binding) bool { return b.ActionID == actionID })
-		if len(list) == 0 {
-			delete(s.st.Bindings, t)
-		} else {
-			s.st.Bindings[t] = list
+		if kept := slices.DeleteFunc(slices.Clone(list), func(b *binding) bool { return b.ActionID == actionID }); len(kept) < len(list) {
+			s.storeBindings(t, kept)
 		}
 	}
+}
+
+// storeBindings replaces the trigger's bindings by list and records the
+// action ids of list in the trigger's history.
+func (s *Server) storeBindings(trigger string, list []*binding) {
+	if len(list) == 0 {
+		delete(s.st.Bindings, trigger)
+	} else {
+		s.st.Bindings[trigger] = list
+	}
+	ids := make([]string, 0, len(list))
+	for _, b := range list {
+		ids = append(ids, b.ActionID)
+	}
+	if s.bindingHistory == nil {
+		s.bindingHistory = map[string][][]string{}
+	}
+	h := append(s.bindingHistory[trigger], ids)
+	s.bindingHistory[trigger] = h[max(0, len(h)-maxBindingHistory):]
+}
+
+// maxBindingHistory is how many lists the history keeps per trigger, the
+// latest: enough for any test, bounded for a long-running emulator.
+const maxBindingHistory = 1000
+
+// BindingHistory returns, for the trigger, the action ids of every list of
+// bindings it held since the emulator started (the latest 1000), each in
+// execution order, oldest first: one per PATCH of its bindings and per
+// delete of a bound action that unbound it. A test reads it to see every
+// list the trigger ran, not only the last.
+func (s *Server) BindingHistory(trigger string) [][]string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([][]string, 0, len(s.bindingHistory[trigger]))
+	for _, ids := range s.bindingHistory[trigger] {
+		out = append(out, slices.Clone(ids))
+	}
+	return out
 }

@@ -162,6 +162,31 @@ func TestBindings_deleteBoundAction(t *testing.T) {
 	h.expect(h.call(tok, "GET", bindingsPath, nil), 200, `"all_changes_deployed":false`)
 }
 
+// TestBindings_history: the history holds every list a trigger held, in
+// the order stored, from each PATCH and each delete that unbound an
+// action; a refused PATCH or delete adds none, and another trigger's
+// lists are its own.
+func TestBindings_history(t *testing.T) {
+	h := start(t, Options{})
+	tok := h.admin()
+	a, b := h.action(tok, "post-login", true), h.action(tok, "post-login", true)
+	other := h.action(tok, "credentials-exchange", true)
+	h.expect(h.call(tok, "PATCH", bindingsPath, refs(a, b)), 200)
+	h.expect(h.call(tok, "PATCH", bindingsPath, refs(b, a)), 200)
+	h.expect(h.call(tok, "PATCH", bindingsPath, refs(a, a)), 400)
+	h.expect(h.call(tok, "DELETE", actionsPath+"/"+a, nil), 409)
+	h.expect(h.call(tok, "PATCH", "/api/v2/actions/triggers/credentials-exchange/bindings", refs(other)), 200)
+	h.expect(h.call(tok, "DELETE", actionsPath+"/"+a+"?force=true", nil), 204)
+	h.expect(h.call(tok, "PATCH", bindingsPath, `{"bindings":[]}`), 200)
+	want := fmt.Sprint([][]string{{a, b}, {b, a}, {b}, {}})
+	if got := fmt.Sprint(h.s.BindingHistory("post-login")); got != want {
+		t.Fatalf("post-login's history %s, want %s", got, want)
+	}
+	if got := fmt.Sprint(h.s.BindingHistory("credentials-exchange")); got != fmt.Sprint([][]string{{other}}) {
+		t.Fatalf("credentials-exchange's history %s", got)
+	}
+}
+
 // TestBindings_state: the admin state shows each trigger's bindings, and a
 // state file keeps them across a restart.
 func TestBindings_state(t *testing.T) {

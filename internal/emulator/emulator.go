@@ -176,6 +176,9 @@ type Server struct {
 	runtime     *nodeRuntime
 	actionCache map[string]map[string]cacheRecord // by trigger id, under mu
 	attempts    map[string]*attemptBucket         // by IP, under mu
+	// bindingHistory is each trigger's lists of bound action ids, oldest
+	// first, under mu (BindingHistory).
+	bindingHistory map[string][][]string
 }
 
 // DemoIDs are the objects --demo seeds.
