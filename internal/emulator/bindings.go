@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -19,6 +20,14 @@ type binding struct {
 	CreatedAt   string
 	UpdatedAt   string
 }
+
+// maxBindings is how many actions a trigger may have bound: "Each flow may
+// have a maximum of 20 active bound Actions" (the Actions limitations page,
+// https://auth0.com/docs/customize/actions/limitations, [R]). How the tenant
+// refuses more is not documented ([?]): the emulator assumes the Management
+// API's payload validation answer (reference §0.3), the message a schema's
+// maxItems gives.
+const maxBindings = 20
 
 // entityBound reports whether the trigger's actions are bound by the object
 // that uses them (a token exchange profile binds its custom-token-exchange
@@ -135,7 +144,9 @@ func (s *Server) triggerBindings(w http.ResponseWriter, r *http.Request, _ *call
 //     400 "The custom-token-exchange trigger is entity-bound: its actions
 //     are bound by their token exchange profiles.";
 //   - an action that stays bound keeps its binding's id and created_at;
-//     updated_at changes when its display name does.
+//     updated_at changes when its display name does;
+//   - more than maxBindings items is 400 "Payload validation error: 'Array
+//     is too long (21), maximum 20' on property bindings." (below).
 func (s *Server) updateTriggerBindings(w http.ResponseWriter, r *http.Request, _ *caller) *apiErr {
 	trigger, e := triggerParam(r)
 	if e != nil {
@@ -161,6 +172,9 @@ func (s *Server) updateTriggerBindings(w http.ResponseWriter, r *http.Request, _
 	}
 	if !ok {
 		return o.typeErr("bindings", "array")
+	}
+	if len(items) > maxBindings {
+		return payloadErr(fmt.Sprintf("Array is too long (%d), maximum %d", len(items), maxBindings), "bindings")
 	}
 	now := time.Now()
 	old := s.st.Bindings[trigger]

@@ -118,6 +118,10 @@ func TestBindings_refusals(t *testing.T) {
 	h.poll(tok, undeployed, func(r reply) bool { return strings.Contains(r.body, `"status":"built"`) })
 	other := h.action(tok, "credentials-exchange", true)
 	exchange := h.action(tok, "custom-token-exchange", true)
+	var many []string
+	for range 21 {
+		many = append(many, h.action(tok, "post-login", true))
+	}
 	for _, c := range []struct {
 		path, body string
 		status     int
@@ -131,12 +135,17 @@ func TestBindings_refusals(t *testing.T) {
 		{bindingsPath, `{}`, 400, "Missing required property: bindings"},
 		{"/api/v2/actions/triggers/custom-token-exchange/bindings", refs(exchange), 400, "entity-bound"},
 		{"/api/v2/actions/triggers/no-such-trigger/bindings", refs(a), 400, `Path validation error: 'No enum match for: \"no-such-trigger\"'`},
+		{bindingsPath, refs(many[:21]...), 400, `"message":"Payload validation error: 'Array is too long (21), maximum 20' on property bindings.","errorCode":"invalid_body"`},
 	} {
 		h.expect(h.call(tok, "PATCH", c.path, c.body), c.status, c.want)
 	}
 	// Nothing was bound by the refusals.
 	if r := h.call(tok, "GET", bindingsPath, nil); bound(t, r) != "" {
 		t.Fatalf("a refused PATCH bound %s", bound(t, r))
+	}
+	// Twenty is the limit, not past it.
+	if r := h.call(tok, "PATCH", bindingsPath, refs(many[:20]...)); r.status != 200 || strings.Count(bound(t, r), ",") != 19 {
+		t.Fatalf("20 bindings: %d %s", r.status, r.body)
 	}
 }
 
