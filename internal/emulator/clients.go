@@ -525,13 +525,11 @@ func checkTokenExchange(o obj, k string) (json.RawMessage, *apiErr) {
 	return raw(map[string][]string{"allow_any_profile_of_type": types}), nil
 }
 
-// checkOIDCLogout: the URLs, the initiators and the session metadata, all
-// three in the answer [O]. Assumption (not recorded): the tenant's
-// defaults for the two objects not sent are {"mode":"custom",
-// "selected_initiators":["rp-logout","idp-logout"]} and {"include":false}.
-// checkBackchannelLogout takes the deprecated oidc_backchannel_logout
-// (reference: the SDK's "Deprecated: use OIDCLogout"; updates that send it
-// answered 200 [O]), which the tenant keeps rather than refuses.
+// checkBackchannelLogout takes the deprecated oidc_backchannel_logout, which
+// the tenant keeps rather than refuses: clients-and-grants.md, "Client" [S]
+// ("Deprecated: use OIDCLogout instead of OIDCBackchannelLogout"), and
+// "PATCH /api/v2/clients/{id} → 200" [O], whose request keys include it
+// and whose answers show it with backchannel_logout_urls.
 func checkBackchannelLogout(o obj, k string) (json.RawMessage, *apiErr) {
 	x, e := nested(o, k, "backchannel_logout_urls")
 	if e != nil || !x.has("backchannel_logout_urls") {
@@ -541,6 +539,10 @@ func checkBackchannelLogout(o obj, k string) (json.RawMessage, *apiErr) {
 	return raw(ordered{{"backchannel_logout_urls", urls}}), e
 }
 
+// checkOIDCLogout: the URLs, the initiators and the session metadata, all
+// three in the answer [O]. Assumption (not recorded): the tenant's
+// defaults for the two objects not sent are {"mode":"custom",
+// "selected_initiators":["rp-logout","idp-logout"]} and {"include":false}.
 func checkOIDCLogout(o obj, k string) (json.RawMessage, *apiErr) {
 	x, e := nested(o, k, "backchannel_logout_urls", "backchannel_logout_initiators", "backchannel_logout_session_metadata")
 	if e != nil {
