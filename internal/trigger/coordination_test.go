@@ -88,6 +88,25 @@ func unbindAndDelete(t *testing.T, cli *acctest.CLI, emu *emulator.Server, targe
 	}
 }
 
+// keptThroughout checks, from the emulator's record of every list of
+// bindings the trigger held, that each list stored from the from-th on
+// binds kept: the trigger never stopped running them, however the apply
+// went (a record, not a look at the end state or at the timing).
+func keptThroughout(t *testing.T, emu *emulator.Server, trigger string, from int, kept ...string) {
+	t.Helper()
+	history := emu.BindingHistory(trigger)
+	if len(history) <= from {
+		t.Fatalf("the apply stored no list of the trigger %s", trigger)
+	}
+	for i, ids := range history[from:] {
+		for _, id := range kept {
+			if !slices.Contains(ids, id) {
+				t.Fatalf("list %d of %d that the apply stored for %s, %v, does not bind %s; all: %v", i+1, len(history)-from, trigger, ids, id, history[from:])
+			}
+		}
+	}
+}
+
 // TestAccTriggerActions_removeBoundAction_destroyFirst: the bindings
 // reference the actions, so Terraform applies the removed action's destroy
 // before the bindings' update. Of the two plans, Terraform runs either
@@ -120,6 +139,7 @@ resource "tenant_trigger_actions" "test" {
 
 	cli.Write(t, "main.tf", target.ProviderBlock()+suffixVar+actionHCL("two")+fmt.Sprintf(bindings, item("two")))
 	emu.ResetStats()
+	from := len(emu.BindingHistory("post-login"))
 	out := run(t, cli, "apply", "-auto-approve", "-input=false", "-no-color")
 	if strings.Contains(out, "tenant_trigger_actions.test: Modifying...") {
 		at := order(t, out, "tenant_action.one: Destruction complete", "tenant_trigger_actions.test: Modifying...")
@@ -138,6 +158,7 @@ resource "tenant_trigger_actions" "test" {
 	if n := emu.Stats().ByRoute["DELETE /api/v2/actions/actions/{id}"]; n != 1 {
 		t.Fatalf("%d deletes, want 1", n)
 	}
+	keptThroughout(t, emu, "post-login", from, two)
 	unbindAndDelete(t, cli, emu, target, oneID, bound{two, twoName})
 	run(t, cli, "destroy", "-auto-approve", "-input=false", "-no-color")
 	if err := checkUnbound(target, "post-login")(nil); err != nil {
@@ -344,18 +365,21 @@ moved {
 	run(t, cli, "destroy", "-auto-approve", "-input=false", "-no-color")
 }
 
-// TestAccTriggerActions_removeManyBoundActions: 50 bound actions of one
-// trigger, made with count, removed together with their entries in one
-// apply, at the CLI's default parallelism and at -parallelism=2. With
-// count, Terraform plans every instance of the actions, the destroyed ones
-// included, before the bindings that reference them, and applies the
+// TestAccTriggerActions_removeManyBoundActions: 20 bound actions of one
+// trigger (the most a trigger may run), made with count, 19 of them removed
+// together with their entries in one apply, at the CLI's default
+// parallelism and at -parallelism=2: more than -parallelism − 1 either way.
+// With count, Terraform plans every instance of the actions, the destroyed
+// ones included, before the bindings that reference them, and applies the
 // destroys before the bindings' update: the bindings' plan, which sees the
 // destroys, replaces itself so that its destroy unbinds exactly those
 // actions first. The apply succeeds at once, the tenant never answers 409,
-// the kept action stays bound throughout, and the next plan is empty. The
-// requests of each apply are logged by route.
+// every list the trigger held during the apply binds the kept action (the
+// emulator's record), and the next plan is empty. The requests of each
+// apply are logged by route.
 func TestAccTriggerActions_removeManyBoundActions(t *testing.T) {
 	requireAcc(t)
+	const all = 20
 	for _, parallelism := range []string{"", "-parallelism=2"} {
 		name := "default parallelism"
 		if parallelism != "" {
@@ -390,11 +414,11 @@ output "ids" {
 				}
 				return a
 			}
-			cli := acctest.NewCLI(t, map[string]string{"main.tf": config(51)})
+			cli := acctest.NewCLI(t, map[string]string{"main.tf": config(all)})
 			cli.Env = append(cli.Env, "TF_VAR_suffix="+acctest.RandomName())
 			run(t, cli, args("apply")...)
 			var ids []string
-			if err := json.Unmarshal([]byte(run(t, cli, "output", "-json", "ids")), &ids); err != nil || len(ids) != 51 {
+			if err := json.Unmarshal([]byte(run(t, cli, "output", "-json", "ids")), &ids); err != nil || len(ids) != all {
 				t.Fatalf("ids %v: %v", ids, err)
 			}
 			kept := attrOf(run(t, cli, "state", "show", "-no-color", "tenant_action.many[0]"), "name")
@@ -411,22 +435,24 @@ output "ids" {
 			run(t, cli, plan...)
 			planned := emu.Stats()
 			emu.ResetStats()
+			from := len(emu.BindingHistory("post-login"))
 			apply := []string{"apply", "-input=false", "-no-color"}
 			if parallelism != "" {
 				apply = append(apply, parallelism)
 			}
 			out := run(t, cli, append(apply, "tfplan")...)
 			st := emu.Stats()
-			t.Logf("removing 50 bound actions and their entries (%s): the plan %d requests %v; the apply %d requests %v, by status %v",
-				name, planned.Total, planned.ByRoute, st.Total, st.ByRoute, st.ByStatus)
-			if n := strings.Count(out, ": Destruction complete"); n != 51 || !strings.Contains(out, "tenant_trigger_actions.test: Creation complete") {
-				t.Fatalf("the apply did not destroy the 50 actions and replace the bindings (%d destroyed):\n%s", n, out)
+			t.Logf("removing %d bound actions and their entries (%s): the plan %d requests %v; the apply %d requests %v, by status %v",
+				all-1, name, planned.Total, planned.ByRoute, st.Total, st.ByRoute, st.ByStatus)
+			if n := strings.Count(out, ": Destruction complete"); n != all || !strings.Contains(out, "tenant_trigger_actions.test: Creation complete") {
+				t.Fatalf("the apply did not destroy the %d actions and replace the bindings (%d destroyed):\n%s", all-1, n, out)
 			}
 			for _, id := range ids[1:] {
 				if _, err := target.Client().GetAction(context.Background(), id); !mgmt.IsNotFound(err) {
 					t.Fatalf("the removed action %s: %v", id, err)
 				}
 			}
+			keptThroughout(t, emu, "post-login", from, ids[0])
 			unbindAndDelete(t, cli, emu, target, ids[1], bound{ids[0], kept})
 			run(t, cli, args("destroy")...)
 		})
