@@ -270,7 +270,12 @@ resource "tenant_trigger_actions" "second" {
 		Steps: []resource.TestStep{
 			{
 				Config:      target.Config(testAccBindings("post-login", bound{a, "a"}) + second),
-				ExpectError: acctest.ExpectError(`Trigger actions managed twice.*2 tenant_trigger_actions resources in this configuration bind different actions to the trigger "post-login"`),
+				ExpectError: acctest.ExpectError(`Trigger actions managed twice.*Two tenant_trigger_actions resources in this configuration bind the trigger "post-login"`),
+			},
+			{
+				// The same list twice is refused too.
+				Config:      target.Config(testAccBindings("post-login", bound{a, "a"}) + strings.Replace(testAccBindings("post-login", bound{a, "a"}), `"test"`, `"second"`, 1)),
+				ExpectError: acctest.ExpectError(`Trigger actions managed twice.*Two tenant_trigger_actions resources in this configuration bind the trigger "post-login"`),
 			},
 			{
 				PreConfig: func() {
