@@ -135,9 +135,13 @@ func (r *bindingsResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	}
 	switch {
 	case len(claimed.Unbind) > 0:
-		r.replaceToUnbind(ctx, trigger, claimed.Unbind, resp)
+		r.replaceToUnbind(ctx, trigger, claimed.Unbind, before, resp)
 	case claimed.Rewrite && !creating:
 		r.rewrite(ctx, trigger, &plan, resp)
+	case creating:
+		// The id is the trigger's: known now, not after apply.
+		plan.ID = plan.Trigger
+		resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 	}
 	bound := map[string]bool{}
 	for _, id := range boundIDs {
@@ -212,18 +216,25 @@ func (r *bindingsResource) planDestroy(ctx context.Context, trigger string, resp
 // replaceToUnbind plans the replacement of the bindings of trigger, whose
 // destroy unbinds only ids, actions this plan destroys after that destroy
 // and before the create (Terraform destroys what depends on an object
-// before the object itself), and warns why.
-func (r *bindingsResource) replaceToUnbind(ctx context.Context, trigger string, ids []string, resp *resource.ModifyPlanResponse) {
+// before the object itself), and warns why, naming each action as the
+// state shows it (before).
+func (r *bindingsResource) replaceToUnbind(ctx context.Context, trigger string, ids []string, before []boundAction, resp *resource.ModifyPlanResponse) {
 	value, _ := json.Marshal(ids) // a list of strings always encodes
 	if resp.Diagnostics.Append(resp.Private.SetKey(ctx, unbindKey, value)...); resp.Diagnostics.HasError() {
 		return
 	}
 	resp.RequiresReplace = append(resp.RequiresReplace, path.Root("actions"))
+	names := make([]string, 0, len(ids))
+	for _, a := range before {
+		if slices.Contains(ids, a.ID.ValueString()) {
+			names = append(names, fmt.Sprintf("%s (%q)", a.ID.ValueString(), a.DisplayName.ValueString()))
+		}
+	}
 	resp.Diagnostics.AddAttributeWarning(path.Root("actions"), "Trigger actions replaced to unbind deleted actions", fmt.Sprintf(
 		"This plan deletes %d action(s) that the trigger %q runs and this resource drops: %s. Terraform applies their "+
 			"deletes before an update of this resource, and the tenant refuses to delete a bound action, so the resource is "+
 			"replaced: its destroy unbinds only those actions, before their deletes, and its create binds the new list. "+
-			"The trigger runs its other actions throughout.", len(ids), trigger, strings.Join(ids, ", ")))
+			"The trigger runs its other actions throughout.", len(ids), trigger, strings.Join(names, ", ")))
 }
 
 // rewrite plans an update that writes the same list again (the id is the

@@ -604,7 +604,13 @@ output "ids" {
 			if parallelism != "" {
 				plan = append(plan, parallelism)
 			}
-			run(t, cli, plan...)
+			// The plan names each action it unbinds as the trigger shows it,
+			// and the replacement keeps the id, which is the trigger's.
+			flat := strings.Join(strings.Fields(run(t, cli, plan...)), " ")
+			if !strings.Contains(flat, fmt.Sprintf("%s (%q)", ids[1], strings.Replace(kept, "many-0-", "many-1-", 1))) ||
+				strings.Contains(flat, `id = "post-login" -> (known after apply)`) {
+				t.Fatalf("the replacement's plan:\n%s", flat)
+			}
 			planned := emu.Stats()
 			emu.ResetStats()
 			from := len(emu.BindingHistory("post-login"))
