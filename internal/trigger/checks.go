@@ -231,10 +231,11 @@ func (r *bindingsResource) replaceToUnbind(ctx context.Context, trigger string, 
 		}
 	}
 	resp.Diagnostics.AddAttributeWarning(path.Root("actions"), "Trigger actions replaced to unbind deleted actions", fmt.Sprintf(
-		"This plan deletes %d action(s) that the trigger %q runs and this resource drops: %s. Terraform applies their "+
-			"deletes before an update of this resource, and the tenant refuses to delete a bound action, so the resource is "+
-			"replaced: its destroy unbinds only those actions, before their deletes, and its create binds the new list. "+
-			"The trigger runs its other actions throughout.", len(ids), trigger, strings.Join(names, ", ")))
+		"This plan deletes %d action(s) that the trigger %q runs and this resource drops: %s. So that the tenant lets "+
+			"them be deleted, this resource is replaced: its destroy unbinds only those actions, before their deletes, "+
+			"and its create binds the new list (the trigger runs the others throughout). With lifecycle prevent_destroy "+
+			"on this resource Terraform refuses the replacement: remove the actions from actions in one apply, and from "+
+			"the configuration in the next.", len(ids), trigger, strings.Join(names, ", ")))
 }
 
 // rewrite plans an update that writes the same list again (the id is the

@@ -471,6 +471,47 @@ func depose(t *testing.T, cli *acctest.CLI, typeName, key string) {
 	run(t, cli, "state", "push", "pushed.tfstate")
 }
 
+// TestAccTriggerActions_preventDestroy: bindings with prevent_destroy
+// cannot be replaced, so the plan that removes bound actions with their
+// entries fails when the deletes planned first (always with for_each); the
+// plan says why and what to do, which then works: the entries removed in
+// one apply, the actions in the next.
+func TestAccTriggerActions_preventDestroy(t *testing.T) {
+	requireAcc(t)
+	target := acctest.NewTarget(t)
+	emu := target.RequireEmulator(t)
+	cli := acctest.NewCLI(t, map[string]string{"main.tf": forEachHCL(target, "prevent_destroy = true")})
+	cli.Env = append(cli.Env, "TF_VAR_suffix="+acctest.RandomName())
+	run(t, cli, "apply", "-auto-approve", "-input=false", "-no-color", `-var=names=["a","b"]`)
+	ids := actionIDs(t, cli, "a", "b")
+
+	emu.ResetStats()
+	out, err := cli.Run("plan", "-input=false", "-no-color", `-var=names=["a"]`)
+	flat := strings.Join(strings.Fields(out), " ")
+	if err == nil || !strings.Contains(flat, "Instance cannot be destroyed") ||
+		!strings.Contains(flat, "With lifecycle prevent_destroy on this resource Terraform refuses the replacement: remove the actions from actions in one apply, and from the configuration in the next.") {
+		t.Fatalf("the plan does not say what to do: %v\n%s", err, out)
+	}
+	if n := acctest.Writes(emu.Stats().ByRoute); n != 0 {
+		t.Fatalf("the refused plan sent %d writes", n)
+	}
+
+	// What it says: the entry first, then the action.
+	cli.Write(t, "main.tf", strings.Replace(forEachHCL(target, "prevent_destroy = true"),
+		"[for n in var.names :", `[for n in setsubtract(var.names, ["b"]) :`, 1))
+	run(t, cli, "apply", "-auto-approve", "-input=false", "-no-color", `-var=names=["a","b"]`)
+	if err := checkBound(target, "post-login", bound{ids["a"], "a"})(nil); err != nil {
+		t.Fatal(err)
+	}
+	run(t, cli, "apply", "-auto-approve", "-input=false", "-no-color", `-var=names=["a"]`)
+	noConflictEmptyPlan(t, cli, emu, `-var=names=["a"]`)
+	if _, err := target.Client().GetAction(context.Background(), ids["b"]); !mgmt.IsNotFound(err) {
+		t.Fatalf("the removed action: %v", err)
+	}
+	cli.Write(t, "main.tf", forEachHCL(target, ""))
+	run(t, cli, "destroy", "-auto-approve", "-input=false", "-no-color", `-var=names=["a"]`)
+}
+
 // attrOf is the value of a top-level string attribute in `terraform state
 // show` output.
 func attrOf(show, name string) string {

@@ -52,7 +52,8 @@ func (r *bindingsResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 			"however many: Terraform deletes them before it updates this resource, so either each delete unbinds its " +
 			"action, or, when their plans came first, this resource is replaced and its destroy unbinds only those " +
 			"actions before their deletes (the plan warns; with `create_before_destroy` the create binds the new list " +
-			"first, and the old object's destroy leaves the trigger to it). Name the actions by reference (`tenant_action.<name>.id`): " +
+			"first, and the old object's destroy leaves the trigger to it; with `prevent_destroy` Terraform refuses the " +
+			"replacement: remove the actions from `actions` in one apply, and from the configuration in the next). Name the actions by reference (`tenant_action.<name>.id`): " +
 			"with literal ids Terraform orders nothing between the two, and a delete may need a second apply. Renaming this " +
 			"resource needs a `moved` block: without it the plan fails, as the old address's destroy would unbind what the " +
 			"new one binds.\n\n" +
