@@ -17,9 +17,10 @@ import (
 //     plan-time checks and refused deletes that need it, until a write of
 //     actions or bindings that the tenant does not refuse;
 //   - Claim records what each tenant_trigger_actions of the configuration
-//     being planned binds to its trigger, Release that one gives its trigger
-//     up (its destroy, or the old trigger of a replacement), and Destroying
-//     that the plan destroys an action bound to a trigger.
+//     being planned binds to its trigger, Release that an object of one is
+//     destroyed, Destroying that the plan destroys an action bound to a
+//     trigger, Refreshed that an object of a trigger was read, and Wrote
+//     that a create or update of a trigger's bindings was applied.
 //
 // Terraform applies the destroy of an action before the update of the
 // bindings that listed it (the bindings' state depends on the action), so
@@ -38,7 +39,19 @@ import (
 //     bindings before the destroy of the actions their state depends on,
 //     so that destroy, which unbinds exactly those actions (its private
 //     data), comes before their deletes, and the create then binds the new
-//     list; the trigger runs the other actions throughout.
+//     list; the trigger runs the other actions throughout. With
+//     create_before_destroy the create comes first and binds the new list,
+//     and the destroy of the old object, which Terraform plans again
+//     during the apply, finds the trigger written (Wrote) and leaves it.
+//
+// An object of a trigger that another object in the state claims (the old
+// object of a create_before_destroy replacement that an interrupted apply
+// left behind, deposed) is superseded: its destroy leaves the trigger to
+// the live one. Terraform plans such a destroy again during the apply,
+// after the live one's update, from what its refresh recorded; so either
+// its refresh sees the live one's claim (Refreshed), or the live one's
+// claim sees it (Claimed.Rewrite) and plans an update, which the apply
+// runs before that destroy.
 //
 // An action bound to a trigger that no bindings of this configuration claim
 // is never unbound: its delete meets the tenant's refusal.
@@ -47,9 +60,28 @@ type TriggerBindings struct {
 
 	mu        sync.Mutex
 	reads     map[string]*bindingsRead
-	planned   map[string]*plannedBindings
-	released  map[string]bool   // the triggers a tenant_trigger_actions of this plan gives up
+	triggers  map[string]*triggerPlan
 	destroyed map[string]string // action id -> the trigger it is bound to, for the actions this plan destroys
+}
+
+// triggerPlan is what the run knows of one trigger's objects.
+type triggerPlan struct {
+	planned  *PlannedBindings // the list claimed last, nil when none
+	lists    map[string]bool  // the distinct lists claimed, as text
+	existing int              // claims by objects in the state (updates, or none)
+	creates  int              // claims by objects not in the state yet
+	released bool             // an object of the trigger is destroyed
+	read     int              // objects of the trigger refreshed
+	written  bool             // a create or update of the trigger was applied
+}
+
+func (b *TriggerBindings) trigger(t string) *triggerPlan {
+	p, ok := b.triggers[t]
+	if !ok {
+		p = &triggerPlan{lists: map[string]bool{}}
+		b.triggers[t] = p
+	}
+	return p
 }
 
 type bindingsRead struct {
@@ -71,16 +103,8 @@ type PlannedBindings struct {
 // unknown id is not it.
 func (p PlannedBindings) Binds(id string) bool { return slices.Contains(p.IDs, id) }
 
-type plannedBindings struct {
-	PlannedBindings
-	lists map[string]bool // the distinct lists claimed, as text
-}
-
 func newTriggerBindings(api *mgmt.Client) *TriggerBindings {
-	return &TriggerBindings{
-		api: api, reads: map[string]*bindingsRead{}, planned: map[string]*plannedBindings{},
-		released: map[string]bool{}, destroyed: map[string]string{},
-	}
+	return &TriggerBindings{api: api, reads: map[string]*bindingsRead{}, triggers: map[string]*triggerPlan{}, destroyed: map[string]string{}}
 }
 
 // Read returns the trigger's bindings, read once in this run and shared
@@ -139,11 +163,11 @@ func (b *TriggerBindings) forget() {
 
 // Claimed is what a claim of a trigger learns from the plans before it.
 type Claimed struct {
-	// Claims is how many different lists claim the trigger, this one
-	// included: two would each undo the other on every apply. Claims of the
-	// same list count once, since Terraform plans a replaced instance twice,
-	// as an update and as a create.
-	Claims int
+	// Twice says that two resources claim the trigger: different lists
+	// (each would undo the other on every apply), two objects in the
+	// state, or two creates. A replaced instance claims twice, as an
+	// update and as a create (Terraform plans it so), which is one.
+	Twice bool
 	// Listed are the actions of the list that this plan destroys, as far as
 	// they planned before: the list must drop them.
 	Listed []string
@@ -151,25 +175,39 @@ type Claimed struct {
 	// this plan destroys, as far as they planned before: the bindings must
 	// unbind them before their deletes.
 	Unbind []string
-	// Released says that a resource of this plan gave the trigger up
-	// before (see Release).
-	Released bool
+	// HandedOver says that the claim creates the trigger's bindings while
+	// another resource's destroy gives them up (a rename without a moved
+	// block): Terraform orders nothing between the two.
+	HandedOver bool
+	// Rewrite says that another object of the trigger in the state (a
+	// deposed one, or a second resource removed from the configuration)
+	// was refreshed or is destroyed before this claim by an object in the
+	// state: the claim must plan an update, so that the apply writes its
+	// list before that destroy, which then leaves the trigger alone.
+	Rewrite bool
 }
 
 // Claim records that a tenant_trigger_actions of the configuration being
 // planned binds planned to trigger, where bound were bound before, and
-// returns what the plans before it say (see Claimed).
-func (b *TriggerBindings) Claim(trigger string, planned PlannedBindings, bound []string) Claimed {
+// existing says whether its object is in the state (an update or no
+// change, not a create); it returns what the plans before it say (see
+// Claimed).
+func (b *TriggerBindings) Claim(trigger string, planned PlannedBindings, bound []string, existing bool) Claimed {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	p, ok := b.planned[trigger]
-	if !ok {
-		p = &plannedBindings{lists: map[string]bool{}}
-		b.planned[trigger] = p
-	}
-	p.PlannedBindings = planned
+	p := b.trigger(trigger)
+	p.planned = &planned
 	p.lists[strings.Join(planned.IDs, ",")+"|"+strconv.FormatBool(planned.Complete)] = true
-	c := Claimed{Claims: len(p.lists), Released: b.released[trigger]}
+	if existing {
+		p.existing++
+	} else {
+		p.creates++
+	}
+	c := Claimed{
+		Twice:      len(p.lists) > 1 || p.existing > 1 || p.creates > 1,
+		HandedOver: p.released && p.existing == 0,
+		Rewrite:    existing && (p.released || p.read > 1),
+	}
 	for _, id := range planned.IDs {
 		if _, ok := b.destroyed[id]; ok {
 			c.Listed = append(c.Listed, id)
@@ -183,34 +221,68 @@ func (b *TriggerBindings) Claim(trigger string, planned PlannedBindings, bound [
 	return c
 }
 
-// Release records that a tenant_trigger_actions of this plan gives trigger
-// up: its destroy unbinds every action of the trigger. That is no list of
-// the trigger's (Destroying answers an empty one only when no resource
-// claims the trigger). It returns whether another resource of this
-// configuration claimed the trigger before: Terraform orders nothing
-// between that destroy and the other's create or update, so the trigger
-// could end with nothing bound. Of a release and a claim of one trigger,
-// exactly one sees the other: the one that plans second.
-func (b *TriggerBindings) Release(trigger string) (claimed bool) {
+// Release records that an object of a tenant_trigger_actions of trigger is
+// destroyed, which unbinds every action of the trigger unless superseded.
+// It is superseded when an object in the state claims the trigger, or a
+// create or update of the trigger was applied in this run (the destroy of
+// a create_before_destroy replacement's old object, planned during the
+// apply after the create): the other object is the trigger's, and the
+// destroy must leave the trigger alone. handedOver says that a resource
+// that creates the trigger's bindings claimed it before, and none in the
+// state (a rename without a moved block): Terraform orders nothing between
+// that create and this destroy. Of a release and a claim of one trigger,
+// the one that plans second sees the other.
+func (b *TriggerBindings) Release(trigger string) (superseded, handedOver bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.released[trigger] = true
-	_, claimed = b.planned[trigger]
-	return claimed
+	p := b.trigger(trigger)
+	p.released = true
+	superseded = p.existing > 0 || p.written
+	return superseded, !superseded && p.creates > 0
+}
+
+// Refreshed records that an object of a tenant_trigger_actions of trigger
+// was read, and reports whether it is superseded: an object in the state
+// claimed the trigger before this read, so this is another object of the
+// trigger (each object is read before its own claim).
+func (b *TriggerBindings) Refreshed(trigger string) (superseded bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	p := b.trigger(trigger)
+	p.read++
+	return p.existing > 0
+}
+
+// Wrote records that a create or update of the trigger's bindings was
+// applied.
+func (b *TriggerBindings) Wrote(trigger string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.trigger(trigger).written = true
+}
+
+// Written reports whether a create or update of the trigger's bindings was
+// applied in this run.
+func (b *TriggerBindings) Written(trigger string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.trigger(trigger).written
 }
 
 // Destroying records that this plan destroys the action id, bound to
 // trigger, for the bindings that plan after it, and returns what the
 // bindings of trigger planned before, if any did: of the two, exactly one
-// sees the other.
+// sees the other. An object of the trigger destroyed with none claiming it
+// unbinds every action.
 func (b *TriggerBindings) Destroying(id, trigger string) (planned PlannedBindings, ok bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.destroyed[id] = trigger
-	if p, ok := b.planned[trigger]; ok {
-		return p.PlannedBindings, true
-	}
-	if b.released[trigger] {
+	p := b.trigger(trigger)
+	switch {
+	case p.planned != nil:
+		return *p.planned, true
+	case p.released:
 		return PlannedBindings{Complete: true}, true
 	}
 	return PlannedBindings{}, false

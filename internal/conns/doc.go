@@ -77,9 +77,15 @@
 //     the bindings drop its action unbinds it itself (DELETE ?force=true),
 //     and bindings that plan after destroys of actions they drop are
 //     replaced, so that their destroy, which unbinds only those actions,
-//     comes first (one PATCH more). A trigger released by one resource's
-//     destroy and claimed by another's plan fails the plan of the second
-//     (a rename without a moved block). No request, no wait: the outcome
+//     comes first (one PATCH more); with create_before_destroy the create
+//     comes first, and the old object's destroy, planned again during the
+//     apply, finds the trigger written (Wrote) and sends nothing. A
+//     trigger released by one resource's destroy and claimed by another's
+//     create fails the plan of the second (a rename without a moved
+//     block); released by an object that another object in the state
+//     claims (a deposed object), it is that object's: the refresh after
+//     the claim marks the other superseded (Refreshed), the claim after
+//     its refresh or destroy plans an update (Rewrite). No request, no wait: the outcome
 //     follows from the configuration, whatever the order and the
 //     -parallelism. Bindings that name an action by its literal id do not
 //     depend on it, so Terraform orders nothing between their replacement

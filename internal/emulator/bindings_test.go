@@ -118,6 +118,10 @@ func TestBindings_refusals(t *testing.T) {
 	h.poll(tok, undeployed, func(r reply) bool { return strings.Contains(r.body, `"status":"built"`) })
 	other := h.action(tok, "credentials-exchange", true)
 	exchange := h.action(tok, "custom-token-exchange", true)
+	var many []string
+	for range 21 {
+		many = append(many, h.action(tok, "post-login", true))
+	}
 	for _, c := range []struct {
 		path, body string
 		status     int
@@ -131,12 +135,17 @@ func TestBindings_refusals(t *testing.T) {
 		{bindingsPath, `{}`, 400, "Missing required property: bindings"},
 		{"/api/v2/actions/triggers/custom-token-exchange/bindings", refs(exchange), 400, "entity-bound"},
 		{"/api/v2/actions/triggers/no-such-trigger/bindings", refs(a), 400, `Path validation error: 'No enum match for: \"no-such-trigger\"'`},
+		{bindingsPath, refs(many[:21]...), 400, `"message":"Payload validation error: 'Array is too long (21), maximum 20' on property bindings.","errorCode":"invalid_body"`},
 	} {
 		h.expect(h.call(tok, "PATCH", c.path, c.body), c.status, c.want)
 	}
 	// Nothing was bound by the refusals.
 	if r := h.call(tok, "GET", bindingsPath, nil); bound(t, r) != "" {
 		t.Fatalf("a refused PATCH bound %s", bound(t, r))
+	}
+	// Twenty is the limit, not past it.
+	if r := h.call(tok, "PATCH", bindingsPath, refs(many[:20]...)); r.status != 200 || strings.Count(bound(t, r), ",") != 19 {
+		t.Fatalf("20 bindings: %d %s", r.status, r.body)
 	}
 }
 
@@ -160,6 +169,31 @@ func TestBindings_deleteBoundAction(t *testing.T) {
 	h.expect(h.call(tok, "PATCH", bindingsPath, refs(c)), 200)
 	h.expect(h.call(tok, "PATCH", actionsPath+"/"+c, `{"code":"y"}`), 200)
 	h.expect(h.call(tok, "GET", bindingsPath, nil), 200, `"all_changes_deployed":false`)
+}
+
+// TestBindings_history: the history holds every list a trigger held, in
+// the order stored, from each PATCH and each delete that unbound an
+// action; a refused PATCH or delete adds none, and another trigger's
+// lists are its own.
+func TestBindings_history(t *testing.T) {
+	h := start(t, Options{})
+	tok := h.admin()
+	a, b := h.action(tok, "post-login", true), h.action(tok, "post-login", true)
+	other := h.action(tok, "credentials-exchange", true)
+	h.expect(h.call(tok, "PATCH", bindingsPath, refs(a, b)), 200)
+	h.expect(h.call(tok, "PATCH", bindingsPath, refs(b, a)), 200)
+	h.expect(h.call(tok, "PATCH", bindingsPath, refs(a, a)), 400)
+	h.expect(h.call(tok, "DELETE", actionsPath+"/"+a, nil), 409)
+	h.expect(h.call(tok, "PATCH", "/api/v2/actions/triggers/credentials-exchange/bindings", refs(other)), 200)
+	h.expect(h.call(tok, "DELETE", actionsPath+"/"+a+"?force=true", nil), 204)
+	h.expect(h.call(tok, "PATCH", bindingsPath, `{"bindings":[]}`), 200)
+	want := fmt.Sprint([][]string{{a, b}, {b, a}, {b}, {}})
+	if got := fmt.Sprint(h.s.BindingHistory("post-login")); got != want {
+		t.Fatalf("post-login's history %s, want %s", got, want)
+	}
+	if got := fmt.Sprint(h.s.BindingHistory("credentials-exchange")); got != fmt.Sprint([][]string{{other}}) {
+		t.Fatalf("credentials-exchange's history %s", got)
+	}
 }
 
 // TestBindings_state: the admin state shows each trigger's bindings, and a

@@ -406,6 +406,17 @@ func (s *Server) SetRateLimit(rps float64, burst int) {
 	s.limiter = newLimiter(rps, burst, 0)
 }
 
+// BindingHistory returns, for the trigger, the action ids of every list of
+// bindings it held since the emulator started (the latest 1000), each in
+// execution order, oldest first: one per PATCH of its bindings and per
+// delete of a bound action that unbound it. A test reads it to see every
+// list the trigger ran, not only the last.
+func (s *Server) BindingHistory(trigger string) [][]string {
+	s.t.Lock()
+	defer s.t.Unlock()
+	return s.t.BindingHistory(trigger)
+}
+
 // Outbox returns every test notification sent so far.
 func (s *Server) Outbox() []tenant.OutboxMessage {
 	s.t.Lock()

@@ -82,11 +82,11 @@ func buildFailedDetail(a *mgmt.Action, next string) string {
 }
 
 // boundRefused explains the tenant's refusal (409) to delete an action
-// bound to trigger.
+// bound to trigger: what happened, the API's words, what to do.
 func boundRefused(id, name, trigger, message string) string {
 	return fmt.Sprintf("The tenant refused to delete the action %s (%q), which is bound to the trigger %q (the API said: %s). "+
-		"Unbind it first (remove it from the trigger's actions, in its tenant_trigger_actions or in the tenant, and apply), "+
-		"or set force_destroy = true on the action and apply, then destroy it; if this apply's tenant_trigger_actions "+
-		"dropped it by its literal id, apply again (name it by reference, tenant_action.<name>.id, to avoid that), and an "+
-		"action replaced while bound needs lifecycle { create_before_destroy = true }, so that its bindings take the new one first.", id, name, trigger, message)
+		"If this apply's tenant_trigger_actions drops it, apply again (with the action named there by reference, "+
+		"tenant_action.<name>.id, one apply does both); otherwise unbind it first, or set force_destroy = true on the action "+
+		"and apply before the destroy. To replace a bound action, give it lifecycle { create_before_destroy = true }.",
+		id, name, trigger, message)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/conns"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
@@ -62,20 +63,23 @@ func (r *bindingsResource) ValidateConfig(ctx context.Context, req resource.Vali
 //     run (only the actions new to the list: the others were bound);
 //   - a listed action that this plan destroys;
 //   - another tenant_trigger_actions of the configuration on the same
-//     trigger with another list (each apply would undo the other);
+//     trigger (each apply would undo the other);
 //   - on create, the actions the trigger runs that the list leaves out,
 //     which the create unbinds (a warning naming them).
 //
-// It records what it binds to its trigger, and that it gives a trigger up
-// (when it is destroyed, and the old trigger of a replacement), for the
-// plans of the destroys of the actions it unbinds, which Terraform applies
-// before this update: a destroy that plans after this plan unbinds its
-// action itself, and when destroys of actions this update drops planned
-// before it, this plan replaces the resource, so that its destroy unbinds
-// those actions before their deletes (see conns.TriggerBindings). A trigger
-// given up by one resource and bound by another in one plan (a rename
-// without a moved block) fails the plan of whichever of the two plans
-// second. A check whose read the tenant refuses is skipped with a warning.
+// It records what it binds to its trigger, and that an object is destroyed
+// (its destroy, and the old trigger of a replacement), for the plans of the
+// destroys of the actions it unbinds, which Terraform applies before this
+// update: a destroy that plans after this plan unbinds its action itself,
+// and when destroys of actions this update drops planned before it, this
+// plan replaces the resource, so that its destroy unbinds those actions
+// before their deletes (see conns.TriggerBindings). A trigger given up by
+// one resource and bound by another in one plan (a rename without a moved
+// block) fails the plan of whichever of the two plans second. The destroy
+// of an object that another object in the state claims (the old object of
+// a create_before_destroy replacement) is recorded as superseded in its
+// private data, and leaves the trigger alone. A check whose read the tenant
+// refuses is skipped with a warning.
 func (r *bindingsResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if !r.Tenant.Configured() {
 		return
@@ -88,9 +92,7 @@ func (r *bindingsResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		}
 	}
 	if req.Plan.Raw.IsNull() {
-		if trigger := state.Trigger.ValueString(); r.Tenant.Bindings.Release(trigger) {
-			resp.Diagnostics.AddError("Unable to unbind trigger actions", handedOverDetail(trigger))
-		}
+		r.planDestroy(ctx, state.Trigger.ValueString(), resp)
 		return
 	}
 	if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); resp.Diagnostics.HasError() || plan.Trigger.IsUnknown() {
@@ -100,8 +102,10 @@ func (r *bindingsResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if mgmt.IsEntityBound(trigger) {
 		return // refused by ValidateConfig
 	}
-	if old := state.Trigger.ValueString(); !creating && old != trigger && r.Tenant.Bindings.Release(old) {
-		resp.Diagnostics.AddAttributeError(path.Root("trigger"), "Unable to unbind trigger actions", handedOverDetail(old))
+	if old := state.Trigger.ValueString(); !creating && old != trigger {
+		if superseded, handedOver := r.Tenant.Bindings.Release(old); superseded || handedOver {
+			resp.Diagnostics.AddAttributeError(path.Root("trigger"), "Unable to unbind trigger actions", handedOverDetail(old))
+		}
 	}
 	if plan.Actions.IsUnknown() {
 		return
@@ -114,33 +118,41 @@ func (r *bindingsResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
 		return
 	}
-	bound := map[string]bool{}
 	var boundIDs []string
 	if !creating && state.Trigger.ValueString() == trigger {
 		for _, a := range before {
-			bound[a.ID.ValueString()] = true
 			boundIDs = append(boundIDs, a.ID.ValueString())
 		}
 	}
-	claimed := r.Tenant.Bindings.Claim(trigger, planned, boundIDs)
-	if claimed.Released {
+	claimed := r.Tenant.Bindings.Claim(trigger, planned, boundIDs, !creating)
+	if claimed.HandedOver {
 		resp.Diagnostics.AddAttributeError(path.Root("trigger"), "Unable to bind trigger actions", handedOverDetail(trigger))
 	}
-	if claimed.Claims > 1 {
+	if claimed.Twice {
 		resp.Diagnostics.AddAttributeError(path.Root("trigger"), "Trigger actions managed twice", fmt.Sprintf(
-			"%d tenant_trigger_actions resources in this configuration bind different actions to the trigger %q; each apply "+
-				"would unbind the other's. Keep one resource per trigger.", claimed.Claims, trigger))
+			"Two tenant_trigger_actions resources in this configuration bind the trigger %q; each apply would unbind "+
+				"the other's actions. Keep one resource per trigger.", trigger))
 	}
-	if len(claimed.Unbind) > 0 {
-		r.replaceToUnbind(ctx, trigger, claimed.Unbind, resp)
+	switch {
+	case len(claimed.Unbind) > 0:
+		r.replaceToUnbind(ctx, trigger, claimed.Unbind, before, resp)
+	case claimed.Rewrite && !creating:
+		r.rewrite(ctx, trigger, &plan, resp)
+	case creating:
+		// The id is the trigger's: known now, not after apply.
+		plan.ID = plan.Trigger
+		resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 	}
-	destroyed := claimed.Listed
+	bound := map[string]bool{}
+	for _, id := range boundIDs {
+		bound[id] = true
+	}
 	for i, a := range items {
 		if a.ID.IsUnknown() || a.ID.IsNull() {
 			continue
 		}
 		id, at := a.ID.ValueString(), path.Root("actions").AtListIndex(i).AtName("id")
-		if slices.Contains(destroyed, id) {
+		if slices.Contains(claimed.Listed, id) {
 			resp.Diagnostics.AddAttributeError(at, "Unable to bind action", fmt.Sprintf(
 				"The action %s is destroyed by this plan, but actions[%d] still binds it, so the apply would fail. Remove it from actions.", id, i))
 			continue
@@ -150,29 +162,93 @@ func (r *bindingsResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		}
 	}
 	if creating {
-		r.warnUnbound(ctx, trigger, planned, &resp.Diagnostics)
+		// A replacement's create skips the actions its destroy unbinds for
+		// their deletes (the replacement's warning names them).
+		deleted, d := unbindList(ctx, req.Private)
+		resp.Diagnostics.Append(d...)
+		r.warnUnbound(ctx, trigger, planned, deleted, &resp.Diagnostics)
 	}
 }
 
-// unbindKey is the private data key of a replacement's plan that lists the
-// actions its destroy unbinds: the ones this plan destroys.
-const unbindKey = "unbind"
+// privateData is what reads a plan's or state's private data.
+type privateData interface {
+	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
+}
+
+// unbindList is the list of actions a replacement's destroy unbinds, from
+// the private data (none when not a replacement's).
+func unbindList(ctx context.Context, private privateData) ([]string, diag.Diagnostics) {
+	value, diags := private.GetKey(ctx, unbindKey)
+	if len(value) == 0 || diags.HasError() {
+		return nil, diags
+	}
+	var ids []string
+	if err := json.Unmarshal(value, &ids); err != nil {
+		diags.AddError("Unable to read the plan's private data", fmt.Sprintf(
+			"The plan's list of the actions to unbind could not be read (%v). This is a bug in the provider; please report it.", err))
+	}
+	return ids, diags
+}
+
+// Private data keys of this resource's plans.
+const (
+	// unbindKey lists the actions the destroy of a replacement unbinds:
+	// the ones this plan destroys (replaceToUnbind).
+	unbindKey = "unbind"
+	// supersededKey marks an object whose destroy leaves the trigger alone:
+	// another object of the trigger, in the state, binds its actions.
+	supersededKey = "superseded"
+)
+
+// planDestroy plans the destroy of an object of trigger: a rename without a
+// moved block fails; an object another one supersedes is marked so in the
+// private data, which Delete reads (the refresh may have marked it too).
+func (r *bindingsResource) planDestroy(ctx context.Context, trigger string, resp *resource.ModifyPlanResponse) {
+	superseded, handedOver := r.Tenant.Bindings.Release(trigger)
+	if handedOver {
+		resp.Diagnostics.AddError("Unable to unbind trigger actions", handedOverDetail(trigger))
+	}
+	if superseded {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, supersededKey, []byte("true"))...)
+	}
+}
 
 // replaceToUnbind plans the replacement of the bindings of trigger, whose
 // destroy unbinds only ids, actions this plan destroys after that destroy
 // and before the create (Terraform destroys what depends on an object
-// before the object itself), and warns why.
-func (r *bindingsResource) replaceToUnbind(ctx context.Context, trigger string, ids []string, resp *resource.ModifyPlanResponse) {
+// before the object itself), and warns why, naming each action as the
+// state shows it (before).
+func (r *bindingsResource) replaceToUnbind(ctx context.Context, trigger string, ids []string, before []boundAction, resp *resource.ModifyPlanResponse) {
 	value, _ := json.Marshal(ids) // a list of strings always encodes
 	if resp.Diagnostics.Append(resp.Private.SetKey(ctx, unbindKey, value)...); resp.Diagnostics.HasError() {
 		return
 	}
 	resp.RequiresReplace = append(resp.RequiresReplace, path.Root("actions"))
+	names := make([]string, 0, len(ids))
+	for _, a := range before {
+		if slices.Contains(ids, a.ID.ValueString()) {
+			names = append(names, fmt.Sprintf("%s (%q)", a.ID.ValueString(), a.DisplayName.ValueString()))
+		}
+	}
 	resp.Diagnostics.AddAttributeWarning(path.Root("actions"), "Trigger actions replaced to unbind deleted actions", fmt.Sprintf(
-		"This plan deletes %d action(s) that the trigger %q runs and this resource drops: %s. Terraform applies their "+
-			"deletes before an update of this resource, and the tenant refuses to delete a bound action, so the resource is "+
-			"replaced: its destroy unbinds only those actions, before their deletes, and its create binds the new list. "+
-			"The trigger runs its other actions throughout.", len(ids), trigger, strings.Join(ids, ", ")))
+		"This plan deletes %d action(s) that the trigger %q runs and this resource drops: %s. So that the tenant lets "+
+			"them be deleted, this resource is replaced: its destroy unbinds only those actions, before their deletes, "+
+			"and its create binds the new list (the trigger runs the others throughout). With lifecycle prevent_destroy "+
+			"on this resource Terraform refuses the replacement: remove the actions from actions in one apply, and from "+
+			"the configuration in the next.", len(ids), trigger, strings.Join(names, ", ")))
+}
+
+// rewrite plans an update that writes the same list again (the id is the
+// only value that changes, unknown until the apply): another object of the
+// trigger in the state is destroyed by this plan, after this update, and
+// leaves the trigger alone once this object has written it.
+func (r *bindingsResource) rewrite(ctx context.Context, trigger string, plan *bindingsModel, resp *resource.ModifyPlanResponse) {
+	plan.ID = types.StringUnknown()
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, plan)...)
+	resp.Diagnostics.AddAttributeWarning(path.Root("id"), "Trigger actions written again", fmt.Sprintf(
+		"This plan destroys another object of the trigger %q: the old object of a create_before_destroy replacement that "+
+			"an earlier apply left (deposed), or a second resource of the trigger. This resource writes its list again "+
+			"before that destroy, which then leaves the trigger's actions as this resource binds them.", trigger))
 }
 
 // handedOverDetail explains why one plan cannot destroy a
@@ -218,7 +294,7 @@ func (r *bindingsResource) checkAction(ctx context.Context, trigger, id string, 
 
 // warnUnbound warns that a create unbinds the actions the trigger runs that
 // the list leaves out: the resource is authoritative.
-func (r *bindingsResource) warnUnbound(ctx context.Context, trigger string, planned conns.PlannedBindings, diags *diag.Diagnostics) {
+func (r *bindingsResource) warnUnbound(ctx context.Context, trigger string, planned conns.PlannedBindings, deleted []string, diags *diag.Diagnostics) {
 	current, err := r.Tenant.Bindings.Read(ctx, trigger)
 	if err != nil {
 		framework.CheckSkipped(diags, path.Root("actions"), fmt.Sprintf("which actions the trigger %q runs", trigger), err)
@@ -226,7 +302,7 @@ func (r *bindingsResource) warnUnbound(ctx context.Context, trigger string, plan
 	}
 	var gone []string
 	for _, b := range current {
-		if !planned.Binds(b.Action.ID) {
+		if !planned.Binds(b.Action.ID) && !slices.Contains(deleted, b.Action.ID) {
 			gone = append(gone, fmt.Sprintf("%s (%q)", b.Action.ID, b.DisplayName))
 		}
 	}

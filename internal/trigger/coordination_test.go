@@ -88,6 +88,25 @@ func unbindAndDelete(t *testing.T, cli *acctest.CLI, emu *emulator.Server, targe
 	}
 }
 
+// keptThroughout checks, from the emulator's record of every list of
+// bindings the trigger held, that each list stored from the from-th on
+// binds kept: the trigger never stopped running them, however the apply
+// went (a record, not a look at the end state or at the timing).
+func keptThroughout(t *testing.T, emu *emulator.Server, trigger string, from int, kept ...string) {
+	t.Helper()
+	history := emu.BindingHistory(trigger)
+	if len(history) <= from {
+		t.Fatalf("the apply stored no list of the trigger %s", trigger)
+	}
+	for i, ids := range history[from:] {
+		for _, id := range kept {
+			if !slices.Contains(ids, id) {
+				t.Fatalf("list %d of %d that the apply stored for %s, %v, does not bind %s; all: %v", i+1, len(history)-from, trigger, ids, id, history[from:])
+			}
+		}
+	}
+}
+
 // TestAccTriggerActions_removeBoundAction_destroyFirst: the bindings
 // reference the actions, so Terraform applies the removed action's destroy
 // before the bindings' update. Of the two plans, Terraform runs either
@@ -120,6 +139,7 @@ resource "tenant_trigger_actions" "test" {
 
 	cli.Write(t, "main.tf", target.ProviderBlock()+suffixVar+actionHCL("two")+fmt.Sprintf(bindings, item("two")))
 	emu.ResetStats()
+	from := len(emu.BindingHistory("post-login"))
 	out := run(t, cli, "apply", "-auto-approve", "-input=false", "-no-color")
 	if strings.Contains(out, "tenant_trigger_actions.test: Modifying...") {
 		at := order(t, out, "tenant_action.one: Destruction complete", "tenant_trigger_actions.test: Modifying...")
@@ -138,6 +158,7 @@ resource "tenant_trigger_actions" "test" {
 	if n := emu.Stats().ByRoute["DELETE /api/v2/actions/actions/{id}"]; n != 1 {
 		t.Fatalf("%d deletes, want 1", n)
 	}
+	keptThroughout(t, emu, "post-login", from, two)
 	unbindAndDelete(t, cli, emu, target, oneID, bound{two, twoName})
 	run(t, cli, "destroy", "-auto-approve", "-input=false", "-no-color")
 	if err := checkUnbound(target, "post-login")(nil); err != nil {
@@ -278,6 +299,219 @@ resource "tenant_trigger_actions" "test" {
 	run(t, cli, "destroy", "-auto-approve", "-input=false", "-no-color")
 }
 
+// forEachHCL is post-login actions for each of var.names and the bindings
+// of them in that order, with lifecycle lines in the bindings.
+func forEachHCL(target *acctest.Target, lifecycle string) string {
+	return target.ProviderBlock() + suffixVar + `
+variable "names" {
+  type = list(string)
+}
+
+resource "tenant_action" "x" {
+  for_each           = toset(var.names)
+  name               = "${each.key}-${var.suffix}"
+  code               = "exports.onExecutePostLogin = async () => {};"
+  supported_triggers = { id = "post-login", version = "v3" }
+}
+
+resource "tenant_trigger_actions" "t" {
+  trigger = "post-login"
+  actions = [for n in var.names : { id = tenant_action.x[n].id, display_name = n }]
+  lifecycle {
+    ` + lifecycle + `
+  }
+}
+`
+}
+
+// actionIDs are the ids of tenant_action.x by name, from the state.
+func actionIDs(t *testing.T, cli *acctest.CLI, names ...string) map[string]string {
+	t.Helper()
+	ids := map[string]string{}
+	for _, n := range names {
+		ids[n] = attrOf(run(t, cli, "state", "show", "-no-color", fmt.Sprintf("tenant_action.x[%q]", n)), "id")
+	}
+	return ids
+}
+
+// noConflictEmptyPlan checks that the tenant never answered 409 since the
+// counters were reset and that the next plan is empty.
+func noConflictEmptyPlan(t *testing.T, cli *acctest.CLI, emu *emulator.Server, args ...string) {
+	t.Helper()
+	if n := emu.Stats().ByStatus["409"]; n != 0 {
+		t.Fatalf("the tenant answered 409 %d time(s)", n)
+	}
+	if out, err := cli.Run(append([]string{"plan", "-input=false", "-no-color", "-detailed-exitcode"}, args...)...); err != nil {
+		t.Fatalf("the plan after the apply is not empty: %v\n%s", err, out)
+	}
+}
+
+// TestAccTriggerActions_createBeforeDestroy: bindings with
+// create_before_destroy drop a bound action that the same apply deletes.
+// Their plan replaces them (the destroy planned first, with for_each); the
+// create comes first and binds the new list, the old object's destroy,
+// which Terraform plans again during the apply, finds the trigger written
+// and sends nothing, and the delete finds the action unbound. The same
+// holds for a replacement asked for (-replace): the trigger never stops
+// running the actions both objects bind. No 409, no deposed object left,
+// and the next plan is empty.
+func TestAccTriggerActions_createBeforeDestroy(t *testing.T) {
+	requireAcc(t)
+	target := acctest.NewTarget(t)
+	emu := target.RequireEmulator(t)
+	cli := acctest.NewCLI(t, map[string]string{"main.tf": forEachHCL(target, "create_before_destroy = true")})
+	cli.Env = append(cli.Env, "TF_VAR_suffix="+acctest.RandomName())
+	run(t, cli, "apply", "-auto-approve", "-input=false", "-no-color", `-var=names=["a","b","c"]`)
+	ids := actionIDs(t, cli, "a", "b", "c")
+
+	emu.ResetStats()
+	from := len(emu.BindingHistory("post-login"))
+	out := run(t, cli, "apply", "-auto-approve", "-input=false", "-no-color", `-var=names=["a","c"]`)
+	t.Logf("the removal with create_before_destroy: requests %v", emu.Stats().ByRoute)
+	if !strings.Contains(out, "(deposed object") {
+		t.Fatalf("the bindings were not replaced create-before-destroy; this test is for that:\n%s", out)
+	}
+	keptThroughout(t, emu, "post-login", from, ids["a"], ids["c"])
+	noConflictEmptyPlan(t, cli, emu, `-var=names=["a","c"]`)
+	if err := checkBound(target, "post-login", bound{ids["a"], "a"}, bound{ids["c"], "c"})(nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := target.Client().GetAction(context.Background(), ids["b"]); !mgmt.IsNotFound(err) {
+		t.Fatalf("the removed action: %v", err)
+	}
+
+	from = len(emu.BindingHistory("post-login"))
+	run(t, cli, "apply", "-auto-approve", "-input=false", "-no-color", `-var=names=["a","c"]`, "-replace=tenant_trigger_actions.t")
+	keptThroughout(t, emu, "post-login", from, ids["a"], ids["c"])
+	noConflictEmptyPlan(t, cli, emu, `-var=names=["a","c"]`)
+	run(t, cli, "destroy", "-auto-approve", "-input=false", "-no-color", `-var=names=["a","c"]`)
+	if err := checkUnbound(target, "post-login")(nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestAccTriggerActions_deposedObject: an apply interrupted between the
+// create of a create_before_destroy replacement and the destroy of the old
+// object leaves that object in the state, deposed, for the next apply to
+// destroy. Its destroy leaves the trigger to the live object: the trigger
+// runs the live object's actions in every list it holds, and the next plan
+// is empty. The deposed object is put in the state as Terraform writes one
+// (a copy of the live object with a deposed key), three times over, the
+// second apply without refresh. (Seen here: Terraform refreshes the deposed
+// object before the live one, or without refresh plans its destroy first,
+// so the live object plans an update; the other order, where the deposed
+// object's refresh comes after the live object's plan and marks it, is
+// TestProtocol_deposedAfterTheLiveObject's.)
+func TestAccTriggerActions_deposedObject(t *testing.T) {
+	requireAcc(t)
+	target := acctest.NewTarget(t)
+	emu := target.RequireEmulator(t)
+	cli := acctest.NewCLI(t, map[string]string{"main.tf": forEachHCL(target, "create_before_destroy = true")})
+	cli.Env = append(cli.Env, "TF_VAR_suffix="+acctest.RandomName())
+	vars := `-var=names=["a","b"]`
+	run(t, cli, "apply", "-auto-approve", "-input=false", "-no-color", vars)
+	ids := actionIDs(t, cli, "a", "b")
+	for i := range 3 {
+		depose(t, cli, "tenant_trigger_actions", fmt.Sprintf("0000000%d", i))
+		emu.ResetStats()
+		from := len(emu.BindingHistory("post-login"))
+		args := []string{"apply", "-auto-approve", "-input=false", "-no-color", vars}
+		if i == 1 {
+			args = append(args, "-refresh=false")
+		}
+		out := run(t, cli, args...)
+		if !strings.Contains(out, "(deposed object 0000000") {
+			t.Fatalf("apply %d did not destroy the deposed object:\n%s", i+1, out)
+		}
+		if len(emu.BindingHistory("post-login")) > from {
+			keptThroughout(t, emu, "post-login", from, ids["a"], ids["b"])
+		}
+		t.Logf("apply %d: requests %v", i+1, emu.Stats().ByRoute)
+		noConflictEmptyPlan(t, cli, emu, vars)
+		if err := checkBound(target, "post-login", bound{ids["a"], "a"}, bound{ids["b"], "b"})(nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run(t, cli, "destroy", "-auto-approve", "-input=false", "-no-color", vars)
+}
+
+// depose adds to the state a deposed copy of the one instance of the
+// resource type, as an apply interrupted during its create_before_destroy
+// replacement leaves it.
+func depose(t *testing.T, cli *acctest.CLI, typeName, key string) {
+	t.Helper()
+	var state map[string]any
+	if err := json.Unmarshal([]byte(run(t, cli, "state", "pull")), &state); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, r := range state["resources"].([]any) {
+		res := r.(map[string]any)
+		if res["type"] != typeName {
+			continue
+		}
+		instances := res["instances"].([]any)
+		deposed := map[string]any{}
+		for k, v := range instances[0].(map[string]any) {
+			deposed[k] = v
+		}
+		deposed["deposed"] = key
+		res["instances"] = append(instances, deposed)
+		found = true
+	}
+	if !found {
+		t.Fatalf("no %s in the state", typeName)
+	}
+	state["serial"] = state["serial"].(float64) + 1
+	body, err := json.Marshal(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cli.Write(t, "pushed.tfstate", string(body))
+	run(t, cli, "state", "push", "pushed.tfstate")
+}
+
+// TestAccTriggerActions_preventDestroy: bindings with prevent_destroy
+// cannot be replaced, so the plan that removes bound actions with their
+// entries fails when the deletes planned first (always with for_each); the
+// plan says why and what to do, which then works: the entries removed in
+// one apply, the actions in the next.
+func TestAccTriggerActions_preventDestroy(t *testing.T) {
+	requireAcc(t)
+	target := acctest.NewTarget(t)
+	emu := target.RequireEmulator(t)
+	cli := acctest.NewCLI(t, map[string]string{"main.tf": forEachHCL(target, "prevent_destroy = true")})
+	cli.Env = append(cli.Env, "TF_VAR_suffix="+acctest.RandomName())
+	run(t, cli, "apply", "-auto-approve", "-input=false", "-no-color", `-var=names=["a","b"]`)
+	ids := actionIDs(t, cli, "a", "b")
+
+	emu.ResetStats()
+	out, err := cli.Run("plan", "-input=false", "-no-color", `-var=names=["a"]`)
+	flat := strings.Join(strings.Fields(out), " ")
+	if err == nil || !strings.Contains(flat, "Instance cannot be destroyed") ||
+		!strings.Contains(flat, "With lifecycle prevent_destroy on this resource Terraform refuses the replacement: remove the actions from actions in one apply, and from the configuration in the next.") {
+		t.Fatalf("the plan does not say what to do: %v\n%s", err, out)
+	}
+	if n := acctest.Writes(emu.Stats().ByRoute); n != 0 {
+		t.Fatalf("the refused plan sent %d writes", n)
+	}
+
+	// What it says: the entry first, then the action.
+	cli.Write(t, "main.tf", strings.Replace(forEachHCL(target, "prevent_destroy = true"),
+		"[for n in var.names :", `[for n in setsubtract(var.names, ["b"]) :`, 1))
+	run(t, cli, "apply", "-auto-approve", "-input=false", "-no-color", `-var=names=["a","b"]`)
+	if err := checkBound(target, "post-login", bound{ids["a"], "a"})(nil); err != nil {
+		t.Fatal(err)
+	}
+	run(t, cli, "apply", "-auto-approve", "-input=false", "-no-color", `-var=names=["a"]`)
+	noConflictEmptyPlan(t, cli, emu, `-var=names=["a"]`)
+	if _, err := target.Client().GetAction(context.Background(), ids["b"]); !mgmt.IsNotFound(err) {
+		t.Fatalf("the removed action: %v", err)
+	}
+	cli.Write(t, "main.tf", forEachHCL(target, ""))
+	run(t, cli, "destroy", "-auto-approve", "-input=false", "-no-color", `-var=names=["a"]`)
+}
+
 // attrOf is the value of a top-level string attribute in `terraform state
 // show` output.
 func attrOf(show, name string) string {
@@ -320,7 +554,7 @@ resource "tenant_trigger_actions" %q {
 		if err == nil || !strings.Contains(flat, `the trigger "post-login"`) || !strings.Contains(flat, "moved block") {
 			t.Fatalf("plan %d of the rename without a moved block: %v\n%s", i+1, err, out)
 		}
-		if strings.Contains(flat, "bind different actions") {
+		if strings.Contains(flat, "managed twice") {
 			t.Fatalf("plan %d took the rename for two resources of one trigger:\n%s", i+1, out)
 		}
 	}
@@ -344,18 +578,21 @@ moved {
 	run(t, cli, "destroy", "-auto-approve", "-input=false", "-no-color")
 }
 
-// TestAccTriggerActions_removeManyBoundActions: 50 bound actions of one
-// trigger, made with count, removed together with their entries in one
-// apply, at the CLI's default parallelism and at -parallelism=2. With
-// count, Terraform plans every instance of the actions, the destroyed ones
-// included, before the bindings that reference them, and applies the
+// TestAccTriggerActions_removeManyBoundActions: 20 bound actions of one
+// trigger (the most a trigger may run), made with count, 19 of them removed
+// together with their entries in one apply, at the CLI's default
+// parallelism and at -parallelism=2: more than -parallelism − 1 either way.
+// With count, Terraform plans every instance of the actions, the destroyed
+// ones included, before the bindings that reference them, and applies the
 // destroys before the bindings' update: the bindings' plan, which sees the
 // destroys, replaces itself so that its destroy unbinds exactly those
 // actions first. The apply succeeds at once, the tenant never answers 409,
-// the kept action stays bound throughout, and the next plan is empty. The
-// requests of each apply are logged by route.
+// every list the trigger held during the apply binds the kept action (the
+// emulator's record), and the next plan is empty. The requests of each
+// apply are logged by route.
 func TestAccTriggerActions_removeManyBoundActions(t *testing.T) {
 	requireAcc(t)
+	const all = 20
 	for _, parallelism := range []string{"", "-parallelism=2"} {
 		name := "default parallelism"
 		if parallelism != "" {
@@ -390,11 +627,11 @@ output "ids" {
 				}
 				return a
 			}
-			cli := acctest.NewCLI(t, map[string]string{"main.tf": config(51)})
+			cli := acctest.NewCLI(t, map[string]string{"main.tf": config(all)})
 			cli.Env = append(cli.Env, "TF_VAR_suffix="+acctest.RandomName())
 			run(t, cli, args("apply")...)
 			var ids []string
-			if err := json.Unmarshal([]byte(run(t, cli, "output", "-json", "ids")), &ids); err != nil || len(ids) != 51 {
+			if err := json.Unmarshal([]byte(run(t, cli, "output", "-json", "ids")), &ids); err != nil || len(ids) != all {
 				t.Fatalf("ids %v: %v", ids, err)
 			}
 			kept := attrOf(run(t, cli, "state", "show", "-no-color", "tenant_action.many[0]"), "name")
@@ -408,25 +645,33 @@ output "ids" {
 			if parallelism != "" {
 				plan = append(plan, parallelism)
 			}
-			run(t, cli, plan...)
+			// The plan names each action it unbinds as the trigger shows it,
+			// and the replacement keeps the id, which is the trigger's.
+			flat := strings.Join(strings.Fields(run(t, cli, plan...)), " ")
+			if !strings.Contains(flat, fmt.Sprintf("%s (%q)", ids[1], strings.Replace(kept, "many-0-", "many-1-", 1))) ||
+				strings.Contains(flat, `id = "post-login" -> (known after apply)`) {
+				t.Fatalf("the replacement's plan:\n%s", flat)
+			}
 			planned := emu.Stats()
 			emu.ResetStats()
+			from := len(emu.BindingHistory("post-login"))
 			apply := []string{"apply", "-input=false", "-no-color"}
 			if parallelism != "" {
 				apply = append(apply, parallelism)
 			}
 			out := run(t, cli, append(apply, "tfplan")...)
 			st := emu.Stats()
-			t.Logf("removing 50 bound actions and their entries (%s): the plan %d requests %v; the apply %d requests %v, by status %v",
-				name, planned.Total, planned.ByRoute, st.Total, st.ByRoute, st.ByStatus)
-			if n := strings.Count(out, ": Destruction complete"); n != 51 || !strings.Contains(out, "tenant_trigger_actions.test: Creation complete") {
-				t.Fatalf("the apply did not destroy the 50 actions and replace the bindings (%d destroyed):\n%s", n, out)
+			t.Logf("removing %d bound actions and their entries (%s): the plan %d requests %v; the apply %d requests %v, by status %v",
+				all-1, name, planned.Total, planned.ByRoute, st.Total, st.ByRoute, st.ByStatus)
+			if n := strings.Count(out, ": Destruction complete"); n != all || !strings.Contains(out, "tenant_trigger_actions.test: Creation complete") {
+				t.Fatalf("the apply did not destroy the %d actions and replace the bindings (%d destroyed):\n%s", all-1, n, out)
 			}
 			for _, id := range ids[1:] {
 				if _, err := target.Client().GetAction(context.Background(), id); !mgmt.IsNotFound(err) {
 					t.Fatalf("the removed action %s: %v", id, err)
 				}
 			}
+			keptThroughout(t, emu, "post-login", from, ids[0])
 			unbindAndDelete(t, cli, emu, target, ids[1], bound{ids[0], kept})
 			run(t, cli, args("destroy")...)
 		})

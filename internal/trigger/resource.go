@@ -2,7 +2,6 @@ package trigger
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -67,6 +66,13 @@ func (r *bindingsResource) Read(ctx context.Context, req resource.ReadRequest, r
 	}
 	resp.Diagnostics.Append(m.fromAPI(ctx, trigger, bindings)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	// The mark reaches the destroy of a deposed object, which Terraform
+	// plans again during the apply from the refreshed state.
+	superseded := []byte(nil)
+	if r.Tenant.Bindings.Refreshed(trigger) {
+		superseded = []byte("true")
+	}
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, supersededKey, superseded)...)
 }
 
 func (r *bindingsResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -83,25 +89,29 @@ func (r *bindingsResource) Update(ctx context.Context, req resource.UpdateReques
 // Delete unbinds every action of the trigger: a PATCH with an empty list.
 // The destroy of a replacement planned to unbind the actions its plan
 // deletes (replaceToUnbind) unbinds only those, and leaves the trigger
-// running the others until the create binds the new list.
+// running the others until the create binds the new list. The destroy of
+// a superseded object (planned so, or after this run wrote the trigger:
+// the old object of a create_before_destroy replacement) sends nothing:
+// the trigger is the other object's.
 func (r *bindingsResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var m bindingsModel
 	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}
 	trigger := m.Trigger.ValueString()
-	value, diags := req.Private.GetKey(ctx, unbindKey)
+	superseded, diags := req.Private.GetKey(ctx, supersededKey)
 	resp.Diagnostics.Append(diags...)
-	if len(value) == 0 {
+	if len(superseded) > 0 || r.Tenant.Bindings.Written(trigger) {
+		return
+	}
+	unbind, diags := unbindList(ctx, req.Private)
+	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
+		return
+	}
+	if len(unbind) == 0 {
 		if _, err := r.Tenant.API.UpdateTriggerBindings(ctx, trigger, nil); err != nil {
 			resp.Diagnostics.AddError("Unable to delete trigger actions", framework.APIErrorDetail(fmt.Sprintf("Unbinding every action of the trigger %q", trigger), err))
 		}
-		return
-	}
-	var unbind []string
-	if err := json.Unmarshal(value, &unbind); err != nil {
-		resp.Diagnostics.AddError("Unable to delete trigger actions", fmt.Sprintf(
-			"The plan's list of the actions to unbind could not be read (%v). This is a bug in the provider; please report it.", err))
 		return
 	}
 	body, d := m.toAPI(ctx)
@@ -144,6 +154,7 @@ func (r *bindingsResource) write(ctx context.Context, m *bindingsModel, op strin
 		diags.AddError("Unable to "+op+" trigger actions", framework.APIErrorDetail(fmt.Sprintf("Binding %d action(s) to the trigger %q", len(body), trigger), err))
 		return false
 	}
+	r.Tenant.Bindings.Wrote(trigger)
 	diags.Append(m.fromAPI(ctx, trigger, bindings)...)
 	return !diags.HasError()
 }

@@ -198,7 +198,17 @@ func TestAccTriggerActions_refusedBeforeAnyRequest(t *testing.T) {
 		{Config: testAccBindings("post-logon", bound{a, "x"}), Want: `Attribute trigger value must be one of`},
 		{Config: testAccBindings("post-login", bound{"not-a-uuid", "x"}), Want: `must be an action id, a UUID`},
 		{Config: testAccBindings("post-login", bound{a, ""}), Want: `Attribute actions\[0\].display_name UTF-8 character count must be at least 1, got: 0`},
+		{Config: testAccBindings("post-login", manyBound(21)...), Want: `Attribute actions list must contain at most 20 elements, got: 21`},
 	})
+}
+
+// manyBound is n bindings of distinct made-up action ids.
+func manyBound(n int) []bound {
+	out := make([]bound, 0, n)
+	for i := range n {
+		out = append(out, bound{fmt.Sprintf("5d110643-a54e-432b-a0b7-%012d", i), fmt.Sprintf("a%d", i)})
+	}
+	return out
 }
 
 // TestAccTriggerActions_refusedAtPlan: what the tenant would refuse is
@@ -260,7 +270,12 @@ resource "tenant_trigger_actions" "second" {
 		Steps: []resource.TestStep{
 			{
 				Config:      target.Config(testAccBindings("post-login", bound{a, "a"}) + second),
-				ExpectError: acctest.ExpectError(`Trigger actions managed twice.*2 tenant_trigger_actions resources in this configuration bind different actions to the trigger "post-login"`),
+				ExpectError: acctest.ExpectError(`Trigger actions managed twice.*Two tenant_trigger_actions resources in this configuration bind the trigger "post-login"`),
+			},
+			{
+				// The same list twice is refused too.
+				Config:      target.Config(testAccBindings("post-login", bound{a, "a"}) + strings.Replace(testAccBindings("post-login", bound{a, "a"}), `"test"`, `"second"`, 1)),
+				ExpectError: acctest.ExpectError(`Trigger actions managed twice.*Two tenant_trigger_actions resources in this configuration bind the trigger "post-login"`),
 			},
 			{
 				PreConfig: func() {

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -19,6 +20,12 @@ import (
 
 // TypeName is the resource, data source and list resource type.
 const TypeName = "tenant_trigger_actions"
+
+// maxBindings is the most actions a trigger may run: "Each flow may have a
+// maximum of 20 active bound Actions" (the Actions limitations page,
+// https://auth0.com/docs/customize/actions/limitations; reported, not in
+// the reference's recordings).
+const maxBindings = 20
 
 // uuid is the form of action ids (reference §0.2: UUID v4).
 var uuid = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
@@ -44,7 +51,9 @@ func (r *bindingsResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 			"Actions removed from `actions` and from the configuration in one apply are unbound and deleted in that apply, " +
 			"however many: Terraform deletes them before it updates this resource, so either each delete unbinds its " +
 			"action, or, when their plans came first, this resource is replaced and its destroy unbinds only those " +
-			"actions before their deletes (the plan warns). Name the actions by reference (`tenant_action.<name>.id`): " +
+			"actions before their deletes (the plan warns; with `create_before_destroy` the create binds the new list " +
+			"first, and the old object's destroy leaves the trigger to it; with `prevent_destroy` Terraform refuses the " +
+			"replacement: remove the actions from `actions` in one apply, and from the configuration in the next). Name the actions by reference (`tenant_action.<name>.id`): " +
 			"with literal ids Terraform orders nothing between the two, and a delete may need a second apply. Renaming this " +
 			"resource needs a `moved` block: without it the plan fails, as the old address's destroy would unbind what the " +
 			"new one binds.\n\n" +
@@ -66,8 +75,9 @@ func (r *bindingsResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 			"actions": schema.ListNestedAttribute{
 				MarkdownDescription: "The bound actions, in execution order: the first runs first. Each action once, each " +
 					"deployed and supporting `trigger` (for example `tenant_action.<name>.id` of an action with `deploy = true`). " +
-					"An empty list binds nothing.",
-				Required: true,
+					"At most 20, the most a trigger may run. An empty list binds nothing.",
+				Required:   true,
+				Validators: []validator.List{listvalidator.SizeAtMost(maxBindings)},
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"id": schema.StringAttribute{
 						MarkdownDescription: "The action's ID (a UUID).",

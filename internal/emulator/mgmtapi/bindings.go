@@ -1,6 +1,7 @@
 package mgmtapi
 
 import (
+	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -9,6 +10,14 @@ import (
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 )
+
+// maxBindings is how many actions a trigger may have bound: "Each flow may
+// have a maximum of 20 active bound Actions" (the Actions limitations page,
+// https://auth0.com/docs/customize/actions/limitations, [R]). How the tenant
+// refuses more is not documented ([?]): the emulator assumes the Management
+// API's payload validation answer (reference §0.3), the message a schema's
+// maxItems gives.
+const maxBindings = 20
 
 // Trigger bindings (trigger-bindings.md): each trigger holds an ordered
 // list of deployed actions, its execution order. A PATCH replaces the whole
@@ -86,7 +95,9 @@ func (s *Server) triggerBindings(w http.ResponseWriter, r *http.Request, _ *call
 //     400 "The custom-token-exchange trigger is entity-bound: its actions
 //     are bound by their token exchange profiles.";
 //   - an action that stays bound keeps its binding's id and created_at;
-//     updated_at changes when its display name does.
+//     updated_at changes when its display name does;
+//   - more than maxBindings items is 400 "Payload validation error: 'Array
+//     is too long (21), maximum 20' on property bindings." (below).
 func (s *Server) updateTriggerBindings(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	trigger, e := triggerParam(r)
 	if e != nil {
@@ -112,6 +123,9 @@ func (s *Server) updateTriggerBindings(w http.ResponseWriter, r *http.Request, _
 	}
 	if !ok {
 		return o.TypeErr("bindings", "array")
+	}
+	if len(items) > maxBindings {
+		return wire.PayloadErr(fmt.Sprintf("Array is too long (%d), maximum %d", len(items), maxBindings), "bindings")
 	}
 	now := time.Now()
 	old := s.St.Bindings[trigger]
@@ -182,11 +196,7 @@ func (s *Server) updateTriggerBindings(w http.ResponseWriter, r *http.Request, _
 		}
 		next = append(next, nb)
 	}
-	if len(next) == 0 {
-		delete(s.St.Bindings, trigger)
-	} else {
-		s.St.Bindings[trigger] = next
-	}
+	s.StoreBindings(trigger, next)
 	wire.WriteJSON(w, 200, wire.Ordered{{"bindings", s.BindingViews(trigger, next, now)}})
 	return nil
 }

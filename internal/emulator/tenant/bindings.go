@@ -75,11 +75,43 @@ func (s *Tenant) BoundTo(actionID string) []string {
 // Unbind removes the action from every trigger's bindings.
 func (s *Tenant) Unbind(actionID string) {
 	for t, list := range s.St.Bindings {
-		list = slices.DeleteFunc(list, func(b *Binding) bool { return b.ActionID == actionID })
-		if len(list) == 0 {
-			delete(s.St.Bindings, t)
-		} else {
-			s.St.Bindings[t] = list
+		if kept := slices.DeleteFunc(slices.Clone(list), func(b *Binding) bool { return b.ActionID == actionID }); len(kept) < len(list) {
+			s.StoreBindings(t, kept)
 		}
 	}
+}
+
+// StoreBindings replaces the trigger's bindings by list and records the
+// action ids of list in the trigger's history; under the lock.
+func (s *Tenant) StoreBindings(trigger string, list []*Binding) {
+	if len(list) == 0 {
+		delete(s.St.Bindings, trigger)
+	} else {
+		s.St.Bindings[trigger] = list
+	}
+	ids := make([]string, 0, len(list))
+	for _, b := range list {
+		ids = append(ids, b.ActionID)
+	}
+	if s.bindingHistory == nil {
+		s.bindingHistory = map[string][][]string{}
+	}
+	h := append(s.bindingHistory[trigger], ids)
+	s.bindingHistory[trigger] = h[max(0, len(h)-maxBindingHistory):]
+}
+
+// maxBindingHistory is how many lists the history keeps per trigger, the
+// latest: enough for any test, bounded for a long-running emulator.
+const maxBindingHistory = 1000
+
+// BindingHistory returns, for the trigger, the action ids of every list of
+// bindings it held since the emulator started (the latest 1000), each in
+// execution order, oldest first: one per PATCH of its bindings and per
+// delete of a bound action that unbound it; under the lock.
+func (s *Tenant) BindingHistory(trigger string) [][]string {
+	out := make([][]string, 0, len(s.bindingHistory[trigger]))
+	for _, ids := range s.bindingHistory[trigger] {
+		out = append(out, slices.Clone(ids))
+	}
+	return out
 }

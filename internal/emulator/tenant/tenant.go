@@ -28,6 +28,9 @@ type Tenant struct {
 	FailingPackages []string
 	// Seeded holds the ids of the objects Options.Demo seeded.
 	Seeded DemoIDs
+	// bindingHistory is each trigger's lists of bound action ids, oldest
+	// first (BindingHistory); under the lock.
+	bindingHistory map[string][][]string
 
 	// What follows is fixed once the emulator has started.
 
