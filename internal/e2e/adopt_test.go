@@ -161,6 +161,7 @@ func fillSecrets(t *testing.T, generated string) string {
 // imports (every object, nothing added, changed or destroyed, no write
 // sent), then a plan with no changes.
 func TestAdoptGuide(t *testing.T) {
+	t.Parallel() // a folder, a home and an emulator of its own
 	requireAcc(t)
 	acctest.RequireTerraform(t, "1.14.0", "terraform query and list resources")
 	emu, err := emulator.Start(emulator.Options{})

@@ -19,6 +19,7 @@ import (
 // served, and every route "What it does not serve" names is answered as
 // not served, and logged.
 func TestEmulatorGuide(t *testing.T) {
+	t.Parallel() // a folder, a home and an emulator of its own
 	if _, err := exec.LookPath("curl"); err != nil {
 		t.Skip("the emulator guide calls the emulator with curl, which is not on PATH")
 	}

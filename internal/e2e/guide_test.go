@@ -716,3 +716,37 @@ func openTofuHost(s string) string {
 	}
 	return s
 }
+
+// walkedGuides are the guides a test follows; a guide with commands or
+// files must be one of them.
+var walkedGuides = map[string]string{
+	"testing": "TestTestingGuide", "emulator": "TestEmulatorGuide", "ci": "TestCIGuide",
+	"adopt": "TestAdoptGuide", "migrate": "TestMigrateGuide",
+}
+
+// TestGuides_everyBlockHasAPlace: every block of every guide has a place
+// its prose gives, whatever the tests of each guide can run here (a newer
+// Terraform, the incumbent provider), and a guide with commands or files
+// to follow has a test that follows it.
+func TestGuides_everyBlockHasAPlace(t *testing.T) {
+	pages, err := filepath.Glob(filepath.Join(repoRoot(t), "docs", "guides", "*.md"))
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("no guides: %v", err)
+	}
+	for _, page := range pages {
+		name := strings.TrimSuffix(filepath.Base(page), ".md")
+		followed := false
+		for _, b := range readGuide(t, name) {
+			switch b.Role {
+			case roleNone:
+				t.Errorf("docs/guides/%s.md: %s has no place: end the prose before it with the file's path (\"`path`:\"), "+
+					"\"prints:\", \"logs:\" or \"for example:\", or make it a shell block of commands (see CONTRIBUTING.md)", name, b)
+			case roleFile, roleRun:
+				followed = true
+			}
+		}
+		if _, ok := walkedGuides[name]; followed && !ok {
+			t.Errorf("docs/guides/%s.md has commands or files, and no test follows it: add one beside %v", name, walkedGuides)
+		}
+	}
+}

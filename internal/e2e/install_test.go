@@ -26,6 +26,7 @@ const releaseVersion = "0.1.0"
 // provider from the mirror, writes the lock file to commit, and a
 // configuration applies against the emulator.
 func TestInstallFromReleaseArchive(t *testing.T) {
+	t.Parallel() // a folder, a home and an emulator of its own
 	requireAcc(t)
 	r := newReader(t)
 	r.installAsReadme()

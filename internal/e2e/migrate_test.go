@@ -404,6 +404,7 @@ removed {
 // the incumbent is dropped, the incumbent's import IDs import the same
 // objects, and an edit applies.
 func TestMigrateGuide(t *testing.T) {
+	t.Parallel() // a folder, a home and an emulator of its own
 	requireAcc(t)
 	acctest.RequireIncumbent(t)
 	emu, err := emulator.Start(emulator.Options{TLS: true})

@@ -53,6 +53,7 @@ var (
 //
 // Neither a plan file nor the state holds a write-only secret.
 func TestCIGuide(t *testing.T) {
+	t.Parallel() // a folder, a home and an emulator of its own
 	requireAcc(t)
 	emu, err := emulator.Start(emulator.Options{})
 	if err != nil {

@@ -158,8 +158,11 @@ resource "tenant_resource_server" "api" {
 	if took < 4*time.Second || tokens < 2 {
 		t.Fatalf("the apply (%v, %d tokens) did not outlive a token; the test proves nothing", took, tokens)
 	}
-	if tokens > (st.Total-tokens)/2 {
-		t.Fatalf("%d token requests for %d API requests: tokens are not reused", tokens, st.Total-tokens)
+	// Reused tokens cost about one per lifetime (and one per provider
+	// process), however long a loaded machine makes the apply; one per
+	// request would be tens.
+	if allowed := 2*int64(took/(2*time.Second)) + 4; tokens > allowed {
+		t.Fatalf("%d token requests for %d API requests in %v: tokens are not reused (at most %d for 2s tokens)", tokens, st.Total-tokens, took, allowed)
 	}
 	if out, err := cli.Run("destroy", "-auto-approve", "-input=false", "-no-color"); err != nil {
 		t.Fatalf("destroy: %v\n%s", err, out)

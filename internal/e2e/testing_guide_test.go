@@ -30,6 +30,7 @@ import (
 //     concurrent run with another prefix passes beside them;
 //   - the exchange's tests fail when the action takes a forged token.
 func TestTestingGuide(t *testing.T) {
+	t.Parallel() // a folder, a home and an emulator of its own
 	requireAcc(t)
 	if !acctest.OpenTofu() { // tofu test has it too
 		acctest.RequireTerraform(t, "1.6.0", "terraform test")
