@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator"
 )
 
 // TestEmulatorGuide follows docs/guides/emulator.md from its text: the
@@ -16,8 +18,9 @@ import (
 // and requests by hand, the log line of a route it does not serve, a
 // clients file, HTTPS. Then it checks the page's lists against the
 // emulator the guide started: every route "What it serves" lists is
-// served, and every route "What it does not serve" names is answered as
-// not served, and logged.
+// served, every route the emulator serves is listed there, and every
+// route "What it does not serve" names is answered as not served, and
+// logged.
 func TestEmulatorGuide(t *testing.T) {
 	t.Parallel() // a folder, a home and an emulator of its own
 	if _, err := exec.LookPath("curl"); err != nil {
@@ -82,6 +85,21 @@ curl -sf --cacert "$TENANT_CA_FILE" "$TENANT_DOMAIN/.well-known/jwks.json" >/dev
 	}
 	served := servedRoutes(t, page)
 	notServed := notServedRoutes(t, page)
+	listed := map[string]bool{}
+	for _, rt := range served {
+		listed[routeKey(rt[0], rt[1])] = true
+	}
+	emu, err := emulator.Start(emulator.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emu.Close()
+	for _, rt := range emu.APIRoutes() {
+		method, path, _ := strings.Cut(rt, " ")
+		if !listed[routeKey(method, strings.TrimPrefix(path, "/api/v2"))] {
+			t.Errorf("What it serves does not list %s, which the emulator serves", rt)
+		}
+	}
 	for _, rt := range append(append([][2]string{}, served...), notServed...) {
 		probe(rt[0], concretePath(rt[1]))
 	}
@@ -197,6 +215,12 @@ func notServedRoutes(t *testing.T, page string) [][2]string {
 
 var pathParam = regexp.MustCompile(`\{[A-Za-z]+\}`)
 
+// routeKey is a route with its parameters unnamed, so that the page and
+// the emulator may name them apart.
+func routeKey(method, path string) string {
+	return method + " " + pathParam.ReplaceAllLiteralString(path, "{}")
+}
+
 // concretePath fills a route's parameters: post-login for a trigger, an
 // id no object has for the others.
 func concretePath(route string) string {
@@ -211,6 +235,7 @@ func concretePath(route string) string {
 // TestReadmeEmulatorBuild: the README's build of the emulator from source
 // writes where git ignores it, so a clone stays clean.
 func TestReadmeEmulatorBuild(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	if err := exec.Command("git", "-C", root, "rev-parse", "--git-dir").Run(); err != nil {
 		t.Skip("not a git checkout: nothing to keep clean")

@@ -176,6 +176,7 @@ type Server struct {
 	runtime     *nodeRuntime
 	actionCache map[string]map[string]cacheRecord // by trigger id, under mu
 	attempts    map[string]*attemptBucket         // by IP, under mu
+	apiRoutes   []string                          // set before it serves, read only after
 }
 
 // DemoIDs are the objects --demo seeds.
@@ -383,6 +384,11 @@ type Stats struct {
 }
 
 func newStats() Stats { return Stats{ByRoute: map[string]int64{}, ByStatus: map[string]int64{}} }
+
+// APIRoutes are the Management API routes it serves, as registered
+// ("GET /api/v2/roles/{id}"), so that what documents them can be checked
+// against them.
+func (s *Server) APIRoutes() []string { return slices.Clone(s.apiRoutes) }
 
 // Stats returns a copy of the request counters.
 func (s *Server) Stats() Stats {

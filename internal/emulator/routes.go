@@ -14,6 +14,7 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request, c *caller) *apiErr
 // authenticated before routing. The handler runs holding the store lock,
 // and an *apiErr it returns becomes the error answer.
 func (s *Server) handle(mux *http.ServeMux, pattern, scope string, h handlerFunc) {
+	s.apiRoutes = append(s.apiRoutes, pattern)
 	mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		c, _ := r.Context().Value(callerKey{}).(*caller)
 		e := c.may(scope)
