@@ -729,6 +729,7 @@ var walkedGuides = map[string]string{
 // Terraform, the incumbent provider), and a guide with commands or files
 // to follow has a test that follows it.
 func TestGuides_everyBlockHasAPlace(t *testing.T) {
+	t.Parallel()
 	pages, err := filepath.Glob(filepath.Join(repoRoot(t), "docs", "guides", "*.md"))
 	if err != nil || len(pages) == 0 {
 		t.Fatalf("no guides: %v", err)

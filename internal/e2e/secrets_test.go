@@ -56,6 +56,7 @@ func leakCheck(t *testing.T, cli *acctest.CLI, secrets map[string]string, comman
 }
 
 func TestSecrets_clientCredentials(t *testing.T) {
+	t.Parallel() // its own emulator and folders
 	requireAcc(t)
 	emu, err := emulator.Start(emulator.Options{})
 	if err != nil {
@@ -101,6 +102,7 @@ resource "tenant_resource_server" "generated" {
 }
 
 func TestSecrets_apiToken(t *testing.T) {
+	t.Parallel() // its own emulator and folders
 	requireAcc(t)
 	emu, err := emulator.Start(emulator.Options{Demo: true})
 	if err != nil {
@@ -135,6 +137,7 @@ output "role" {
 // TestTokens_expireMidRun applies with 2-second tokens for longer than a
 // token lives: the provider fetches new ones and the apply completes.
 func TestTokens_expireMidRun(t *testing.T) {
+	t.Parallel() // its own emulator and folders
 	requireAcc(t)
 	emu, err := emulator.Start(emulator.Options{TokenLifetime: 2 * time.Second, Faults: emulator.Faults{LatencyMS: 150}})
 	if err != nil {
@@ -173,6 +176,7 @@ resource "tenant_resource_server" "api" {
 // takes a public key is refused at plan, and neither the diagnostics nor
 // the logs show any of it.
 func TestSecrets_privateKeyInPEM(t *testing.T) {
+	t.Parallel() // its own emulator and folders
 	requireAcc(t)
 	emu, err := emulator.Start(emulator.Options{})
 	if err != nil {
@@ -222,6 +226,7 @@ resource "tenant_resource_server" "x" {
 // TestLogging_asDocumented: TF_LOG_PROVIDER=DEBUG, as the README says,
 // logs every request of the provider, and TRACE adds the bodies.
 func TestLogging_asDocumented(t *testing.T) {
+	t.Parallel() // its own emulator and folders
 	requireAcc(t)
 	emu, err := emulator.Start(emulator.Options{})
 	if err != nil {
