@@ -23,14 +23,19 @@ terraform_knows_actions && has_actions=1
 has_identity_import=0
 terraform_knows_identity_import && has_identity_import=1
 
-checked=0 skipped=0
+checked=0 skipped=0 skips=()
+# skip prints why an example is left out, and keeps it for the summary.
+skip() {
+  echo "skip  $1"
+  skips+=("$1")
+  skipped=$((skipped + 1))
+}
 while IFS= read -r dir; do
   [[ $(basename "$dir") == with-actions ]] && continue
   files=()
   for f in "$dir"/*.tf; do
     if [[ $(basename "$f") == import-by-identity.tf && $has_identity_import == 0 ]]; then
-      echo "skip  $f: Terraform $tf_version cannot import by identity (it needs 1.12 or newer)"
-      skipped=$((skipped + 1))
+      skip "$f: Terraform $tf_version cannot import by identity (it needs 1.12 or newer)"
       continue
     fi
     files+=("$f")
@@ -40,22 +45,19 @@ while IFS= read -r dir; do
     if [[ $has_actions == 1 ]]; then
       files+=("$dir"/with-actions/*.tf)
     else
-      echo "skip  $dir/with-actions: Terraform $tf_version cannot validate actions (they need 1.14 or newer)"
-      skipped=$((skipped + 1))
+      skip "$dir/with-actions: Terraform $tf_version cannot validate actions (they need 1.14 or newer)"
     fi
   fi
   if compgen -G "$dir/*.tfquery.hcl" >/dev/null; then
     if [[ $has_actions == 0 ]]; then
-      echo "skip  $dir: Terraform $tf_version cannot validate queries (they need 1.14 or newer)"
-      skipped=$((skipped + 1))
+      skip "$dir: Terraform $tf_version cannot validate queries (they need 1.14 or newer)"
       continue
     fi
     files+=("$dir"/*.tfquery.hcl)
     validate_args=(-query)
   fi
   if grep -qs '^action ' "${files[@]}" /dev/null && [[ $has_actions == 0 ]]; then
-    echo "skip  $dir: Terraform $tf_version cannot validate actions (they need 1.14 or newer)"
-    skipped=$((skipped + 1))
+    skip "$dir: Terraform $tf_version cannot validate actions (they need 1.14 or newer)"
     continue
   fi
   tmp="$work/config-$checked"
@@ -74,3 +76,6 @@ while IFS= read -r dir; do
   checked=$((checked + 1))
 done < <(find examples \( -name '*.tf' -o -name '*.tfquery.hcl' \) -exec dirname {} \; | sort -u)
 echo "examples: $checked validated, $skipped skipped"
+for s in "${skips[@]}"; do
+  echo "  skipped $s"
+done

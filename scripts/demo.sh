@@ -7,7 +7,8 @@
 # second plan is empty, invoke the phone test action on
 # Terraform 1.14 or newer, exchange a legacy token as the application does
 # and print the issued tokens' claims, destroy, and stop the emulator.
-# DEMO_KEEP=1 leaves the emulator and the working folder for inspection.
+# DEMO_KEEP=1 leaves the emulator and the working folder for inspection,
+# and prints the commands to destroy and stop them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -16,8 +17,11 @@ version=${VERSION:-0.1.0}
 work=$(mktemp -d "${TMPDIR:-/tmp}/tenant-demo.XXXXXX")
 emulator_pid=""
 
+# DEMO_KEEP=1 keeps the emulator of a demo that ran to its end (the commands
+# it prints need it); a demo that failed stops it, and keeps the folder.
 cleanup() {
-  if [[ -n "$emulator_pid" && "${DEMO_KEEP:-0}" != 1 ]]; then
+  local status=$?
+  if [[ -n "$emulator_pid" && ( "${DEMO_KEEP:-0}" != 1 || $status != 0 ) ]]; then
     kill "$emulator_pid" 2>/dev/null || true
     wait "$emulator_pid" 2>/dev/null || true
   fi
@@ -122,7 +126,9 @@ if [[ "${DEMO_KEEP:-0}" == 1 ]]; then
       printf 'export %s=%q\n' "$name" "${!name}"
     done
   ) >"$env_file"
-  echo "Destroy:                (source $env_file && terraform -chdir=$config destroy -auto-approve)"
+  # The Terraform the demo ran, by its path: the configuration may hold
+  # what an older one on PATH cannot read (actions).
+  echo "Destroy:                (source $env_file && $(command -v terraform) -chdir=$config destroy -auto-approve)"
   echo "Stop the emulator:      kill $emulator_pid"
   echo "The emulator (pid $emulator_pid) and $work are kept."
 else

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -139,12 +140,24 @@ func TestRolePermissions_oneReadPerRolePerRun(t *testing.T) {
 // the role's read is in flight is applied to its answer when it comes,
 // whether or not the answer already shows it; later readers share it.
 func TestRolePermissions_aWriteDuringTheReadPatchesIt(t *testing.T) {
-	tc, emu, roleID, _ := tenant(t)
+	// The write starts once the read's request is sent, not after a guess
+	// at how long that takes.
+	var armed atomic.Bool
+	sent := make(chan struct{})
+	var once sync.Once
+	observe := roundTripper(func(r *http.Request) (*http.Response, error) {
+		if armed.Load() && r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/permissions") {
+			once.Do(func() { close(sent) })
+		}
+		return http.DefaultTransport.RoundTrip(r)
+	})
+	tc, emu, roleID, _ := tenantWith(t, &http.Client{Transport: observe})
 	ctx := context.Background()
 	if err := tc.API.AddRolePermissions(ctx, roleID, []mgmt.Permission{pair("a")}); err != nil {
 		t.Fatal(err)
 	}
 	emu.SetFaults(emulator.Faults{LatencyMS: 300})
+	armed.Store(true)
 	read := make(chan []mgmt.RolePermission, 1)
 	go func() {
 		perms, err := tc.RolePermissions.Read(ctx, roleID)
@@ -153,7 +166,7 @@ func TestRolePermissions_aWriteDuringTheReadPatchesIt(t *testing.T) {
 		}
 		read <- perms
 	}()
-	time.Sleep(100 * time.Millisecond) // the read is under way
+	<-sent // the read is under way
 	if _, err := tc.RolePermissions.Change(ctx, roleID, []mgmt.Permission{pair("b")}, []mgmt.Permission{pair("a")}); err != nil {
 		t.Fatal(err)
 	}
@@ -443,21 +456,37 @@ func TestUnconfigured_failsSayingSo(t *testing.T) {
 // runs on the first reader's context; when that reader gives up, the others
 // read anew instead of taking its cancellation.
 func TestRolePermissions_aCancelledReaderDoesNotFailTheOthers(t *testing.T) {
-	tc, emu, roleID, _ := tenant(t)
-	emu.SetFaults(emulator.Faults{LatencyMS: 200})
+	// The first read's request is answered only when its context ends: it
+	// can end no other way than by the cancellation, however slow the
+	// machine.
+	var armed atomic.Bool
+	sent := make(chan struct{})
+	var once sync.Once
+	hold := roundTripper(func(r *http.Request) (*http.Response, error) {
+		first := false
+		if armed.Load() && r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/permissions") {
+			once.Do(func() { first = true; close(sent) })
+		}
+		if first {
+			<-r.Context().Done()
+			return nil, r.Context().Err()
+		}
+		return http.DefaultTransport.RoundTrip(r)
+	})
+	tc, _, roleID, _ := tenantWith(t, &http.Client{Transport: hold})
+	armed.Store(true)
 	first, cancel := context.WithCancel(context.Background())
 	errs := make(chan error, 1)
 	go func() {
 		_, err := tc.RolePermissions.Read(first, roleID)
 		errs <- err
 	}()
-	time.Sleep(50 * time.Millisecond) // the first read is under way
+	<-sent // the first read is under way
 	done := make(chan error, 1)
 	go func() {
 		_, err := tc.RolePermissions.Read(context.Background(), roleID)
 		done <- err
 	}()
-	time.Sleep(20 * time.Millisecond)
 	cancel()
 	if err := <-errs; !errors.Is(err, context.Canceled) {
 		t.Fatalf("the cancelled reader got %v", err)
@@ -489,8 +518,8 @@ func TestRolePermissions_assignmentWaitsForTheScopeWrite(t *testing.T) {
 			if planned {
 				tc.Planned.DefineScopes(ident, []string{"a", "b", "c", "new"})
 			}
+			start := time.Now() // before the writer starts its wait
 			go writeScopes(tc, ident, 300*time.Millisecond)
-			start := time.Now()
 			if _, err := tc.RolePermissions.Change(ctx, roleID, []mgmt.Permission{pair("new")}, nil); err != nil {
 				t.Fatalf("the assignment did not wait for the scope: %v", err)
 			}

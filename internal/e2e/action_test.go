@@ -37,6 +37,7 @@ resource "terraform_data" "release" {
 // updated, and on its own with terraform apply -invoke. Each run reaches
 // the tenant's outbox once, and Terraform prints the action's progress.
 func TestPhoneProviderTestAction(t *testing.T) {
+	t.Parallel() // its own emulator and folders
 	requireAcc(t)
 	acctest.RequireTerraform(t, "1.14.0", "actions")
 	emu, err := emulator.Start(emulator.Options{Demo: true})

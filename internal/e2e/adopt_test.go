@@ -3,8 +3,6 @@ package e2e_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -156,11 +154,14 @@ func fillSecrets(t *testing.T, generated string) string {
 	return blank.ReplaceAllString(generated, `secrets_wo = [{ name = "API_KEY", value = "`+adoptedSecret+`" }]$1`)
 }
 
-// TestAdoptWithQuery adopts a tenant holding objects made outside Terraform
-// in three commands: terraform query -generate-config-out, terraform apply
-// (imports only: nothing added, changed or destroyed), and a plan that is
-// empty.
-func TestAdoptWithQuery(t *testing.T) {
+// TestAdoptGuide follows docs/guides/adopt.md from its text against a
+// tenant holding objects made outside Terraform: the provider installed as
+// the README says, the query, the generated configuration with the
+// secret values the guide has the reader fill in, and the apply that only
+// imports (every object, nothing added, changed or destroyed, no write
+// sent), then a plan with no changes.
+func TestAdoptGuide(t *testing.T) {
+	t.Parallel() // a folder, a home and an emulator of its own
 	requireAcc(t)
 	acctest.RequireTerraform(t, "1.14.0", "terraform query and list resources")
 	emu, err := emulator.Start(emulator.Options{})
@@ -169,58 +170,52 @@ func TestAdoptWithQuery(t *testing.T) {
 	}
 	defer emu.Close()
 	made := seedTenant(t, emu, 58)
-	// The query of the adoption guide (docs/guides/adopt.md), as it is.
-	query, err := os.ReadFile("../../examples/query/adopt.tfquery.hcl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cli := acctest.NewCLI(t, map[string]string{
-		"main.tf":           acctest.ProviderHCL(emu.Domain(), emu.ClientID(), emu.ClientSecret()),
-		"adopt.tfquery.hcl": string(query),
+
+	r := newReader(t)
+	r.env = append(r.env, "TENANT_DOMAIN="+emu.Domain(), "TENANT_CLIENT_ID="+emu.ClientID(), "TENANT_CLIENT_SECRET="+emu.ClientSecret())
+	r.step("install the provider as the README's Install section says", `terraform-provider-tenant#install`, (*reader).installAsReadme)
+	var queryTime time.Duration
+	var queryStats emulator.Stats
+	r.hookOn("terraform query -generate-config-out=generated.tf", roleRun, hook{
+		before: func(r *reader, b *guideBlock) { emu.ResetStats() },
+		run: func(r *reader, b *guideBlock, text string) {
+			start := time.Now()
+			if out, err := r.run(text); err != nil {
+				t.Fatalf("%s: %v\n%s", b, err, out)
+			}
+			queryTime, queryStats = time.Since(start), emu.Stats()
+		},
+		after: func(r *reader, b *guideBlock) {
+			if imports := strings.Count(r.read("generated.tf"), "\nimport {"); imports != made {
+				t.Fatalf("the generated configuration imports %d objects, want the %d made outside Terraform", imports, made)
+			}
+		},
 	})
-
-	emu.ResetStats()
-	start := time.Now()
-	out, err := cli.Run("query", "-generate-config-out=generated.tf", "-no-color")
-	if err != nil {
-		t.Fatalf("terraform query: %v\n%s", err, out)
+	// What the guide has the reader write by hand: the action's secret.
+	r.hookOn("secrets_wo_version = 0", roleExcerpt, hook{
+		after: func(r *reader, b *guideBlock) { r.write("generated.tf", fillSecrets(t, r.read("generated.tf"))) },
+	})
+	r.hookOn("terraform apply", roleRun, hook{
+		before: func(r *reader, b *guideBlock) { emu.ResetStats() },
+		after: func(r *reader, b *guideBlock) {
+			want := fmt.Sprintf("Apply complete! Resources: %d imported, 0 added, 0 changed, 0 destroyed.", made)
+			if !strings.Contains(r.lastOut, want) || !strings.Contains(r.lastOut, "No changes.") {
+				t.Fatalf("%s: want %q, then a plan with no changes:\n%s", b, want, tail(r.lastOut, 60))
+			}
+			st := emu.Stats()
+			if n := acctest.Writes(st.ByRoute); n != 0 {
+				t.Fatalf("the adoption sent %d writes: %v", n, st.ByRoute)
+			}
+			t.Logf("adopted %d objects: query %d requests in %s, apply (imports) and plan %d requests",
+				made, queryStats.Total, queryTime.Round(time.Millisecond), st.Total)
+		},
+	})
+	r.walk(readGuide(t, "adopt"))
+	// The number the guide gives is the tenant this test adopts.
+	claim := regexp.MustCompile("`([0-9]+) imported, 0 added, 0 changed, 0 destroyed`").FindStringSubmatch(readGuidePage(t, "adopt"))
+	if claim == nil || claim[1] != fmt.Sprint(made) {
+		t.Fatalf("the adoption guide says the provider's tests adopt %v objects; this test adopts %d", claim, made)
 	}
-	queryTime, queryStats := time.Since(start), emu.Stats()
-	generated, err := os.ReadFile(filepath.Join(cli.Dir, "generated.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	imports := strings.Count(string(generated), "\nimport {")
-	if imports != made {
-		t.Fatalf("the generated configuration imports %d objects, want the %d made outside Terraform", imports, made)
-	}
-	cli.Write(t, "generated.tf", fillSecrets(t, string(generated)))
-
-	emu.ResetStats()
-	start = time.Now()
-	out, err = cli.Run("apply", "-auto-approve", "-input=false", "-no-color")
-	if err != nil {
-		t.Fatalf("terraform apply: %v\n%s", err, tail(out, 40))
-	}
-	applyTime, applyStats := time.Since(start), emu.Stats()
-	want := fmt.Sprintf("Apply complete! Resources: %d imported, 0 added, 0 changed, 0 destroyed.", made)
-	if !strings.Contains(out, want) {
-		t.Fatalf("the apply did more than import; want %q in:\n%s", want, tail(out, 60))
-	}
-	if n := applyStats.ByRoute["POST /api/v2/actions/actions/{id}/deploy"] + applyStats.ByRoute["PATCH /api/v2/actions/actions/{id}"]; n != 0 {
-		t.Fatalf("adopting the actions changed or deployed them (%d requests)", n)
-	}
-
-	emu.ResetStats()
-	start = time.Now()
-	out, err = cli.Run("plan", "-detailed-exitcode", "-input=false", "-no-color")
-	if err != nil {
-		t.Fatalf("the plan after adoption is not empty (%v):\n%s", err, tail(out, 60))
-	}
-	planTime, planStats := time.Since(start), emu.Stats()
-	t.Logf("adopted %d objects: query %d requests in %s, apply (imports) %d requests in %s, plan %d requests in %s",
-		made, queryStats.Total, queryTime.Round(time.Millisecond), applyStats.Total, applyTime.Round(time.Millisecond),
-		planStats.Total, planTime.Round(time.Millisecond))
 }
 
 func tail(s string, lines int) string {

@@ -17,6 +17,7 @@ import (
 // client, through its grant, and reads a role), and is rotated; the
 // secret, old and new, is in no TRACE log, command output, plan or state.
 func TestSecrets_clientSecret(t *testing.T) {
+	t.Parallel() // its own emulator and folders
 	requireAcc(t)
 	acctest.RequireCLI(t, "1.10.0", "1.11.0", "ephemeral resources")
 	emu, err := emulator.Start(emulator.Options{Demo: true})

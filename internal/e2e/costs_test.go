@@ -35,6 +35,7 @@ type costCase struct {
 // again just before the apply, so each check's read counts twice here; in
 // a plan of many objects the reads are shared list pages.
 func TestRequestCosts(t *testing.T) {
+	t.Parallel() // its own emulator and folders
 	requireAcc(t)
 	emu, err := emulator.Start(emulator.Options{Demo: true})
 	if err != nil {
@@ -361,6 +362,7 @@ var applyReadBudget = map[string]int64{
 // object and reads that do not grow with n (applyReadBudget), the same
 // requests route by route in every run and at both sizes.
 func TestRequestCosts_applyOfManyObjects(t *testing.T) {
+	t.Parallel() // its own emulator and folders
 	requireAcc(t)
 	for _, shape := range applyShapes {
 		t.Run(strings.ReplaceAll(shape.name, " ", "_"), func(t *testing.T) {
@@ -438,6 +440,7 @@ func formatRoutes(routes map[string]int64) string {
 // client that may not read roles is told once per run that the check was
 // skipped, not once per API.
 func TestRequestCosts_scopeRemovalReadsRolesOncePerRun(t *testing.T) {
+	t.Parallel() // its own emulator and folders
 	requireAcc(t)
 	emu, err := emulator.Start(emulator.Options{})
 	if err != nil {

@@ -166,6 +166,7 @@ func (d *tokenExchangeDeployment) verify(t *testing.T, token string) jwt.MapClai
 // tokens of a valid one verify with the tenant's JWKS and name the legacy
 // user, and the refusals are the tenant's.
 func TestTokenExchange_application(t *testing.T) {
+	t.Parallel() // its own emulator and folders
 	d := deployTokenExchange(t)
 
 	status, out := d.exchange(t, legacyToken(t, "legacy-42", legacyKey))
@@ -225,6 +226,7 @@ func TestTokenExchange_application(t *testing.T) {
 // and a saved plan: no log line, no output, no plan file and no state
 // holds the subject token, the application's secret or any token.
 func TestTokenExchange_providerLeaksNothing(t *testing.T) {
+	t.Parallel() // its own emulator and folders
 	d := deployTokenExchange(t)
 	helper, err := os.ReadFile(filepath.Join(repoRoot(t), "examples", "testing", "tests", "exchange", "main.tf"))
 	if err != nil {

@@ -9,11 +9,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
+	"sync"
 	"testing"
 
-	"github.com/tenant-iac/terraform-provider-tenant/internal/acctest"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator"
 )
 
@@ -27,9 +26,51 @@ const releaseVersion = "0.1.0"
 // provider from the mirror, writes the lock file to commit, and a
 // configuration applies against the emulator.
 func TestInstallFromReleaseArchive(t *testing.T) {
+	t.Parallel() // a folder, a home and an emulator of its own
 	requireAcc(t)
-	root := repoRoot(t)
-	release, err := os.ReadFile(filepath.Join(root, ".goreleaser.yml"))
+	r := newReader(t)
+	r.installAsReadme()
+
+	emu, err := emulator.Start(emulator.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emu.Close()
+	required := pick(t, codeBlocks(readmeInstall(t)), "required_providers")
+	r.write("main.tf", required+"\nprovider \"tenant\" {}\n\nresource \"tenant_role\" \"installed\" {\n  name = \"installed\"\n}\n")
+	r.env = append(r.env, "TENANT_DOMAIN="+emu.Domain(), "TENANT_CLIENT_ID="+emu.ClientID(), "TENANT_CLIENT_SECRET="+emu.ClientSecret())
+	out := r.terraform("init -input=false -no-color")
+	if !regexp.MustCompile(`Installing tenant-iac/tenant v` + regexp.QuoteMeta(releaseVersion)).MatchString(out) {
+		t.Fatalf("init did not install %s from the mirror:\n%s", releaseVersion, out)
+	}
+	if lock := r.read(".terraform.lock.hcl"); !strings.Contains(lock, `version     = "`+releaseVersion+`"`) {
+		t.Fatalf("no lock file to commit:\n%s", lock)
+	}
+	r.terraform("apply -auto-approve -input=false -no-color")
+	r.terraform("destroy -auto-approve -input=false -no-color")
+}
+
+// readmeInstall is the README's Install section.
+func readmeInstall(t *testing.T) string {
+	t.Helper()
+	readme, err := os.ReadFile(filepath.Join(repoRoot(t), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return between(t, string(readme), "## Install\n", "\n## ")
+}
+
+// installAsReadme does for the reader what the README's Install section
+// says: the release's archive for this platform and its SHA256SUMS,
+// downloaded into a folder; the section's commands, which check the
+// archive and put it in the filesystem mirror (the reader's mirror folder
+// for /opt/terraform-mirror, this platform for linux_amd64, OpenTofu's
+// registry host when the tests run OpenTofu, as the section says); and its
+// CLI configuration, in ~/.terraformrc.
+func (r *reader) installAsReadme() {
+	t := r.t
+	t.Helper()
+	release, err := os.ReadFile(filepath.Join(repoRoot(t), ".goreleaser.yml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,87 +80,92 @@ func TestInstallFromReleaseArchive(t *testing.T) {
 			t.Fatalf(".goreleaser.yml no longer has %s: the README's archive names and this test follow it", want)
 		}
 	}
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	section := between(t, string(readme), "## Install\n", "\n## ")
-	blocks := codeBlocks(section)
-	shell, cliConfig, required := pick(t, blocks, "mkdir -p"), pick(t, blocks, "provider_installation"), pick(t, blocks, "required_providers")
+	blocks := codeBlocks(readmeInstall(t))
+	shell, cliConfig := pick(t, blocks, "mkdir -p"), pick(t, blocks, "provider_installation")
 
-	// The release archive, as goreleaser names and fills it.
-	platform := runtime.GOOS + "_" + runtime.GOARCH
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "terraform-provider-tenant_v"+releaseVersion)
-	build := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w -X main.version="+releaseVersion, "-o", bin, ".")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	archive := fmt.Sprintf("terraform-provider-tenant_%s_%s.zip", releaseVersion, platform)
-	zipBinary(t, filepath.Join(dir, archive), bin)
-	sum, err := os.ReadFile(filepath.Join(dir, archive))
+	downloads := t.TempDir()
+	archive := fmt.Sprintf("terraform-provider-tenant_%s_%s.zip", releaseVersion, platform())
+	zipBinary(t, filepath.Join(downloads, archive), released(t).provider)
+	body, err := os.ReadFile(filepath.Join(downloads, archive))
 	if err != nil {
 		t.Fatal(err)
 	}
-	digest := sha256.Sum256(sum)
+	digest := sha256.Sum256(body)
 	sums := fmt.Sprintf("%s  %s\n", hex.EncodeToString(digest[:]), archive)
-	if err := os.WriteFile(filepath.Join(dir, "terraform-provider-tenant_"+releaseVersion+"_SHA256SUMS"), []byte(sums), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(downloads, "terraform-provider-tenant_"+releaseVersion+"_SHA256SUMS"), []byte(sums), 0o600); err != nil {
 		t.Fatal(err)
 	}
 
-	// The README's commands, with the mirror in a temporary folder.
-	mirror := filepath.Join(t.TempDir(), "mirror")
 	local := func(s string) string {
-		s = strings.ReplaceAll(strings.ReplaceAll(s, "/opt/terraform-mirror", mirror), "linux_amd64", platform)
-		if acctest.OpenTofu() {
-			// "OpenTofu reads the same layout under registry.opentofu.org".
-			s = strings.ReplaceAll(s, "registry.terraform.io", "registry.opentofu.org")
-		}
-		return s
+		return openTofuHost(strings.ReplaceAll(strings.ReplaceAll(s, "/opt/terraform-mirror", r.mirror()), "linux_amd64", platform()))
 	}
 	cmd := exec.Command("bash", "-euo", "pipefail", "-c", local(shell))
-	cmd.Dir = dir
+	cmd.Dir, cmd.Env = downloads, r.env
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("the README's commands: %v\n%s", err, out)
 	}
-	rc := filepath.Join(t.TempDir(), "terraformrc")
-	if err := os.WriteFile(rc, []byte(local(cliConfig)), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(r.home, ".terraformrc"), []byte(local(cliConfig)), 0o600); err != nil {
 		t.Fatal(err)
 	}
+}
 
-	emu, err := emulator.Start(emulator.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer emu.Close()
-	work := t.TempDir()
-	config := required + "\nprovider \"tenant\" {}\n\nresource \"tenant_role\" \"installed\" {\n  name = \"installed\"\n}\n"
-	if err := os.WriteFile(filepath.Join(work, "main.tf"), []byte(config), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	env := append(os.Environ(), "TF_CLI_CONFIG_FILE="+rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1",
-		"TENANT_DOMAIN="+emu.Domain(), "TENANT_CLIENT_ID="+emu.ClientID(), "TENANT_CLIENT_SECRET="+emu.ClientSecret(), "TENANT_API_TOKEN=")
-	run := func(args ...string) string {
-		t.Helper()
-		c := exec.Command(terraformBinary(t), args...)
-		c.Dir, c.Env = work, env
-		out, err := c.CombinedOutput()
-		if err != nil {
-			t.Fatalf("terraform %s: %v\n%s", strings.Join(args, " "), err, out)
+// mirror is the reader's folder for /opt/terraform-mirror.
+func (r *reader) mirror() string { return filepath.Join(r.home, "terraform-mirror") }
+
+// downloadEmulator puts the emulator's release archive for this platform
+// into the reader's folder, as the release names it.
+func (r *reader) downloadEmulator() {
+	r.t.Helper()
+	zipBinary(r.t, filepath.Join(r.dir, fmt.Sprintf("tenant-emulator_%s_%s.zip", releaseVersion, platform())), released(r.t).emulator)
+}
+
+// releaseBinaries are the provider and the emulator built as the release
+// builds them, once per test process (TestMain removes them).
+type releaseBinaries struct {
+	provider, emulator string
+}
+
+var (
+	releaseOnce  sync.Once
+	releaseBuild releaseBinaries
+	releaseErr   error
+	releaseDir   string
+)
+
+func released(t *testing.T) releaseBinaries {
+	t.Helper()
+	releaseOnce.Do(func() {
+		if releaseDir, releaseErr = os.MkdirTemp("", "tenant-release-"); releaseErr != nil {
+			return
 		}
-		return string(out)
+		releaseBuild = releaseBinaries{
+			provider: filepath.Join(releaseDir, "terraform-provider-tenant_v"+releaseVersion),
+			emulator: filepath.Join(releaseDir, "tenant-emulator"),
+		}
+		for _, b := range []struct{ out, pkg, ldflags string }{
+			{releaseBuild.provider, ".", "-s -w -X main.version=" + releaseVersion},
+			{releaseBuild.emulator, "./internal/emulator/cmd/tenant-emulator", "-s -w"},
+		} {
+			build := exec.Command("go", "build", "-trimpath", "-ldflags", b.ldflags, "-o", b.out, b.pkg)
+			build.Dir, build.Env = repoRoot(t), append(os.Environ(), "CGO_ENABLED=0")
+			if out, err := build.CombinedOutput(); err != nil {
+				releaseErr = fmt.Errorf("go build %s: %v\n%s", b.pkg, err, out)
+				return
+			}
+		}
+	})
+	if releaseErr != nil {
+		t.Fatal(releaseErr)
 	}
-	out := run("init", "-input=false", "-no-color")
-	if !regexp.MustCompile(`Installing tenant-iac/tenant v` + regexp.QuoteMeta(releaseVersion)).MatchString(out) {
-		t.Fatalf("init did not install %s from the mirror:\n%s", releaseVersion, out)
+	return releaseBuild
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if releaseDir != "" {
+		os.RemoveAll(releaseDir)
 	}
-	lock, err := os.ReadFile(filepath.Join(work, ".terraform.lock.hcl"))
-	if err != nil || !strings.Contains(string(lock), `version     = "`+releaseVersion+`"`) {
-		t.Fatalf("no lock file to commit: %v\n%s", err, lock)
-	}
-	run("apply", "-auto-approve", "-input=false", "-no-color")
-	run("destroy", "-auto-approve", "-input=false", "-no-color")
+	os.Exit(code)
 }
 
 // between is the text of s from start up to the next end.

@@ -54,6 +54,7 @@ func startEmulator(tb testing.TB) *emulator.Server {
 // that the next plan is empty; the permissions written in the opposite
 // order plan no change either.
 func TestLargeCollections_planEmpty(t *testing.T) {
+	t.Parallel() // its own emulator and folders
 	requireAcc(t)
 	emu := startEmulator(t)
 	provider := acctest.ProviderHCL(emu.Domain(), emu.ClientID(), emu.ClientSecret())
@@ -80,6 +81,7 @@ func TestLargeCollections_planEmpty(t *testing.T) {
 // the plan of an edit of one element shows that element alone, and the
 // same names in another order plan no change.
 func TestLargeCollections_oneEditReadsAsOneElement(t *testing.T) {
+	t.Parallel() // its own emulator and folders
 	requireAcc(t)
 	emu := startEmulator(t)
 	provider := acctest.ProviderHCL(emu.Domain(), emu.ClientID(), emu.ClientSecret())

@@ -9,7 +9,6 @@ import (
 	"encoding/pem"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -20,25 +19,6 @@ import (
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
-
-// migrateVersions requires both providers: the incumbent stays during the
-// switch (Terraform needs it for the objects its state still holds).
-const migrateVersions = `terraform {
-  required_providers {
-    auth0 = {
-      source  = "auth0/auth0"
-      version = "%[1]s"
-    }
-    tenant = {
-      source  = "tenant-iac/tenant"
-      version = "%[2]s"
-    }
-  }
-}
-
-provider "auth0" {}
-provider "tenant" {}
-`
 
 // incumbentConfig is a tenant as the incumbent provider declares it: every
 // type that moves, the scope resources that do not, secrets in state and
@@ -414,14 +394,17 @@ removed {
 `, pub, orderScope, supportDescription)
 }
 
-// TestMigrateFromIncumbent: a tenant the incumbent provider manages moves
-// to this provider with moved blocks. The first plan shows every move and
-// nothing to add, change or destroy; its apply sends no write to the
-// tenant; the next plan is empty; the incumbent can then be dropped, the
-// incumbent's import IDs import the same objects, and an edit applies.
-// Both providers read the incumbent's AUTH0_* variables, as a CI job that
-// switches keeps them.
-func TestMigrateFromIncumbent(t *testing.T) {
+// TestMigrateGuide follows docs/guides/migrate.md from its text, in the
+// working folder of a tenant the incumbent provider manages (applied
+// first, with the incumbent's AUTH0_* variables, which both providers
+// read): the providers block, init, the guide's script for the moved
+// blocks, the configuration rewritten as the guide's table says, the plan
+// that shows every move and nothing to add, change or destroy, and its
+// apply, which sends no write to the tenant; the next plan is empty. Then
+// the incumbent is dropped, the incumbent's import IDs import the same
+// objects, and an edit applies.
+func TestMigrateGuide(t *testing.T) {
+	t.Parallel() // a folder, a home and an emulator of its own
 	requireAcc(t)
 	acctest.RequireIncumbent(t)
 	emu, err := emulator.Start(emulator.Options{TLS: true})
@@ -434,95 +417,112 @@ func TestMigrateFromIncumbent(t *testing.T) {
 		t.Fatal(err)
 	}
 	pub := rsaPublicKeyPEM(t)
-	versions := fmt.Sprintf(migrateVersions, acctest.IncumbentVersion, acctest.CLIVersion)
-	cli := acctest.NewCLI(t, map[string]string{"versions.tf": versions, "main.tf": incumbentConfig(pub)})
-	cli.Env = append(cli.Env, "SSL_CERT_FILE="+emu.CAFile(),
-		"AUTH0_DOMAIN="+strings.TrimPrefix(emu.Domain(), "https://"), "AUTH0_API_TOKEN="+token,
-		"TENANT_DOMAIN=", "TENANT_CLIENT_ID=", "TENANT_CLIENT_SECRET=", "TENANT_API_TOKEN=")
-	run := func(args ...string) string {
-		t.Helper()
-		out, err := cli.Run(args...)
-		if err != nil {
-			t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-		return out
-	}
-	run("apply", "-auto-approve", "-input=false", "-no-color")
-	incumbentIDs := stateIDs(t, run("show", "-json", "-no-color"))
 
-	// The switch: the moved blocks from the guide's script, the
-	// configuration rewritten, one plan, its apply.
-	script := exec.Command("bash", filepath.Join(repoRoot(t), "examples", "migrate", "moved-blocks.sh"))
-	script.Dir, script.Env = cli.Dir, append(append(os.Environ(), cli.Env...), "TERRAFORM="+acctest.TerraformPath())
-	script.Args = append(script.Args, "moved.tf")
-	if out, err := script.CombinedOutput(); err != nil {
-		t.Fatalf("moved-blocks.sh: %v\n%s", err, out)
-	}
-	moved, err := os.ReadFile(filepath.Join(cli.Dir, "moved.tf"))
-	if err != nil {
+	// The reader's working folder: a configuration of the incumbent, applied;
+	// their CLI configuration installs both providers from a mirror.
+	r := newReader(t)
+	r.env = append(r.env, "SSL_CERT_FILE="+emu.CAFile(),
+		"AUTH0_DOMAIN="+strings.TrimPrefix(emu.Domain(), "https://"), "AUTH0_API_TOKEN="+token)
+	if _, err := acctest.PrepareCLI(r.dir, map[string]string{
+		"versions.tf": fmt.Sprintf("terraform {\n  required_providers {\n    auth0 = {\n      source  = \"auth0/auth0\"\n      version = %q\n    }\n  }\n}\n\nprovider \"auth0\" {}\n", acctest.IncumbentVersion),
+		"main.tf":     incumbentConfig(pub),
+	}); err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range movedTypes {
-		if !strings.Contains(string(moved), fmt.Sprintf("moved {\n  from = %s\n  to   = %s\n}\n", m[0], m[1])) {
-			t.Fatalf("moved-blocks.sh wrote no block from %s to %s:\n%s", m[0], m[1], moved)
-		}
+	if err := os.Rename(filepath.Join(r.dir, ".terraformrc"), filepath.Join(r.home, ".terraformrc")); err != nil {
+		t.Fatal(err)
 	}
-	if n := strings.Count(string(moved), "moved {"); n != len(movedTypes) {
-		t.Fatalf("moved-blocks.sh wrote %d blocks, want %d (the scope resources do not move):\n%s", n, len(movedTypes), moved)
-	}
-	cli.Write(t, "main.tf", tenantConfig(pub, "Read orders", "Support staff"))
-	emu.ResetStats()
-	plan := run("plan", "-input=false", "-no-color", "-out=switch.tfplan")
-	planStats := emu.Stats()
-	instances := 0
-	for from := range incumbentIDs {
-		to, ok := movedInstance(from)
-		if !ok {
-			continue
-		}
-		instances++
-		if !strings.Contains(plan, fmt.Sprintf("# %s has moved to %s", from, to)) && !strings.Contains(plan, "(moved from "+from+")") {
-			t.Errorf("the plan does not show %s moved to %s:\n%s", from, to, plan)
-		}
-	}
-	want := "Plan: 0 to add, 0 to change, 0 to destroy"
-	if acctest.OpenTofu() {
-		// OpenTofu plans an update when only a value's sensitivity marking
-		// changes: the incumbent marked an action's whole secrets list,
-		// this provider marks the values. The apply sends nothing (below).
-		want = "Plan: 0 to add, 1 to change, 0 to destroy"
-		changed := strings.Join(acctest.ChangedLines(plan), "\n")
-		if changed != "~ resource \"tenant_action\" \"exchange\" {\n~ secrets = (sensitive value)\n~ secrets_wo = (write-only attribute)" ||
-			!strings.Contains(plan, "will no longer be marked as sensitive") {
-			t.Fatalf("OpenTofu plans another change than the secrets' marking:\n%s", plan)
-		}
-	}
-	if !strings.Contains(plan, want) {
-		t.Fatalf("the switch plans changes; want %q:\n%s", want, plan)
-	}
-	if n := acctest.Writes(planStats.ByRoute); n != 0 {
-		t.Fatalf("the plan sent %d write(s): %v", n, planStats.ByRoute)
-	}
-	emu.ResetStats()
-	run("apply", "-input=false", "-no-color", "switch.tfplan")
-	applyStats := emu.Stats()
-	if n := acctest.Writes(applyStats.ByRoute); n != 0 {
-		t.Fatalf("the switch's apply sent %d write(s): %v", n, applyStats.ByRoute)
-	}
-	t.Logf("the switch of %d resources (%d instances): plan %d requests (%s), apply %d requests, 0 writes",
-		len(movedTypes), instances, planStats.Total, routes(planStats.ByRoute), applyStats.Total)
-	if out, err := cli.Run("plan", "-input=false", "-no-color", "-detailed-exitcode"); err != nil {
+	r.terraform("init -input=false -no-color")
+	r.terraform("apply -auto-approve -input=false -no-color")
+	incumbentIDs := stateIDs(t, r.terraform("show -json -no-color"))
+
+	// The reader's install is there already: the test's mirror holds both
+	// providers.
+	r.step("install the provider as the README's Install section says", `terraform-provider-tenant#install`, func(*reader) {})
+	r.hookOn("moved-blocks.sh moved.tf", roleRun, hook{
+		after: func(r *reader, b *guideBlock) {
+			moved := r.read("moved.tf")
+			for _, m := range movedTypes {
+				if !strings.Contains(moved, fmt.Sprintf("moved {\n  from = %s\n  to   = %s\n}\n", m[0], m[1])) {
+					t.Fatalf("moved-blocks.sh wrote no block from %s to %s:\n%s", m[0], m[1], moved)
+				}
+			}
+			if n := strings.Count(moved, "moved {"); n != len(movedTypes) {
+				t.Fatalf("moved-blocks.sh wrote %d blocks, want %d (the scope resources do not move):\n%s", n, len(movedTypes), moved)
+			}
+		},
+	})
+	r.hooks = append(r.hooks, &hook{
+		name:  "the example of a moved block",
+		match: func(b *guideBlock) bool { return b.Role == roleExcerpt && strings.HasPrefix(b.Text, "moved {") },
+		after: func(r *reader, b *guideBlock) {
+			if !strings.Contains(r.read("moved.tf"), b.Text) {
+				t.Fatalf("%s is not a block the script wrote:\n%s", b, r.read("moved.tf"))
+			}
+		},
+	})
+	// The reader rewrites the configuration as the guide's table says.
+	r.hookOn(`resource "tenant_role_permissions" "support"`, roleExcerpt, hook{
+		after: func(r *reader, b *guideBlock) { r.write("main.tf", tenantConfig(pub, "Read orders", "Support staff")) },
+	})
+	var planStats emulator.Stats
+	r.hookOn("terraform plan -out=switch.tfplan", roleRun, hook{
+		before: func(r *reader, b *guideBlock) { emu.ResetStats() },
+		after: func(r *reader, b *guideBlock) {
+			plan := r.lastOut
+			planStats = emu.Stats()
+			for from := range incumbentIDs {
+				to, ok := movedInstance(from)
+				if ok && !strings.Contains(plan, fmt.Sprintf("# %s has moved to %s", from, to)) && !strings.Contains(plan, "(moved from "+from+")") {
+					t.Errorf("the plan does not show %s moved to %s:\n%s", from, to, plan)
+				}
+			}
+			want := "Plan: 0 to add, 0 to change, 0 to destroy"
+			if acctest.OpenTofu() {
+				// OpenTofu plans an update when only a value's sensitivity
+				// marking changes: the incumbent marked an action's whole
+				// secrets list, this provider marks the values (the guide
+				// says so). The apply sends nothing (below).
+				want = "Plan: 0 to add, 1 to change, 0 to destroy"
+				changed := strings.Join(acctest.ChangedLines(plan), "\n")
+				if changed != "~ resource \"tenant_action\" \"exchange\" {\n~ secrets = (sensitive value)\n~ secrets_wo = (write-only attribute)" ||
+					!strings.Contains(plan, "will no longer be marked as sensitive") {
+					t.Fatalf("OpenTofu plans another change than the secrets' marking:\n%s", plan)
+				}
+			}
+			if !strings.Contains(plan, want) {
+				t.Fatalf("the switch plans changes; want %q:\n%s", want, plan)
+			}
+			if n := acctest.Writes(planStats.ByRoute); n != 0 {
+				t.Fatalf("the plan sent %d write(s): %v", n, planStats.ByRoute)
+			}
+		},
+	})
+	r.hookOn("terraform apply switch.tfplan", roleRun, hook{
+		before: func(r *reader, b *guideBlock) { emu.ResetStats() },
+		after: func(r *reader, b *guideBlock) {
+			applyStats := emu.Stats()
+			if n := acctest.Writes(applyStats.ByRoute); n != 0 {
+				t.Fatalf("the switch's apply sent %d write(s): %v", n, applyStats.ByRoute)
+			}
+			t.Logf("the switch of %d resources: plan %d requests (%s), apply %d requests, 0 writes",
+				len(movedTypes), planStats.Total, routes(planStats.ByRoute), applyStats.Total)
+		},
+	})
+	r.walk(readGuide(t, "migrate"))
+	if out, err := r.runOnce("terraform plan -input=false -no-color -detailed-exitcode"); err != nil {
 		t.Fatalf("the plan after the switch is not empty: %v\n%s", err, out)
 	}
 
-	// The incumbent is no longer needed.
-	cli.Write(t, "versions.tf", fmt.Sprintf("terraform {\n  required_providers {\n    tenant = {\n      source  = \"tenant-iac/tenant\"\n      version = %q\n    }\n  }\n}\n\nprovider \"tenant\" {}\n", acctest.CLIVersion))
-	if err := os.Remove(filepath.Join(cli.Dir, "moved.tf")); err != nil {
+	// After the switch (the guide's step 5): the incumbent is no longer
+	// needed.
+	r.write("versions.tf", fmt.Sprintf("terraform {\n  required_providers {\n    tenant = {\n      source  = \"tenant-iac/tenant\"\n      version = %q\n    }\n  }\n}\n\nprovider \"tenant\" {}\n", acctest.CLIVersion))
+	if err := os.Remove(filepath.Join(r.dir, "moved.tf")); err != nil {
 		t.Fatal(err)
 	}
-	cli.Write(t, "main.tf", strings.Split(tenantConfig(pub, "Read orders", "Support staff"), "removed {")[0])
-	run("init", "-input=false", "-no-color")
-	if out, err := cli.Run("plan", "-input=false", "-no-color", "-detailed-exitcode"); err != nil {
+	r.write("main.tf", strings.Split(tenantConfig(pub, "Read orders", "Support staff"), "removed {")[0])
+	r.terraform("init -input=false -no-color")
+	if out, err := r.runOnce("terraform plan -input=false -no-color -detailed-exitcode"); err != nil {
 		t.Fatalf("the plan without the incumbent is not empty: %v\n%s", err, out)
 	}
 
@@ -532,25 +532,25 @@ func TestMigrateFromIncumbent(t *testing.T) {
 		if !ok || strings.HasPrefix(to, "tenant_action.") {
 			continue // an import cannot read secrets: the adoption guide's case
 		}
-		run("state", "rm", "-no-color", to)
-		run("import", "-input=false", "-no-color", to, id)
+		r.terraform(fmt.Sprintf("state rm -no-color '%s'", to))
+		r.terraform(fmt.Sprintf("import -input=false -no-color '%s' '%s'", to, id))
 	}
 	// The tenant never returns a key's PEM, so after an import the one API
 	// with token encryption sends its key again (as its documentation says),
 	// and that is the only change.
-	plan = run("plan", "-input=false", "-no-color")
+	plan := r.terraform("plan -input=false -no-color")
 	if !strings.Contains(plan, "Plan: 0 to add, 1 to change, 0 to destroy") || !strings.Contains(plan, "# tenant_resource_server.billing will be updated in-place") ||
 		!regexp.MustCompile(`\+ pem\s+= \(sensitive value\)`).MatchString(plan) {
 		t.Fatalf("the plan after importing by the incumbent's ids:\n%s", plan)
 	}
-	run("apply", "-auto-approve", "-input=false", "-no-color")
-	if out, err := cli.Run("plan", "-input=false", "-no-color", "-detailed-exitcode"); err != nil {
+	r.terraform("apply -auto-approve -input=false -no-color")
+	if out, err := r.runOnce("terraform plan -input=false -no-color -detailed-exitcode"); err != nil {
 		t.Fatalf("the plan after importing by the incumbent's ids is not empty: %v\n%s", err, out)
 	}
 
 	// An edit after the switch applies.
-	cli.Write(t, "main.tf", strings.Split(tenantConfig(pub, "Read all orders", "Support and billing staff"), "removed {")[0])
-	run("apply", "-auto-approve", "-input=false", "-no-color")
+	r.write("main.tf", strings.Split(tenantConfig(pub, "Read all orders", "Support and billing staff"), "removed {")[0])
+	r.terraform("apply -auto-approve -input=false -no-color")
 	hc, err := acctest.EmulatorHTTPClient(emu)
 	if err != nil {
 		t.Fatal(err)
@@ -567,10 +567,10 @@ func TestMigrateFromIncumbent(t *testing.T) {
 	if err != nil || rs.Scopes == nil || !hasScope(*rs.Scopes, "read:orders", "Read all orders") {
 		t.Fatalf("the API after the edit: %+v, %v", rs, err)
 	}
-	if out, err := cli.Run("plan", "-input=false", "-no-color", "-detailed-exitcode"); err != nil {
+	if out, err := r.runOnce("terraform plan -input=false -no-color -detailed-exitcode"); err != nil {
 		t.Fatalf("the plan after the edit is not empty: %v\n%s", err, out)
 	}
-	run("destroy", "-auto-approve", "-input=false", "-no-color")
+	r.terraform("destroy -auto-approve -input=false -no-color")
 }
 
 // stateIDs maps each resource address of `show -json` output to its id.

@@ -31,6 +31,7 @@ type predictCase struct {
 // together, plans green and applies. The request count of each plan is
 // logged.
 func TestPlanPredictsTheApply(t *testing.T) {
+	t.Parallel() // its own emulator and folders
 	requireAcc(t)
 	target := acctest.NewTarget(t)
 	emu := target.RequireEmulator(t)
@@ -244,6 +245,7 @@ resource "tenant_token_exchange_profile" "many" {
 // object it replaces, so -replace of a role, an API and a profile plans and
 // applies under the same name, identifier and subject token type.
 func TestPlanPredictsTheApply_replace(t *testing.T) {
+	t.Parallel() // its own emulator and folders
 	requireAcc(t)
 	target := acctest.NewTarget(t)
 	target.RequireEmulator(t)

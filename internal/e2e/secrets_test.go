@@ -56,6 +56,7 @@ func leakCheck(t *testing.T, cli *acctest.CLI, secrets map[string]string, comman
 }
 
 func TestSecrets_clientCredentials(t *testing.T) {
+	t.Parallel() // its own emulator and folders
 	requireAcc(t)
 	emu, err := emulator.Start(emulator.Options{})
 	if err != nil {
@@ -108,6 +109,7 @@ resource "tenant_resource_server" "generated" {
 }
 
 func TestSecrets_apiToken(t *testing.T) {
+	t.Parallel() // its own emulator and folders
 	requireAcc(t)
 	emu, err := emulator.Start(emulator.Options{Demo: true})
 	if err != nil {
@@ -142,6 +144,7 @@ output "role" {
 // TestTokens_expireMidRun applies with 2-second tokens for longer than a
 // token lives: the provider fetches new ones and the apply completes.
 func TestTokens_expireMidRun(t *testing.T) {
+	t.Parallel() // its own emulator and folders
 	requireAcc(t)
 	emu, err := emulator.Start(emulator.Options{TokenLifetime: 2 * time.Second, Faults: emulator.Faults{LatencyMS: 150}})
 	if err != nil {
@@ -165,8 +168,11 @@ resource "tenant_resource_server" "api" {
 	if took < 4*time.Second || tokens < 2 {
 		t.Fatalf("the apply (%v, %d tokens) did not outlive a token; the test proves nothing", took, tokens)
 	}
-	if tokens > (st.Total-tokens)/2 {
-		t.Fatalf("%d token requests for %d API requests: tokens are not reused", tokens, st.Total-tokens)
+	// Reused tokens cost about one per lifetime (and one per provider
+	// process), however long a loaded machine makes the apply; one per
+	// request would be tens.
+	if allowed := 2*int64(took/(2*time.Second)) + 4; tokens > allowed {
+		t.Fatalf("%d token requests for %d API requests in %v: tokens are not reused (at most %d for 2s tokens)", tokens, st.Total-tokens, took, allowed)
 	}
 	if out, err := cli.Run("destroy", "-auto-approve", "-input=false", "-no-color"); err != nil {
 		t.Fatalf("destroy: %v\n%s", err, out)
@@ -177,6 +183,7 @@ resource "tenant_resource_server" "api" {
 // takes a public key is refused at plan, and neither the diagnostics nor
 // the logs show any of it.
 func TestSecrets_privateKeyInPEM(t *testing.T) {
+	t.Parallel() // its own emulator and folders
 	requireAcc(t)
 	emu, err := emulator.Start(emulator.Options{})
 	if err != nil {
@@ -226,6 +233,7 @@ resource "tenant_resource_server" "x" {
 // TestLogging_asDocumented: TF_LOG_PROVIDER=DEBUG, as the README says,
 // logs every request of the provider, and TRACE adds the bodies.
 func TestLogging_asDocumented(t *testing.T) {
+	t.Parallel() // its own emulator and folders
 	requireAcc(t)
 	emu, err := emulator.Start(emulator.Options{})
 	if err != nil {

@@ -1,111 +1,190 @@
 package e2e_test
 
 import (
-	"os"
-	"path/filepath"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/acctest"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
-// testingScopes is the least-privilege client of the testing guide: what
-// examples/testing needs to create, read, change and destroy its objects.
-var testingScopes = []string{
-	"read:resource_servers", "create:resource_servers", "update:resource_servers", "delete:resource_servers",
-	"read:roles", "create:roles", "update:roles", "delete:roles",
-}
-
-// TestTestingGuideExample runs examples/testing as the testing guide says:
-// `terraform test` against the emulator with the guide's least-privilege
-// client, beside a deployed copy of the same configuration (another
-// prefix), then the exchange's tests with the global client. The tests
-// pass, leave nothing behind, and the deployed copy is untouched. Then the
-// same exchange tests run against an action that takes any subject token,
-// and the forged token's run fails: the helper's postconditions check.
-func TestTestingGuideExample(t *testing.T) {
+// TestTestingGuide follows docs/guides/testing.md as a user does, from its
+// text: the configuration and its tests in a folder, the provider
+// installed as the README says, `terraform test` against the tenant in
+// the environment (an emulator) beside a deployed copy of the
+// configuration, the guide's least-privilege client, the per-run prefix of
+// a development tenant, the exchange's tests, and the CI block with the
+// emulator's release archive. Besides what the guide runs, it checks what
+// the guide claims:
+//
+//   - the tests pass beside the deployed copy and leave it as it was, and
+//     leave nothing of their own;
+//   - a run's prefix names what it makes: a run that cannot finish (its
+//     client may not delete) leaves objects under its own prefix, and a
+//     concurrent run with another prefix passes beside them;
+//   - the exchange's tests fail when the action takes a forged token.
+func TestTestingGuide(t *testing.T) {
+	t.Parallel() // a folder, a home and an emulator of its own
 	requireAcc(t)
 	if !acctest.OpenTofu() { // tofu test has it too
 		acctest.RequireTerraform(t, "1.6.0", "terraform test")
 	}
-	emu, err := emulator.Start(emulator.Options{Clients: []emulator.Client{{ID: "tf-test", Secret: "tf-test-secret-0123", Scopes: testingScopes}}})
+	emu, err := emulator.Start(emulator.Options{Log: &testLog{t}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer emu.Close()
-	// The checkout holds examples/testing and, beside it, the
-	// examples/token-exchange its exchange tests deploy.
-	files := map[string]string{}
-	for _, name := range []string{"testing/main.tf", "testing/tests/tenant.tftest.hcl", "testing/tests/exchange.tftest.hcl",
-		"testing/tests/exchange/main.tf", "token-exchange/main.tf"} {
-		b, err := os.ReadFile(filepath.Join(repoRoot(t), "examples", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files[name] = string(b)
-	}
-	env := []string{"TENANT_DOMAIN=" + emu.Domain(), "TENANT_CLIENT_ID=tf-test", "TENANT_CLIENT_SECRET=tf-test-secret-0123", "TENANT_API_TOKEN="}
-	checkout := func(files map[string]string) *acctest.CLI {
-		t.Helper()
-		root := t.TempDir()
-		cli, err := acctest.PrepareCLI(root, copyFiles(files))
-		if err != nil {
-			t.Fatal(err)
-		}
-		cli.Dir = filepath.Join(root, "testing")
-		cli.Env = append(cli.Env, env...)
-		if out, err := cli.Run("init", "-input=false", "-no-color"); err != nil {
-			t.Fatalf("init: %v\n%s", err, out)
-		}
-		return cli
+	c, err := mgmt.New(mgmt.Config{Domain: emu.Domain(), ClientID: emu.ClientID(), ClientSecret: emu.ClientSecret()})
+	if err != nil {
+		t.Fatal(err)
 	}
 
-	// The deployed copy: no prefix.
-	deployed := checkout(files)
-	if out, err := deployed.Run("apply", "-auto-approve", "-input=false", "-no-color"); err != nil {
-		t.Fatalf("apply of the deployed copy: %v\n%s", err, out)
-	}
-	before := emu.State()
+	r := newReader(t)
+	// The provider's credentials in the environment: the tenant's global
+	// client; the hooks below give the guide's other clients where it
+	// says to use them.
+	global := []string{"TENANT_DOMAIN=" + emu.Domain(), "TENANT_CLIENT_ID=" + emu.ClientID(), "TENANT_CLIENT_SECRET=" + emu.ClientSecret()}
+	r.env = append(r.env, global...)
+	r.step("install the provider as the README's Install section says", `terraform-provider-tenant#install`, (*reader).installAsReadme)
+	r.step("download the emulator's release archive", "[Dd]ownload `tenant-emulator_", (*reader).downloadEmulator)
+	r.rewrite("127.0.0.1:8787", "127.0.0.1:"+freePort(t))
+	r.rewrite("linux_amd64", platform())
 
-	tests := checkout(files)
-	out, err := tests.Run("test", "-no-color", "-filter=tests/tenant.tftest.hcl")
-	if err != nil || !strings.Contains(out, "2 passed, 0 failed") {
-		t.Fatalf("terraform test: %v\n%s", err, out)
-	}
-	// The exchange's tests deploy examples/token-exchange, whose profile
-	// only the tenant's global client may create: they run with it.
-	tests.Env = append(tests.Env, "TENANT_CLIENT_ID="+emu.ClientID(), "TENANT_CLIENT_SECRET="+emu.ClientSecret())
-	out, err = tests.Run("test", "-no-color", "-filter=tests/exchange.tftest.hcl")
-	if err != nil || !strings.Contains(out, "3 passed, 0 failed") {
-		t.Fatalf("terraform test of the exchange: %v\n%s", err, out)
-	}
+	// The deployed copy, and the tenant the tests must leave as it is.
+	var deployed *acctest.CLI
+	var before emulator.State
+	r.hooks = append(r.hooks, &hook{
+		name:  "the first run of the tenant's tests",
+		match: runs("terraform test -filter=tests/tenant.tftest.hcl", "tenant-emulator", "GITHUB_RUN_ID"),
+		before: func(r *reader, b *guideBlock) {
+			deployed = acctest.NewCLI(t, map[string]string{"main.tf": r.read("main.tf")})
+			deployed.Env = append(deployed.Env, global...)
+			if out, err := deployed.Run("apply", "-auto-approve", "-input=false", "-no-color"); err != nil {
+				t.Fatalf("apply of the deployed copy: %v\n%s", err, out)
+			}
+			before = emu.State()
+		},
+		after: func(r *reader, b *guideBlock) { testsPassed(t, b, r.lastOut) },
+	})
 
-	// An action that no longer rejects a forged subject token: it reads
-	// the token's claims without checking the signature.
-	broken := copyFiles(files)
-	broken["token-exchange/main.tf"] = acceptAnyToken.ReplaceAllLiteralString(files["token-exchange/main.tf"],
-		`payload = require("jose").decodeJwt(event.transaction.subject_token);`)
-	if strings.Contains(broken["token-exchange/main.tf"], "rejectInvalidSubjectToken") {
-		t.Fatal("examples/token-exchange's action still rejects subject tokens after the rewrite; update acceptAnyToken")
-	}
-	lax := checkout(broken)
-	lax.Env = append(lax.Env, "TENANT_CLIENT_ID="+emu.ClientID(), "TENANT_CLIENT_SECRET="+emu.ClientSecret())
-	out, err = lax.Run("test", "-no-color", "-filter=tests/exchange.tftest.hcl")
-	words := strings.Join(strings.Fields(out), " ") // diagnostics wrap where they like
-	if err == nil || !strings.Contains(words, "2 passed, 1 failed") ||
-		!strings.Contains(words, `run "a_forged_token_is_refused"... fail`) ||
-		!strings.Contains(words, "The exchange was not refused with expected_error.") {
-		t.Fatalf("terraform test of an exchange that takes a forged token did not fail its forged token's run: %v\n%s", err, out)
-	}
+	// The guide's clients, in the tenant the tests run against.
+	var leastPrivilege []emulator.Client
+	clientsAdded := 0 // each with its grant for the Management API
+	r.hooks = append(r.hooks, &hook{
+		name: "the clients file",
+		match: func(b *guideBlock) bool {
+			return b.Role == roleFile && b.Lang == "json" && strings.Contains(b.Text, "client_secret")
+		},
+		after: func(r *reader, b *guideBlock) {
+			var clients []struct {
+				ID     string   `json:"client_id"`
+				Secret string   `json:"client_secret"`
+				Scopes []string `json:"scopes"`
+				Global bool     `json:"global"`
+			}
+			if err := json.Unmarshal([]byte(r.read(b.Path)), &clients); err != nil {
+				t.Fatalf("%s: %v", b, err)
+			}
+			for _, cl := range clients {
+				c := emulator.Client{ID: cl.ID, Secret: cl.Secret, Scopes: cl.Scopes, Global: cl.Global}
+				emu.AddClient(c)
+				clientsAdded++
+				leastPrivilege = append(leastPrivilege, c)
+			}
+		},
+	})
+
+	// A development tenant's run, with the least-privilege client and the
+	// per-run prefix: one run that cannot finish leaves its objects under
+	// its prefix, and another run passes beside them.
+	r.hookOn("GITHUB_RUN_ID", roleRun, hook{
+		run: func(r *reader, b *guideBlock, text string) {
+			if len(leastPrivilege) == 0 {
+				t.Fatalf("%s: the guide gave no least-privilege client before it", b)
+			}
+			lp := leastPrivilege[0]
+			noDelete := emulator.Client{ID: lp.ID + "-no-delete", Secret: lp.Secret + "-no-delete"}
+			for _, s := range lp.Scopes {
+				if !strings.HasPrefix(s, "delete:") {
+					noDelete.Scopes = append(noDelete.Scopes, s)
+				}
+			}
+			emu.AddClient(noDelete)
+			clientsAdded++
+			start := emu.State()
+			// Terraform fails such a run; OpenTofu reports the tests passed
+			// and the objects it could not destroy. What the run left is the
+			// tenant's.
+			out, _ := r.runOnce(text, "GITHUB_RUN_ID=1001", "TENANT_CLIENT_ID="+noDelete.ID, "TENANT_CLIENT_SECRET="+noDelete.Secret)
+			left := newObjects(t, start, emu.State())
+			if len(left) == 0 {
+				t.Fatalf("%s: the run that could not destroy left nothing:\n%s", b, out)
+			}
+			for _, o := range left {
+				if !strings.Contains(o.name, "ci-1001-") {
+					t.Fatalf("%s: the run with GITHUB_RUN_ID=1001 made %s %q, not under its prefix ci-1001-: "+
+						"runs of different branches would collide\n%s", b, o.kind, o.name, out)
+				}
+			}
+			out, err := r.runOnce(text, "GITHUB_RUN_ID=1002", "TENANT_CLIENT_ID="+lp.ID, "TENANT_CLIENT_SECRET="+lp.Secret)
+			if err != nil {
+				t.Fatalf("%s: a run beside another run's objects failed: %v\n%s", b, err, out)
+			}
+			testsPassed(t, b, out)
+			for _, o := range left {
+				if err := o.delete(c); err != nil {
+					t.Fatal(err)
+				}
+			}
+		},
+	})
+
+	// The exchange's tests, then the same tests against an action that no
+	// longer rejects a forged subject token (it reads the token's claims
+	// without checking the signature): the forged token's run fails.
+	r.hooks = append(r.hooks, &hook{
+		name:  "the exchange's tests",
+		match: runs("terraform test -filter=tests/exchange.tftest.hcl", "tenant-emulator"),
+		after: func(r *reader, b *guideBlock) {
+			testsPassed(t, b, r.lastOut)
+			main := r.read("token-exchange/main.tf")
+			lax := acceptAnyToken.ReplaceAllLiteralString(main, `payload = require("jose").decodeJwt(event.transaction.subject_token);`)
+			if strings.Contains(lax, "rejectInvalidSubjectToken") {
+				t.Fatal("examples/token-exchange's action still rejects subject tokens after the rewrite; update acceptAnyToken")
+			}
+			r.write("token-exchange/main.tf", lax)
+			out, err := r.runOnce(b.Text)
+			words := strings.Join(strings.Fields(out), " ") // diagnostics wrap where they like
+			if err == nil || !strings.Contains(words, `run "a_forged_token_is_refused"... fail`) ||
+				!strings.Contains(words, "The exchange was not refused with expected_error.") {
+				t.Fatalf("the exchange's tests of an action that takes a forged token did not fail its forged token's run: %v\n%s", err, out)
+			}
+			r.write("token-exchange/main.tf", main)
+		},
+	})
+
+	// CI: every test command of the block passes.
+	r.hookOn("./tenant-emulator", roleRun, hook{
+		after: func(r *reader, b *guideBlock) {
+			if n, passed := strings.Count(b.Text, "terraform test"), len(testsPassedLine.FindAllString(r.lastOut, -1)); passed != n {
+				t.Fatalf("%s: %d of its %d terraform test commands passed:\n%s", b, passed, n, r.lastOut)
+			}
+		},
+	})
+
+	r.walk(readGuide(t, "testing"))
+
 	after := emu.State()
-	if len(after.ResourceServers) != len(before.ResourceServers) || len(after.Roles) != len(before.Roles) ||
-		len(after.Actions) != len(before.Actions) || len(after.TokenExchangeProfiles) != len(before.TokenExchangeProfiles) ||
-		len(after.Clients) != len(before.Clients) {
-		t.Fatalf("the tests left objects: %d APIs, %d roles, %d actions, %d profiles, %d clients before; %d, %d, %d, %d, %d after",
-			len(before.ResourceServers), len(before.Roles), len(before.Actions), len(before.TokenExchangeProfiles), len(before.Clients),
-			len(after.ResourceServers), len(after.Roles), len(after.Actions), len(after.TokenExchangeProfiles), len(after.Clients))
+	// The clients the test added, each with its grant, are not the tests'.
+	after.Clients, after.ClientGrants = after.Clients[:len(after.Clients)-clientsAdded], after.ClientGrants[:len(after.ClientGrants)-clientsAdded]
+	if left := newObjects(t, before, after); len(left) != 0 {
+		t.Fatalf("the tests left %v", left)
 	}
 	if out, err := deployed.Run("plan", "-input=false", "-no-color", "-detailed-exitcode"); err != nil {
 		t.Fatalf("the tests changed the deployed copy: %v\n%s", err, out)
@@ -115,3 +194,93 @@ func TestTestingGuideExample(t *testing.T) {
 // acceptAnyToken is examples/token-exchange's refusal of a subject token
 // whose signature does not verify.
 var acceptAnyToken = regexp.MustCompile(`api\.access\.rejectInvalidSubjectToken\([^)]*\);\s*return;`)
+
+var testsPassedLine = regexp.MustCompile(`Success! [1-9][0-9]* passed, 0 failed`)
+
+// testsPassed checks that a block's terraform test passed.
+func testsPassed(t *testing.T, b *guideBlock, out string) {
+	t.Helper()
+	if !testsPassedLine.MatchString(out) {
+		t.Fatalf("%s: terraform test did not pass:\n%s", b, out)
+	}
+}
+
+// runs matches a commands block that holds marker and none of not.
+func runs(marker string, not ...string) func(*guideBlock) bool {
+	return func(b *guideBlock) bool {
+		if b.Role != roleRun || !strings.Contains(b.Text, marker) {
+			return false
+		}
+		for _, n := range not {
+			if strings.Contains(b.Text, n) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// tenantObject is an API or a role of the emulator's state.
+type tenantObject struct {
+	kind, id, name string
+}
+
+func (o tenantObject) delete(c *mgmt.Client) error {
+	if o.kind == "API" {
+		return c.DeleteResourceServer(context.Background(), o.id)
+	}
+	return c.DeleteRole(context.Background(), o.id)
+}
+
+func (o tenantObject) String() string { return o.kind + " " + o.name }
+
+// newObjects are the APIs and roles of after that before has not, and
+// every object of another kind whose count changed.
+func newObjects(t *testing.T, before, after emulator.State) []tenantObject {
+	t.Helper()
+	ids := func(raw []json.RawMessage, name string) map[string]string {
+		out := map[string]string{}
+		for _, m := range raw {
+			var o map[string]any
+			if err := json.Unmarshal(m, &o); err != nil {
+				t.Fatal(err)
+			}
+			out[fmt.Sprint(o["id"])] = fmt.Sprint(o[name])
+		}
+		return out
+	}
+	var out []tenantObject
+	for _, kind := range []struct {
+		kind          string
+		before, after []json.RawMessage
+		name          string
+	}{{"API", before.ResourceServers, after.ResourceServers, "identifier"}, {"role", before.Roles, after.Roles, "name"}} {
+		had := ids(kind.before, kind.name)
+		for id, name := range ids(kind.after, kind.name) {
+			if _, ok := had[id]; !ok {
+				out = append(out, tenantObject{kind.kind, id, name})
+			}
+		}
+	}
+	for _, n := range []struct {
+		kind          string
+		before, after int
+	}{{"actions", len(before.Actions), len(after.Actions)}, {"profiles", len(before.TokenExchangeProfiles), len(after.TokenExchangeProfiles)},
+		{"clients", len(before.Clients), len(after.Clients)}, {"client grants", len(before.ClientGrants), len(after.ClientGrants)}} {
+		if n.before != n.after {
+			out = append(out, tenantObject{kind: n.kind, name: fmt.Sprintf("%d before, %d after", n.before, n.after)})
+		}
+	}
+	return out
+}
+
+// freePort is a loopback port free now, for a guide's fixed one.
+func freePort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return fmt.Sprint(l.Addr().(*net.TCPAddr).Port)
+}

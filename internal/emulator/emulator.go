@@ -433,6 +433,11 @@ type Stats struct {
 
 func newStats() Stats { return Stats{ByRoute: map[string]int64{}, ByStatus: map[string]int64{}} }
 
+// APIRoutes are the Management API routes it serves, as registered
+// ("GET /api/v2/roles/{id}"), so that what documents them can be checked
+// against them.
+func (s *Server) APIRoutes() []string { return s.api.Served() }
+
 // Stats returns a copy of the request counters.
 func (s *Server) Stats() Stats {
 	s.t.Lock()

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -172,9 +173,16 @@ func TestAwaitAction_failedBuild(t *testing.T) {
 
 func TestAwaitAction_deadlineKeepsLastStatus(t *testing.T) {
 	f := &fakeActions{statuses: []string{"building"}}
-	c := newFakeTenant(t, f.handle).client(t, fastPolls)
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
+	// The deadline passes when the second read arrives: the first one's
+	// answer ("building") is in by then, however slow the machine.
+	ctx := &passingDeadline{Context: context.Background(), done: make(chan struct{})}
+	var gets atomic.Int64
+	c := newFakeTenant(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && gets.Add(1) == 2 {
+			ctx.pass()
+		}
+		f.handle(w, r)
+	}).client(t, fastPolls)
 	a, err := c.AwaitAction(ctx, &mgmt.Action{ID: "a1", Status: "pending"}, mgmt.IsBuilt)
 	var we *mgmt.WaitError
 	if !errors.As(err, &we) || !errors.Is(err, context.DeadlineExceeded) {
@@ -294,5 +302,24 @@ func TestActionSecrets_notLogged(t *testing.T) {
 	}
 	if !strings.Contains(f.bodies[0], value) {
 		t.Fatalf("the value must still be sent: %s", f.bodies[0])
+	}
+}
+
+// passingDeadline is a context whose deadline passes when the test says.
+type passingDeadline struct {
+	context.Context
+	done chan struct{}
+	once sync.Once
+}
+
+func (d *passingDeadline) pass()                 { d.once.Do(func() { close(d.done) }) }
+func (d *passingDeadline) Done() <-chan struct{} { return d.done }
+
+func (d *passingDeadline) Err() error {
+	select {
+	case <-d.done:
+		return context.DeadlineExceeded
+	default:
+		return nil
 	}
 }

@@ -233,17 +233,13 @@ func TestPacer_429HoldsEveryone(t *testing.T) {
 	c := f.client(t)
 	done := make(chan error, 1)
 	go func() { _, err := c.GetRole(context.Background(), "rol_1"); done <- err }()
-	for {
-		mu.Lock()
-		n := len(times)
-		mu.Unlock()
-		if n > 0 {
-			break
-		}
+	// The hold begins once the client has read the 429: wait for its record
+	// of the hold, and give the next caller a context that ends before it.
+	var until time.Time
+	for until = mgmt.HoldUntil(c); until.IsZero(); until = mgmt.HoldUntil(c) {
 		time.Sleep(time.Millisecond)
 	}
-	time.Sleep(10 * time.Millisecond)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	ctx, cancel := context.WithDeadline(context.Background(), until.Add(-10*time.Millisecond))
 	defer cancel()
 	if _, err := c.GetRole(ctx, "rol_1"); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("a caller during the hold: err = %v", err)

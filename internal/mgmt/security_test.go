@@ -177,7 +177,7 @@ func TestClient_cancelInterruptsSlowTokenRequest(t *testing.T) {
 			t.Fatalf("err = %v", err)
 		}
 	}
-	if d := time.Since(begin); d > 5*time.Second {
+	if d := time.Since(begin); d > 50*time.Second { // without the cancel they wait the minute of RequestTimeout
 		t.Fatalf("callers returned %s after the cancel", d)
 	}
 	if started.Load() != 1 {

@@ -1,17 +1,18 @@
-# terraform test -filter=tests/exchange.tftest.hcl: deploys
-# examples/token-exchange (the action, its profile, the API, the client),
-# then proves its exchange: a valid legacy token gives tokens for the
-# right user with the right scopes, a forged one is refused with the
-# action's reason. Token exchange profiles can only be created by the
-# tenant's global client: run it with that client's credentials.
+# terraform test -filter=tests/exchange.tftest.hcl -var "prefix=tftest-":
+# deploys the configuration in token-exchange/ (examples/token-exchange:
+# the action, its profile, the API, the client), then proves its
+# exchange: a valid legacy token gives tokens for the right user with the
+# right scopes, a forged one is refused with the action's reason. Token
+# exchange profiles can only be created by the tenant's global client: run
+# it with that client's credentials. The prefix comes from -var: set here,
+# it would win over it.
 variables {
-  prefix             = "tftest-"
   legacy_signing_key = "tftest-legacy-signing-key"
 }
 
 run "deploy" {
   module {
-    source = "../token-exchange"
+    source = "./token-exchange"
   }
 }
 

@@ -1,12 +1,11 @@
 # terraform test runs these against the tenant the provider is configured
-# for (the emulator in CI), applying and destroying for real.
-variables {
-  prefix = "tftest-"
-}
+# for (the emulator in CI), applying and destroying for real. Each run gives
+# its own prefix (terraform test -var "prefix=tftest-"): a prefix set here,
+# in a variables block, would win over -var and make every run the same.
 
 run "creates_the_api_role_and_permissions" {
   assert {
-    condition     = tenant_resource_server.orders.identifier == "https://api.example.com/tftest-orders"
+    condition     = tenant_resource_server.orders.identifier == "https://api.example.com/${var.prefix}orders"
     error_message = "The API's identifier does not take the prefix."
   }
   assert {
@@ -32,7 +31,7 @@ run "changes_a_value_in_place" {
     error_message = "The description was not updated."
   }
   assert {
-    condition     = tenant_role.support.name == "tftest-support"
+    condition     = tenant_role.support.name == "${var.prefix}support"
     error_message = "The role's name changed."
   }
 }

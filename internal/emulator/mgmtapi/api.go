@@ -7,6 +7,7 @@ import (
 	"crypto/rsa"
 	"fmt"
 	"net/http"
+	"slices"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/actionruntime"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
@@ -17,7 +18,12 @@ type Server struct {
 	*tenant.Tenant
 	runtime *actionruntime.Runtime
 	key     *rsa.PublicKey // checks the bearer tokens
+	routes  []string       // set before it serves, read only after
 }
+
+// Served are the routes it serves, as registered ("GET
+// /api/v2/roles/{id}").
+func (s *Server) Served() []string { return slices.Clone(s.routes) }
 
 // New returns the routes of the tenant, whose bearer tokens key checks;
 // deploys and deletions retire the actions' workers in rt.

@@ -12,6 +12,7 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request, c *caller) *wire.E
 // authenticated before routing. The handler runs holding the store lock,
 // and an *apiErr it returns becomes the error answer.
 func (s *Server) handle(mux *http.ServeMux, pattern, scope string, h handlerFunc) {
+	s.routes = append(s.routes, pattern)
 	mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		c, _ := r.Context().Value(callerKey{}).(*caller)
 		e := c.may(scope)

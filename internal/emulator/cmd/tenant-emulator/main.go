@@ -33,7 +33,9 @@ func main() {
 		fmt.Fprintln(os.Stderr, "tenant-emulator:", err)
 		os.Exit(2)
 	}
-	line := map[string]any{"domain": s.Domain(), "base_url": s.BaseURL(), "client_id": s.ClientID(), "client_secret": s.ClientSecret()}
+	// audience is what a client asks the token endpoint for to call the
+	// API (https:// even when it serves http://), as for a tenant.
+	line := map[string]any{"domain": s.Domain(), "base_url": s.BaseURL(), "audience": s.Audience(), "client_id": s.ClientID(), "client_secret": s.ClientSecret()}
 	if s.CAFile() != "" {
 		line["ca_file"] = s.CAFile()
 	}
@@ -71,8 +73,9 @@ func parseFlags(fs *flag.FlagSet, args []string) (emulator.Options, error) {
 		fmt.Fprint(fs.Output(), `Usage: tenant-emulator [flags]
 
 Serves a local emulator of the tenant Management API v2 on a loopback
-address and prints one JSON line: domain, base_url, client_id,
-client_secret, and ca_file with --tls, demo ids with --demo.
+address and prints one JSON line: domain, base_url, audience (what to ask
+the token endpoint for to call the API), client_id, client_secret, and
+ca_file with --tls, demo ids with --demo.
 
 Rate limits: by default none. --rate-limit-rps with --rate-limit-burst is
 a token bucket; adding --rate-limit-window makes it a fixed window of

@@ -135,9 +135,13 @@ func TestBinary_clientsStateAndSignals(t *testing.T) {
 		return cmd, line
 	}
 	cmd, line := run()
-	token := func(domain, id, secret string) string {
+	if want := strings.Replace(line["domain"], "http://", "https://", 1) + "/api/v2/"; line["audience"] != want {
+		t.Fatalf("the JSON line's audience is %q, want %q", line["audience"], want)
+	}
+	token := func(line map[string]string, id, secret string) string {
+		domain := line["domain"]
 		resp, err := http.PostForm(domain+"/oauth/token", url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret},
-			"audience": {strings.Replace(domain, "http://", "https://", 1) + "/api/v2/"}})
+			"audience": {line["audience"]}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -163,14 +167,14 @@ func TestBinary_clientsStateAndSignals(t *testing.T) {
 		resp.Body.Close()
 		return resp.StatusCode
 	}
-	reader := token(line["domain"], "reader", "reader-secret")
+	reader := token(line, "reader", "reader-secret")
 	if got := call(line["domain"], reader, "GET", "/api/v2/roles", ""); got != 200 {
 		t.Fatalf("the reader's read: %d", got)
 	}
 	if got := call(line["domain"], reader, "POST", "/api/v2/roles", `{"name":"x"}`); got != 403 {
 		t.Fatalf("the reader's write: %d, want 403", got)
 	}
-	admin := token(line["domain"], line["client_id"], line["client_secret"])
+	admin := token(line, line["client_id"], line["client_secret"])
 	if got := call(line["domain"], admin, "POST", "/api/v2/roles", `{"name":"kept"}`); got != 200 {
 		t.Fatalf("create: %d", got)
 	}
@@ -193,7 +197,7 @@ func TestBinary_clientsStateAndSignals(t *testing.T) {
 	if again["client_id"] != line["client_id"] || again["client_secret"] != line["client_secret"] {
 		t.Fatal("the default credentials changed across the restart")
 	}
-	admin = token(again["domain"], again["client_id"], again["client_secret"])
+	admin = token(again, again["client_id"], again["client_secret"])
 	req, _ := http.NewRequest("GET", again["domain"]+"/api/v2/roles?name_filter=kept", nil)
 	req.Header.Set("Authorization", "Bearer "+admin)
 	resp, err := http.DefaultClient.Do(req)
