@@ -168,28 +168,25 @@ resource "tenant_trigger_actions" "test" {
 
 // TestAccTriggerActions_removeBoundAction_updateFirst: bindings that name
 // the actions by their literal ids (as generated configuration does) do not
-// depend on them, so Terraform may update them first; a gate that the
-// removed action's destroy waits for (Terraform destroys a resource only
-// after what depends on it) makes it do so every time.
+// depend on them, so Terraform may update them first; a gate makes it do
+// so every time, by Terraform's own order: the gate is replaced with
+// create_before_destroy, its new object depends on the bindings (created
+// after their write), its old one on the removed action (destroyed after
+// the new one is created, and before that action).
 func TestAccTriggerActions_removeBoundAction_updateFirst(t *testing.T) {
 	requireAcc(t)
 	target := acctest.NewTarget(t)
 	emu := target.RequireEmulator(t)
 	gate := func(step int, dependsOn string) string {
-		deps := ""
-		if dependsOn != "" {
-			deps = "depends_on = [" + dependsOn + "]"
-		}
 		return fmt.Sprintf(`
 resource "terraform_data" "gate" {
-  triggers_replace = %[1]d
-  %[2]s
-  provisioner "local-exec" {
-    when    = destroy
-    command = "sleep 3"
+  triggers_replace = %d
+  depends_on       = [%s]
+  lifecycle {
+    create_before_destroy = true
   }
 }
-`, step, deps)
+`, step, dependsOn)
 	}
 	literal := func(ids ...string) string {
 		var items []string
@@ -216,15 +213,15 @@ resource "tenant_trigger_actions" "test" {
 		t.Fatal(err)
 	}
 
-	cli.Write(t, "main.tf", head+actionHCL("two")+gate(2, "")+literal(two))
+	cli.Write(t, "main.tf", head+actionHCL("two")+gate(2, "tenant_trigger_actions.test")+literal(two))
 	emu.ResetStats()
 	out := run(t, cli, "apply", "-auto-approve", "-input=false", "-no-color")
 	written := "tenant_trigger_actions.test: Modifications complete" // or replaced, when the destroy planned first
 	if !strings.Contains(out, written) {
 		written = "tenant_trigger_actions.test: Creation complete"
 	}
-	at := order(t, out, written, "tenant_action.one: Destroying...")
-	if at[0] > at[1] {
+	at := order(t, out, written, "terraform_data.gate: Creation complete", "terraform_data.gate (deposed object", "tenant_action.one: Destroying...")
+	if !slices.IsSorted(at) {
 		t.Fatalf("the action was destroyed before the bindings were updated; this test is for the other order:\n%s", out)
 	}
 	t.Logf("order: the bindings' update, then the action's destroy; requests %v", emu.Stats().ByRoute)
