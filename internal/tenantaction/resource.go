@@ -289,14 +289,16 @@ func (r *actionResource) boundTo(ctx context.Context, m actionModel) string {
 }
 
 // unboundSince reports whether the action's trigger, read after the
-// tenant refused its delete, no longer binds it: the refusal was for a
-// binding that the run has removed since. It is false for an action a
+// tenant refused its delete and after the writes of the trigger's bindings
+// already sent, no longer binds it: the refusal was for a binding that the
+// run has removed since. It is false for an action a
 // token exchange profile may use, or when the bindings cannot be read.
 func (r *actionResource) unboundSince(ctx context.Context, m actionModel) bool {
 	trigger, id := m.trigger(), m.ID.ValueString()
 	if trigger == "" || trigger == mgmt.TriggerCustomTokenExchange || mgmt.IsEntityBound(trigger) {
 		return false
 	}
+	r.Tenant.Bindings.AfterWrites(ctx, trigger)
 	bindings, err := r.Tenant.Bindings.Read(ctx, trigger)
 	return err == nil && !slices.ContainsFunc(bindings, func(b mgmt.TriggerBinding) bool { return b.Action.ID == id })
 }
