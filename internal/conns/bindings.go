@@ -15,7 +15,8 @@ import (
 //
 //   - Read shares one read of a trigger's bindings among the refreshes,
 //     plan-time checks and refused deletes that need it, until a write of
-//     actions or bindings that the tenant does not refuse;
+//     actions or bindings that the tenant does not refuse; AfterWrites lets
+//     a refused delete read after the trigger's writes already sent;
 //   - Claim records what each tenant_trigger_actions of the configuration
 //     being planned binds to its trigger, Release that an object of one is
 //     destroyed, Destroying that the plan destroys an action bound to a
@@ -61,7 +62,15 @@ type TriggerBindings struct {
 	mu        sync.Mutex
 	reads     map[string]*bindingsRead
 	triggers  map[string]*triggerPlan
-	destroyed map[string]string // action id -> the trigger it is bound to, for the actions this plan destroys
+	destroyed map[string]string  // action id -> the trigger it is bound to, for the actions this plan destroys
+	writing   map[string]*writes // trigger -> its bindings' writes in flight
+}
+
+// writes are the writes of one trigger's bindings in flight; done is
+// closed when the last ends.
+type writes struct {
+	n    int
+	done chan struct{}
 }
 
 // triggerPlan is what the run knows of one trigger's objects.
@@ -104,7 +113,7 @@ type PlannedBindings struct {
 func (p PlannedBindings) Binds(id string) bool { return slices.Contains(p.IDs, id) }
 
 func newTriggerBindings(api *mgmt.Client) *TriggerBindings {
-	return &TriggerBindings{api: api, reads: map[string]*bindingsRead{}, triggers: map[string]*triggerPlan{}, destroyed: map[string]string{}}
+	return &TriggerBindings{api: api, reads: map[string]*bindingsRead{}, triggers: map[string]*triggerPlan{}, destroyed: map[string]string{}, writing: map[string]*writes{}}
 }
 
 // Read returns the trigger's bindings, read once in this run and shared
@@ -151,6 +160,51 @@ func (b *TriggerBindings) track(write) func(write) {
 		if w.err == nil || !refused(w.err) {
 			b.forget()
 		}
+	}
+}
+
+// trackTrigger is the tracker of the writes of a trigger's bindings: as
+// track, and it counts them in flight for AfterWrites.
+func (b *TriggerBindings) trackTrigger(w write) func(write) {
+	if len(w.rest) == 0 {
+		return b.track(w)
+	}
+	trigger := w.rest[0]
+	b.mu.Lock()
+	ws, ok := b.writing[trigger]
+	if !ok {
+		ws = &writes{done: make(chan struct{})}
+		b.writing[trigger] = ws
+	}
+	ws.n++
+	b.mu.Unlock()
+	end := b.track(w)
+	return func(w write) {
+		end(w)
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		if ws.n--; ws.n == 0 {
+			delete(b.writing, trigger)
+			close(ws.done)
+		}
+	}
+}
+
+// AfterWrites returns once the writes of the trigger's bindings in flight
+// have ended (at once when there are none), so that a Read after it shows
+// them. It waits only for writes already sent, each of which ends by
+// itself (answered, or failed after the client's retries): it cannot wait
+// for a resource Terraform has not started, nor for ever.
+func (b *TriggerBindings) AfterWrites(ctx context.Context, trigger string) {
+	b.mu.Lock()
+	ws, ok := b.writing[trigger]
+	b.mu.Unlock()
+	if !ok {
+		return
+	}
+	select {
+	case <-ws.done:
+	case <-ctx.Done():
 	}
 }
 

@@ -111,7 +111,7 @@ func (t *TenantClient) routes() []route {
 		{[]string{"token-exchange-profiles"}, []tracker{track(t.Profiles)}},
 		{[]string{"roles"}, []tracker{track(t.Roles), t.RolePermissions.trackRole}},
 		{[]string{"actions", "actions"}, []tracker{t.Actions.track, t.Bindings.track}},
-		{[]string{"actions", "triggers"}, []tracker{t.Bindings.track}},
+		{[]string{"actions", "triggers"}, []tracker{t.Bindings.trackTrigger}},
 		{[]string{"clients"}, []tracker{track(t.Clients), t.grantsOfClient}},
 		{[]string{"client-grants"}, []tracker{track(t.Grants)}},
 	}

@@ -20,6 +20,25 @@ import (
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
+// migrateVersions requires both providers: the incumbent stays during the
+// switch (Terraform needs it for the objects its state still holds).
+const migrateVersions = `terraform {
+  required_providers {
+    auth0 = {
+      source  = "auth0/auth0"
+      version = "%[1]s"
+    }
+    tenant = {
+      source  = "tenant-iac/tenant"
+      version = "%[2]s"
+    }
+  }
+}
+
+provider "auth0" {}
+provider "tenant" {}
+`
+
 // incumbentConfig is a tenant as the incumbent provider declares it: every
 // type that moves, the scope resources that do not, secrets in state and
 // write-only ones.
@@ -573,8 +592,116 @@ func TestMigrateGuide(t *testing.T) {
 	r.terraform("destroy -auto-approve -input=false -no-color")
 }
 
+// TestMigrateFromIncumbent_generatedSigningSecret: an HS256 API whose
+// signing secret the tenant generated (the incumbent keeps it in its
+// state, the configuration does not set it) moves with one update, the
+// one change of the plan, which takes the secret out of the state and
+// leaves it in the tenant; the next plan is empty.
+func TestMigrateFromIncumbent_generatedSigningSecret(t *testing.T) {
+	api := func(typ string) string {
+		return fmt.Sprintf("\nresource %q \"signed\" {\n  identifier  = \"https://signed.example.com\"\n  name        = \"Signed\"\n  signing_alg = \"HS256\"\n}\n", typ)
+	}
+	emu, token, cli, run := incumbentCLI(t, api("auth0_resource_server"))
+	run("apply", "-auto-approve", "-input=false", "-no-color")
+	secret := stateValue(t, run("show", "-json", "-no-color"), "auth0_resource_server.signed", "signing_secret")
+	if secret == "" {
+		t.Fatal("the incumbent's state holds no generated signing secret; this test is for one that does")
+	}
+	cli.Write(t, "main.tf", api("tenant_resource_server")+"\nmoved {\n  from = auth0_resource_server.signed\n  to   = tenant_resource_server.signed\n}\n")
+	plan := run("plan", "-input=false", "-no-color", "-out=switch.tfplan")
+	if !strings.Contains(plan, "Plan: 0 to add, 1 to change, 0 to destroy") || !regexp.MustCompile(`- signing_secret\s+= \(sensitive value\) -> null`).MatchString(plan) {
+		t.Fatalf("the switch's plan, want one update of signing_secret:\n%s", plan)
+	}
+	emu.ResetStats()
+	run("apply", "-input=false", "-no-color", "switch.tfplan")
+	t.Logf("the switch's apply: %v", emu.Stats().ByRoute)
+	if got := stateValue(t, run("show", "-json", "-no-color"), "tenant_resource_server.signed", "signing_secret"); got != "" {
+		t.Fatal("the state holds the signing secret after the switch")
+	}
+	c := tenantAPI(t, emu, token)
+	rs, err := c.GetResourceServer(context.Background(), "https://signed.example.com")
+	if err != nil || rs.SigningSecret == nil || *rs.SigningSecret != secret {
+		t.Fatalf("the tenant's API after the switch does not hold the generated signing secret: %v", err)
+	}
+	if out, err := cli.Run("plan", "-input=false", "-no-color", "-detailed-exitcode"); err != nil {
+		t.Fatalf("the plan after the switch is not empty: %v\n%s", err, out)
+	}
+	run("destroy", "-auto-approve", "-input=false", "-no-color")
+}
+
+// incumbentCLI starts an emulator (TLS, which the incumbent needs) and a
+// CLI whose configuration requires both providers, with main.tf, and
+// whose environment gives the incumbent's AUTH0_* variables only; run runs
+// a command and fails the test on an error. It skips without TF_ACC or the
+// incumbent provider.
+func incumbentCLI(t *testing.T, main string) (emu *emulator.Server, token string, cli *acctest.CLI, run func(args ...string) string) {
+	t.Helper()
+	requireAcc(t)
+	acctest.RequireIncumbent(t)
+	emu, err := emulator.Start(emulator.Options{TLS: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = emu.Close() })
+	token, err = acctest.IncumbentToken(emu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	versions := fmt.Sprintf(migrateVersions, acctest.IncumbentVersion, acctest.CLIVersion)
+	cli = acctest.NewCLI(t, map[string]string{"versions.tf": versions, "main.tf": main})
+	cli.Env = append(cli.Env, "SSL_CERT_FILE="+emu.CAFile(),
+		"AUTH0_DOMAIN="+strings.TrimPrefix(emu.Domain(), "https://"), "AUTH0_API_TOKEN="+token,
+		"TENANT_DOMAIN=", "TENANT_CLIENT_ID=", "TENANT_CLIENT_SECRET=", "TENANT_API_TOKEN=")
+	run = func(args ...string) string {
+		t.Helper()
+		out, err := cli.Run(args...)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return out
+	}
+	return emu, token, cli, run
+}
+
+// tenantAPI is a client of the emulator's Management API with token.
+func tenantAPI(t *testing.T, emu *emulator.Server, token string) *mgmt.Client {
+	t.Helper()
+	hc, err := acctest.EmulatorHTTPClient(emu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := mgmt.New(mgmt.Config{Domain: emu.Domain(), APIToken: token, HTTPClient: hc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// stateValue is the string attribute attr of the resource at address in
+// `show -json` output ("" when null or absent).
+func stateValue(t *testing.T, show, address, attr string) string {
+	t.Helper()
+	values, ok := stateValues(t, show)[address]
+	if !ok {
+		t.Fatalf("show -json has no %s", address)
+	}
+	v, _ := values[attr].(string)
+	return v
+}
+
 // stateIDs maps each resource address of `show -json` output to its id.
 func stateIDs(t *testing.T, show string) map[string]string {
+	t.Helper()
+	ids := map[string]string{}
+	for address, values := range stateValues(t, show) {
+		ids[address], _ = values["id"].(string)
+	}
+	return ids
+}
+
+// stateValues maps each resource address of `show -json` output to its
+// values.
+func stateValues(t *testing.T, show string) map[string]map[string]any {
 	t.Helper()
 	var doc struct {
 		Values struct {
@@ -589,11 +716,11 @@ func stateIDs(t *testing.T, show string) map[string]string {
 	if err := json.Unmarshal([]byte(show), &doc); err != nil {
 		t.Fatalf("show -json: %v", err)
 	}
-	ids := map[string]string{}
+	out := map[string]map[string]any{}
 	for _, r := range doc.Values.RootModule.Resources {
-		ids[r.Address], _ = r.Values["id"].(string)
+		out[r.Address] = r.Values
 	}
-	return ids
+	return out
 }
 
 // routes lists request counts by route, sorted.

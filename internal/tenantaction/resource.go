@@ -250,8 +250,15 @@ func (r *actionResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	// this apply but after this destroy: the tenant unbinds it (force).
 	value, diags := req.Private.GetKey(ctx, unbindKey)
 	resp.Diagnostics.Append(diags...)
-	unbind := len(value) > 0
-	err := r.Tenant.API.DeleteAction(ctx, id, m.ForceDestroy.ValueBool() || unbind)
+	force := m.ForceDestroy.ValueBool() || len(value) > 0
+	err := r.Tenant.API.DeleteAction(ctx, id, force)
+	if mgmt.IsConflict(err) && r.unboundSince(ctx, m) {
+		// Refused while bound, unbound now: bindings that name the action by
+		// its literal id order nothing between their write and this delete,
+		// which may run first. Nothing else holds it (not a custom token
+		// exchange action, which profiles use): delete it again.
+		err = r.Tenant.API.DeleteAction(ctx, id, force)
+	}
 	switch {
 	case mgmt.IsConflict(err):
 		e, _ := mgmt.AsAPIError(err)
@@ -279,6 +286,21 @@ func (r *actionResource) boundTo(ctx context.Context, m actionModel) string {
 		return ""
 	}
 	return trigger
+}
+
+// unboundSince reports whether the action's trigger, read after the
+// tenant refused its delete and after the writes of the trigger's bindings
+// already sent, no longer binds it: the refusal was for a binding that the
+// run has removed since. It is false for an action a
+// token exchange profile may use, or when the bindings cannot be read.
+func (r *actionResource) unboundSince(ctx context.Context, m actionModel) bool {
+	trigger, id := m.trigger(), m.ID.ValueString()
+	if trigger == "" || trigger == mgmt.TriggerCustomTokenExchange || mgmt.IsEntityBound(trigger) {
+		return false
+	}
+	r.Tenant.Bindings.AfterWrites(ctx, trigger)
+	bindings, err := r.Tenant.Bindings.Read(ctx, trigger)
+	return err == nil && !slices.ContainsFunc(bindings, func(b mgmt.TriggerBinding) bool { return b.Action.ID == id })
 }
 
 // noProfileUses checks that no token exchange profile uses the action

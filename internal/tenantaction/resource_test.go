@@ -4,10 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"regexp"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -1409,4 +1414,68 @@ func TestAccAction_identity(t *testing.T) {
 		Steps: acctest.IdentitySteps(target.Config(testAccActionConfig_basic(acctest.RandomName(), "exports.onExecuteCustomTokenExchange = async () => {};")),
 			addr, map[string]knownvalue.Check{"id": knownvalue.StringRegexp(regexp.MustCompile(`^[0-9a-f-]{36}$`))}),
 	})
+}
+
+// TestAccAction_deleteRefusedThenUnbound: a delete refused (409) while the
+// action was bound, whose trigger no longer binds it when read (bindings
+// that name it by literal id were written meanwhile, in no order with the
+// delete), deletes again and succeeds. The write in between is made by a
+// proxy in front of the emulator, right after it passed the refusal on: the
+// order is the proxy's, not a timing.
+func TestAccAction_deleteRefusedThenUnbound(t *testing.T) {
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("runs the terraform CLI; set TF_ACC=1")
+	}
+	target, name := acctest.NewTarget(t), acctest.RandomName()
+	emu := target.RequireEmulator(t)
+	upstream, err := url.Parse(emu.Domain())
+	if err != nil || upstream.Scheme != "http" {
+		t.Fatalf("the emulator's domain %q: %v", emu.Domain(), err)
+	}
+	var unbound atomic.Int32
+	proxy := httputil.NewSingleHostReverseProxy(upstream)
+	proxy.ModifyResponse = func(r *http.Response) error {
+		if r.Request.Method != http.MethodDelete || r.StatusCode != http.StatusConflict || unbound.Add(1) != 1 {
+			return nil
+		}
+		// The refusal has been answered; before the provider sees it, the
+		// trigger stops running the action, as the bindings' write would.
+		_, err := target.Client().UpdateTriggerBindings(context.Background(), "post-login", nil)
+		return err
+	}
+	front := httptest.NewServer(proxy)
+	t.Cleanup(front.Close)
+	provider := fmt.Sprintf("provider \"tenant\" {\n  domain        = %q\n  client_id     = %q\n  client_secret = %q\n  audience      = %q\n}\n",
+		front.URL, target.ClientID, target.ClientSecret, emu.Audience())
+	cli := acctest.NewCLI(t, map[string]string{"main.tf": provider + fmt.Sprintf(`
+resource "tenant_action" "n" {
+  name               = %q
+  code               = "exports.onExecutePostLogin = async () => {};"
+  supported_triggers = { id = "post-login", version = "v3" }
+}
+`, name)})
+	if out, err := cli.Run("apply", "-auto-approve", "-input=false", "-no-color"); err != nil {
+		t.Fatalf("apply: %v\n%s", err, out)
+	}
+	out, err := cli.Run("state", "show", "-no-color", "tenant_action.n")
+	id := regexp.MustCompile(`(?m)^\s*id\s*=\s*"([^"]+)"`).FindStringSubmatch(out)
+	if err != nil || id == nil {
+		t.Fatalf("state show: %v\n%s", err, out)
+	}
+	if _, err := target.Client().UpdateTriggerBindings(context.Background(), "post-login", []mgmt.BindingUpdate{
+		{Ref: mgmt.BindingRef{Type: mgmt.BindingByActionID, Value: id[1]}, DisplayName: "Bound"},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	emu.ResetStats()
+	if out, err := cli.Run("destroy", "-auto-approve", "-input=false", "-no-color"); err != nil {
+		t.Fatalf("the destroy after the refusal and the unbinding: %v\n%s", err, out)
+	}
+	if n := unbound.Load(); n != 1 {
+		t.Fatalf("the tenant refused %d delete(s), want 1 (the test's order did not happen)", n)
+	}
+	if _, err := target.Client().GetAction(context.Background(), id[1]); !mgmt.IsNotFound(err) {
+		t.Fatalf("the action after the destroy: %v", err)
+	}
+	t.Logf("requests %v, by status %v", emu.Stats().ByRoute, emu.Stats().ByStatus)
 }

@@ -168,28 +168,25 @@ resource "tenant_trigger_actions" "test" {
 
 // TestAccTriggerActions_removeBoundAction_updateFirst: bindings that name
 // the actions by their literal ids (as generated configuration does) do not
-// depend on them, so Terraform may update them first; a gate that the
-// removed action's destroy waits for (Terraform destroys a resource only
-// after what depends on it) makes it do so every time.
+// depend on them, so Terraform may update them first; a gate makes it do
+// so every time, by Terraform's own order: the gate is replaced with
+// create_before_destroy, its new object depends on the bindings (created
+// after their write), its old one on the removed action (destroyed after
+// the new one is created, and before that action).
 func TestAccTriggerActions_removeBoundAction_updateFirst(t *testing.T) {
 	requireAcc(t)
 	target := acctest.NewTarget(t)
 	emu := target.RequireEmulator(t)
 	gate := func(step int, dependsOn string) string {
-		deps := ""
-		if dependsOn != "" {
-			deps = "depends_on = [" + dependsOn + "]"
-		}
 		return fmt.Sprintf(`
 resource "terraform_data" "gate" {
-  triggers_replace = %[1]d
-  %[2]s
-  provisioner "local-exec" {
-    when    = destroy
-    command = "sleep 3"
+  triggers_replace = %d
+  depends_on       = [%s]
+  lifecycle {
+    create_before_destroy = true
   }
 }
-`, step, deps)
+`, step, dependsOn)
 	}
 	literal := func(ids ...string) string {
 		var items []string
@@ -216,15 +213,15 @@ resource "tenant_trigger_actions" "test" {
 		t.Fatal(err)
 	}
 
-	cli.Write(t, "main.tf", head+actionHCL("two")+gate(2, "")+literal(two))
+	cli.Write(t, "main.tf", head+actionHCL("two")+gate(2, "tenant_trigger_actions.test")+literal(two))
 	emu.ResetStats()
 	out := run(t, cli, "apply", "-auto-approve", "-input=false", "-no-color")
 	written := "tenant_trigger_actions.test: Modifications complete" // or replaced, when the destroy planned first
 	if !strings.Contains(out, written) {
 		written = "tenant_trigger_actions.test: Creation complete"
 	}
-	at := order(t, out, written, "tenant_action.one: Destroying...")
-	if at[0] > at[1] {
+	at := order(t, out, written, "terraform_data.gate: Creation complete", "terraform_data.gate (deposed object", "tenant_action.one: Destroying...")
+	if !slices.IsSorted(at) {
 		t.Fatalf("the action was destroyed before the bindings were updated; this test is for the other order:\n%s", out)
 	}
 	t.Logf("order: the bindings' update, then the action's destroy; requests %v", emu.Stats().ByRoute)
@@ -689,4 +686,83 @@ func boundAll(target *acctest.Target, ids []string) []bound {
 		out = append(out, bound{id, a.Name})
 	}
 	return out
+}
+
+// TestAccTriggerActions_removeBoundActions_literalIDs: bindings that name
+// the actions by literal ids (a variable) order nothing between their
+// write and the deletes. A delete refused (409) while its action is bound
+// deletes again when the trigger, read then, no longer binds it; one that
+// reads it still bound, before the bindings' write, fails saying to apply
+// again, and the next apply removes the rest. Either way the tenant ends
+// as configured, the trigger runs the kept action throughout, and the next
+// plan is empty.
+func TestAccTriggerActions_removeBoundActions_literalIDs(t *testing.T) {
+	requireAcc(t)
+	target := acctest.NewTarget(t)
+	emu := target.RequireEmulator(t)
+	actions := target.ProviderBlock() + suffixVar + `
+variable "n" {
+  type = number
+}
+
+resource "tenant_action" "a" {
+  count              = var.n
+  name               = "literal-${count.index}-${var.suffix}"
+  code               = "exports.onExecutePostLogin = async () => {};"
+  supported_triggers = { id = "post-login", version = "v3" }
+}
+
+output "ids" {
+  value = tenant_action.a[*].id
+}
+`
+	bindings := `
+variable "ids" {
+  type = list(string)
+}
+
+resource "tenant_trigger_actions" "test" {
+  trigger = "post-login"
+  actions = [for id in var.ids : { id = id, display_name = "bound ${substr(id, 0, 8)}" }]
+}
+`
+	cli := acctest.NewCLI(t, map[string]string{"main.tf": actions})
+	cli.Env = append(cli.Env, "TF_VAR_suffix="+acctest.RandomName(), "TF_VAR_n=3")
+	run(t, cli, "apply", "-auto-approve", "-input=false", "-no-color")
+	var ids []string
+	if err := json.Unmarshal([]byte(run(t, cli, "output", "-json", "ids")), &ids); err != nil || len(ids) != 3 {
+		t.Fatalf("ids %v: %v", ids, err)
+	}
+	literal := func(ids ...string) string {
+		b, _ := json.Marshal(ids)
+		return "-var=ids=" + string(b)
+	}
+	cli.Write(t, "main.tf", actions+bindings)
+	run(t, cli, "apply", "-auto-approve", "-input=false", "-no-color", literal(ids...))
+
+	emu.ResetStats()
+	from := len(emu.BindingHistory("post-login"))
+	out, err := cli.Run("apply", "-auto-approve", "-input=false", "-no-color", "-var=n=1", literal(ids[0]))
+	t.Logf("the apply's requests %v, by status %v", emu.Stats().ByRoute, emu.Stats().ByStatus)
+	if err != nil {
+		flat := strings.Join(strings.Fields(out), " ")
+		if n, refused := strings.Count(flat, "apply again"), strings.Count(flat, "Error: Unable to delete action"); n == 0 || n != refused {
+			t.Fatalf("the apply failed, %d of its %d refusal(s) saying to apply again: %v\n%s", n, refused, err, out)
+		}
+		t.Logf("a delete read its action still bound, before the bindings' write: applying again")
+		run(t, cli, "apply", "-auto-approve", "-input=false", "-no-color", "-var=n=1", literal(ids[0]))
+	}
+	for _, id := range ids[1:] {
+		if _, err := target.Client().GetAction(context.Background(), id); !mgmt.IsNotFound(err) {
+			t.Fatalf("the removed action %s: %v", id, err)
+		}
+	}
+	keptThroughout(t, emu, "post-login", from, ids[0])
+	if err := checkBound(target, "post-login", bound{ids[0], "bound " + ids[0][:8]})(nil); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := cli.Run("plan", "-input=false", "-no-color", "-detailed-exitcode", "-var=n=1", literal(ids[0])); err != nil {
+		t.Fatalf("the plan after the apply is not empty: %v\n%s", err, out)
+	}
+	run(t, cli, "destroy", "-auto-approve", "-input=false", "-no-color", "-var=n=1", literal(ids[0]))
 }
