@@ -313,6 +313,7 @@ func Start(opts Options) (*Server, error) {
 	for _, c := range opts.Clients {
 		s.t.SeedClient(tenant.ClientSeed(c), c.ID)
 	}
+	s.t.SeedDefaultConnection()
 	if opts.Demo && saved == nil {
 		s.t.SeedDemo()
 	}

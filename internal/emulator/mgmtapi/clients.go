@@ -918,6 +918,7 @@ func (s *Server) createClient(w http.ResponseWriter, r *http.Request, _ *caller)
 		linked.ClientID = c.ID
 	}
 	s.St.Clients[c.ID] = c
+	s.EnableConnectionsFor(c.ID)
 	wire.WriteJSON(w, 201, c.View(true))
 	return nil
 }
@@ -1022,6 +1023,7 @@ func (s *Server) deleteClient(w http.ResponseWriter, r *http.Request, _ *caller)
 				rs.ClientID = ""
 			}
 		}
+		s.DisableConnectionsFor(id)
 	}
 	wire.NoContent(w)
 	return nil

@@ -80,6 +80,7 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	s.handle(mux, "POST "+users, "create:users", s.createUser)
 	s.handle(mux, "GET "+users, "read:users", s.listUsers)
 	s.handle(mux, "GET "+users+"/{id}", "read:users", s.getUser)
+	s.handle(mux, "PATCH "+users+"/{id}", "update:users", s.updateUser)
 	s.handle(mux, "DELETE "+users+"/{id}", "delete:users", s.deleteUser)
 
 	const phone = "/api/v2/branding/phone/providers"
@@ -99,6 +100,16 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	s.handle(mux, "PATCH "+clients+"/{id}", "update:clients", s.updateClient)
 	s.handle(mux, "DELETE "+clients+"/{id}", "delete:clients", s.deleteClient)
 	s.handle(mux, "POST "+clients+"/{id}/rotate-secret", "update:client_keys", s.rotateSecret)
+	s.handle(mux, "GET "+clients+"/{id}/connections", "read:connections", s.clientConnections)
+
+	const conns = "/api/v2/connections"
+	s.handle(mux, "POST "+conns, "create:connections", s.createConnection)
+	s.handle(mux, "GET "+conns, "read:connections", s.listConnections)
+	s.handle(mux, "GET "+conns+"/{id}", "read:connections", s.getConnection)
+	s.handle(mux, "PATCH "+conns+"/{id}", "update:connections", s.updateConnection)
+	s.handle(mux, "DELETE "+conns+"/{id}", "delete:connections", s.deleteConnection)
+	s.handle(mux, "GET "+conns+"/{id}/clients", "read:connections", s.connectionClients)
+	s.handle(mux, "PATCH "+conns+"/{id}/clients", "update:connections", s.updateConnectionClients)
 
 	const grants = "/api/v2/client-grants"
 	s.handle(mux, "POST "+grants, "create:client_grants", s.createGrant)

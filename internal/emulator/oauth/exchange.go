@@ -421,7 +421,7 @@ func (s *Server) decide(req *exchangeRequest, calls []actionruntime.Call, now ti
 		var attrs, options map[string]json.RawMessage
 		_ = json.Unmarshal(arg(c, 1), &attrs)
 		_ = json.Unmarshal(arg(c, 2), &options)
-		out.change, uf = s.userByConnection(argString(c, 0), attrs, options, now)
+		out.change, uf = s.userByConnection(req.client.id, argString(c, 0), attrs, options, now)
 		if uf == nil {
 			out.user, out.login = out.change.user, true
 		}

@@ -82,6 +82,9 @@ type State struct {
 	// Clients show their secrets in State, not at GET /__emulator/state.
 	Clients      []json.RawMessage `json:"clients"`
 	ClientGrants []json.RawMessage `json:"client_grants"`
+	Connections  []json.RawMessage `json:"connections"`
+	// Organizations show their members and enabled connections.
+	Organizations []json.RawMessage `json:"organizations"`
 }
 
 // Snapshot is a snapshot of the store, with or without the secrets.
@@ -93,6 +96,7 @@ func (s *Tenant) Snapshot(secrets bool) State {
 		TokenExchangeProfiles: []json.RawMessage{}, ResourceServers: []json.RawMessage{}, Roles: []json.RawMessage{},
 		Actions: []json.RawMessage{}, PhoneProviders: []json.RawMessage{}, Users: []json.RawMessage{},
 		TriggerBindings: map[string][]json.RawMessage{}, Clients: []json.RawMessage{}, ClientGrants: []json.RawMessage{},
+		Connections: []json.RawMessage{}, Organizations: []json.RawMessage{},
 	}
 	for _, p := range SortedBySeq(s.St.Profiles, func(p *Profile) int64 { return p.Seq }) {
 		out.TokenExchangeProfiles = append(out.TokenExchangeProfiles, wire.MustJSON(p))
@@ -129,11 +133,13 @@ func (s *Tenant) Snapshot(secrets bool) State {
 	for _, g := range SortedBySeq(s.St.Grants, func(g *Grant) int64 { return g.Seq }) {
 		out.ClientGrants = append(out.ClientGrants, wire.MustJSON(g))
 	}
+	s.snapshotOrgs(&out)
 	return out
 }
 
 // The scope catalogue: each route needs <action>:<resource>.
-var scopeResources = []string{"token_exchange_profiles", "actions", "roles", "resource_servers", "phone_providers", "users", "clients", "client_grants"}
+var scopeResources = []string{"token_exchange_profiles", "actions", "roles", "resource_servers", "phone_providers", "users", "clients", "client_grants",
+	"connections", "organizations", "organization_members", "organization_connections"}
 
 // AllScopes is every scope of the catalogue: the four verbs of each
 // resource, and read:client_keys (a client's secret) and
