@@ -111,6 +111,22 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	s.handle(mux, "GET "+conns+"/{id}/clients", "read:connections", s.connectionClients)
 	s.handle(mux, "PATCH "+conns+"/{id}/clients", "update:connections", s.updateConnectionClients)
 
+	const orgs = "/api/v2/organizations"
+	s.handle(mux, "POST "+orgs, "create:organizations", s.createOrganization)
+	s.handle(mux, "GET "+orgs, "read:organizations", s.listOrganizations)
+	s.handle(mux, "GET "+orgs+"/{id}", "read:organizations", s.getOrganization)
+	s.handle(mux, "PATCH "+orgs+"/{id}", "update:organizations", s.updateOrganization)
+	s.handle(mux, "DELETE "+orgs+"/{id}", "delete:organizations", s.deleteOrganization)
+	// GET /organizations/name/{name} and GET /organizations/{id}/members
+	// (or enabled_connections) overlap as patterns: one route reads both.
+	s.handle(mux, "GET "+orgs+"/{id}/{part}", "", s.organizationPart)
+	s.handle(mux, "POST "+orgs+"/{id}/members", "create:organization_members", s.addMembers)
+	s.handle(mux, "DELETE "+orgs+"/{id}/members", "delete:organization_members", s.removeMembers)
+	s.handle(mux, "POST "+orgs+"/{id}/enabled_connections", "create:organization_connections", s.addOrgConnection)
+	s.handle(mux, "GET "+orgs+"/{id}/enabled_connections/{connectionId}", "read:organization_connections", s.getOrgConnection)
+	s.handle(mux, "PATCH "+orgs+"/{id}/enabled_connections/{connectionId}", "update:organization_connections", s.updateOrgConnection)
+	s.handle(mux, "DELETE "+orgs+"/{id}/enabled_connections/{connectionId}", "delete:organization_connections", s.deleteOrgConnection)
+
 	const grants = "/api/v2/client-grants"
 	s.handle(mux, "POST "+grants, "create:client_grants", s.createGrant)
 	s.handle(mux, "GET "+grants, "read:client_grants", s.listGrants)

@@ -1,0 +1,88 @@
+package emulator
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// The organization routes answer as recorded (go-auth0 v1.46.0
+// TestOrganizationManager_*.yaml): create, list, read by id and by name,
+// update, delete; members; enabled connections.
+func TestOrganizations_lifecycle(t *testing.T) {
+	h := start(t, Options{})
+	tok := h.admin()
+	r := h.call(tok, "POST", "/api/v2/connections", `{"name":"test-conn654","strategy":"ad"}`)
+	h.expect(r, 201)
+	conn := r.json(t)["id"].(string)
+	r = h.call(tok, "POST", "/api/v2/organizations", `{"name":"test-organization994","display_name":"Test Organization","branding":{"logo_url":"https://example.com/logo.gif"},`+
+		`"enabled_connections":[{"connection_id":"`+conn+`","assign_membership_on_login":true,"show_as_button":true}]}`)
+	h.expect(r, 201, `"display_name":"Test Organization"`, `"branding":{"logo_url":"https://example.com/logo.gif"}`,
+		`"enabled_connections":[{"connection_id":"`+conn+`","assign_membership_on_login":true,"show_as_button":true,"connection":{"name":"test-conn654","strategy":"ad"}}]`)
+	org := r.json(t)["id"].(string)
+	if !regexp.MustCompile(`^org_[A-Za-z0-9]{16}$`).MatchString(org) {
+		t.Fatalf("id %q", org)
+	}
+	read := `{"id":"` + org + `","name":"test-organization994","display_name":"Test Organization","branding":{"logo_url":"https://example.com/logo.gif"}}` + "\n"
+	if r := h.call(tok, "GET", "/api/v2/organizations/"+org, nil); r.body != read {
+		t.Fatalf("read %s", r.body)
+	}
+	if r := h.call(tok, "GET", "/api/v2/organizations/name/test-organization994", nil); r.body != read {
+		t.Fatalf("read by name %s", r.body)
+	}
+	h.expect(h.call(tok, "GET", "/api/v2/organizations?include_totals=true&per_page=50", nil), 200, `{"organizations":[{"id":"`+org+`"`, `"start":0,"limit":50,"total":1}`)
+	h.expect(h.call(tok, "PATCH", "/api/v2/organizations/"+org, `{"name":"new-org-name"}`), 200, `"name":"new-org-name"`, `"display_name":"Test Organization"`)
+	h.expect(h.call(tok, "GET", "/api/v2/organizations/name/test-organization994", nil), 404)
+	for body, want := range map[string]string{
+		`{"display_name":"x"}`:           `'Missing required property: name'.`,
+		`{"name":"Upper Case"}`:          "does not match pattern",
+		`{"name":"new-org-name"}`:        "already exists",
+		`{"name":"ok","extra":1}`:        "Additional properties not allowed: extra",
+		`{"name":"ok","branding":"red"}`: "on property branding",
+	} {
+		r := h.call(tok, "POST", "/api/v2/organizations", body)
+		if r.status != 400 && r.status != 409 || !strings.Contains(r.body, want) {
+			t.Fatalf("%s: %d %s", body, r.status, r.body)
+		}
+	}
+
+	// Members.
+	r = h.call(tok, "POST", "/api/v2/users", recordedUser)
+	h.expect(r, 201)
+	user := r.json(t)["user_id"].(string)
+	h.expect(h.call(tok, "POST", "/api/v2/organizations/"+org+"/members", `{"members":["`+user+`"]}`), 204)
+	h.expect(h.call(tok, "GET", "/api/v2/organizations/"+org+"/members?include_totals=true&per_page=50", nil), 200,
+		`{"members":[{"user_id":"`+user+`","email":"chuck728@example.com","picture":"https://example-picture-url.jpg","name":"chuck728@example.com"}],"start":0,"limit":50,"total":1}`)
+	h.expect(h.call(tok, "GET", "/api/v2/organizations/"+org+"/members?fields=user_id,roles&include_fields=true&include_totals=true&per_page=50", nil), 200,
+		`{"members":[{"user_id":"`+user+`","roles":[]}],"start":0,"limit":50,"total":1}`)
+	h.expect(h.call(tok, "POST", "/api/v2/organizations/"+org+"/members", `{"members":["auth0|nobody"]}`), 404)
+	h.expect(h.call(tok, "DELETE", "/api/v2/organizations/"+org+"/members", `{"members":["`+user+`"]}`), 204)
+	h.expect(h.call(tok, "GET", "/api/v2/organizations/"+org+"/members?include_totals=true&per_page=50", nil), 200, `{"members":[],"start":0,"limit":50,"total":0}`)
+
+	// Enabled connections.
+	h.expect(h.call(tok, "GET", "/api/v2/organizations/"+org+"/enabled_connections?include_totals=true&per_page=50", nil), 200,
+		`{"enabled_connections":[{"connection_id":"`+conn+`"`, `"total":1}`)
+	h.expect(h.call(tok, "PATCH", "/api/v2/organizations/"+org+"/enabled_connections/"+conn, `{"assign_membership_on_login":false,"show_as_button":false}`), 200,
+		`{"connection_id":"`+conn+`","assign_membership_on_login":false,"show_as_button":false,"connection":{"name":"test-conn654","strategy":"ad"}}`)
+	h.expect(h.call(tok, "POST", "/api/v2/organizations/"+org+"/enabled_connections", `{"connection_id":"`+conn+`"}`), 409)
+	h.expect(h.call(tok, "DELETE", "/api/v2/organizations/"+org+"/enabled_connections/"+conn, nil), 204)
+	h.expect(h.call(tok, "GET", "/api/v2/organizations/"+org+"/enabled_connections/"+conn, nil), 404, `"message":"No connection found by that id"`)
+	h.expect(h.call(tok, "POST", "/api/v2/organizations/"+org+"/enabled_connections", `{"connection_id":"`+conn+`","assign_membership_on_login":true}`), 201,
+		`{"connection_id":"`+conn+`","assign_membership_on_login":true,"show_as_button":true,"connection":{"name":"test-conn654","strategy":"ad"}}`)
+	h.expect(h.call(tok, "POST", "/api/v2/organizations/"+org+"/enabled_connections", `{"connection_id":"con_nope"}`), 404)
+	// A deleted connection leaves the organization.
+	h.expect(h.call(tok, "DELETE", "/api/v2/connections/"+conn, nil), 202)
+	h.expect(h.call(tok, "GET", "/api/v2/organizations/"+org+"/enabled_connections", nil), 200, `[]`)
+
+	// Scopes.
+	h.s.AddClient(Client{ID: "reader", Secret: "reader-secret", Scopes: []string{"read:organizations"}})
+	rt := h.tokenFor("reader", "reader-secret")
+	h.expect(h.call(rt, "GET", "/api/v2/organizations/"+org, nil), 200)
+	h.expect(h.call(rt, "GET", "/api/v2/organizations/"+org+"/members", nil), 403, "read:organization_members")
+	h.expect(h.call(rt, "GET", "/api/v2/organizations/"+org+"/enabled_connections", nil), 403, "read:organization_connections")
+	h.expect(h.call(rt, "POST", "/api/v2/organizations", `{"name":"x"}`), 403, "create:organizations")
+	h.expect(h.call(rt, "DELETE", "/api/v2/organizations/"+org, nil), 403, "delete:organizations")
+
+	h.expect(h.call(tok, "DELETE", "/api/v2/organizations/"+org, nil), 204)
+	h.expect(h.call(tok, "GET", "/api/v2/organizations/"+org, nil), 404)
+}
