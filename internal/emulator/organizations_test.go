@@ -86,3 +86,37 @@ func TestOrganizations_lifecycle(t *testing.T) {
 	h.expect(h.call(tok, "DELETE", "/api/v2/organizations/"+org, nil), 204)
 	h.expect(h.call(tok, "GET", "/api/v2/organizations/"+org, nil), 404)
 }
+
+// Members' checkpoint pages keep next until a page is empty (recorded), and
+// sign-up on an enabled connection needs a database connection that
+// assigns membership on login (go-auth0's own test against a tenant).
+func TestOrganizations_memberPagesAndSignup(t *testing.T) {
+	h := start(t, Options{})
+	tok := h.admin()
+	r := h.call(tok, "POST", "/api/v2/organizations", `{"name":"pages"}`)
+	h.expect(r, 201)
+	org := r.json(t)["id"].(string)
+	var ids []string
+	for i := range 3 {
+		r := h.call(tok, "POST", "/api/v2/users", `{"connection":"Username-Password-Authentication","email":"m`+string(rune('a'+i))+`@example.com","password":"p4ssw0rd!"}`)
+		h.expect(r, 201)
+		ids = append(ids, `"`+r.json(t)["user_id"].(string)+`"`)
+	}
+	h.expect(h.call(tok, "POST", "/api/v2/organizations/"+org+"/members", `{"members":[`+strings.Join(ids, ",")+`]}`), 204)
+	r = h.call(tok, "GET", "/api/v2/organizations/"+org+"/members?include_totals=true&per_page=50&take=2", nil)
+	h.expect(r, 200, `"next":"`)
+	next := r.json(t)["next"].(string)
+	r = h.call(tok, "GET", "/api/v2/organizations/"+org+"/members?take=2&from="+next, nil)
+	h.expect(r, 200, `"next":"`)
+	if strings.Count(r.body, `"user_id"`) != 1 {
+		t.Fatalf("second page %s", r.body)
+	}
+	h.expect(h.call(tok, "GET", "/api/v2/organizations/"+org+"/members?take=2&from="+r.json(t)["next"].(string), nil), 200, `{"members":[]}`)
+
+	db := regexp.MustCompile(`con_[A-Za-z0-9]{16}`).FindString(h.call(tok, "GET", "/api/v2/connections?name=Username-Password-Authentication", nil).body)
+	h.expect(h.call(tok, "POST", "/api/v2/organizations/"+org+"/enabled_connections", `{"connection_id":"`+db+`","assign_membership_on_login":false,"is_signup_enabled":true}`), 400,
+		"Only database connections with assign_membership_on_login = true support is_signup_enabled = true.")
+	h.expect(h.call(tok, "POST", "/api/v2/organizations/"+org+"/enabled_connections", `{"connection_id":"`+db+`","assign_membership_on_login":true,"is_signup_enabled":true}`), 201, `"is_signup_enabled":true`)
+	h.expect(h.call(tok, "PATCH", "/api/v2/organizations/"+org+"/enabled_connections/"+db, `{"assign_membership_on_login":false}`), 400, "is_signup_enabled")
+	h.expect(h.call(tok, "PATCH", "/api/v2/organizations/"+org+"/enabled_connections/"+db, `{"assign_membership_on_login":false,"is_signup_enabled":false}`), 200)
+}

@@ -184,6 +184,12 @@ func (s *Server) readOrgConnection(raw json.RawMessage, at string, base *tenant.
 	if v != nil {
 		oc.IsSignupEnabled = v
 	}
+	// go-auth0 v1.46.0 TestOrganizationManager_UpdateDBConnection, run
+	// against a tenant [S]: sign-up needs a database connection that
+	// assigns membership on login.
+	if c := s.St.Connections[oc.ConnectionID]; oc.IsSignupEnabled != nil && *oc.IsSignupEnabled && (!oc.AssignMembershipOnLogin || c == nil || c.Strategy != "auth0") {
+		return nil, wire.NewErr(400, "Only database connections with assign_membership_on_login = true support is_signup_enabled = true.", "invalid_body")
+	}
 	return oc, nil
 }
 
@@ -380,6 +386,26 @@ func (s *Server) listMembers(w http.ResponseWriter, r *http.Request, _ *caller) 
 			}
 			all = append(all, m)
 		}
+	}
+	if q := r.URL.Query(); q.Has("take") || q.Has("from") {
+		// Checkpoint pages whose next is left out only once a page is
+		// empty, unlike the other lists (recorded:
+		// TestOrganizationManager_MembersCheckpointPagination.yaml).
+		take, offset, e := wire.Checkpoint(r)
+		if e != nil {
+			return e
+		}
+		start, end := min(offset, len(all)), min(offset+take, len(all))
+		sel, e := wire.ReadFields(r, true, true)
+		if e != nil {
+			return e
+		}
+		reply := wire.Ordered{{"members", wire.Each(sel, all[start:end])}}
+		if end > start {
+			reply = append(reply, wire.Ordered{{"next", wire.Cursor(end)}}...)
+		}
+		wire.WriteJSON(w, 200, reply)
+		return nil
 	}
 	return writeList(w, r, true, "members", all, false)
 }
