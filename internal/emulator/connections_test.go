@@ -131,3 +131,17 @@ func TestConnections_persisted(t *testing.T) {
 		t.Fatalf("the default connection after a restart: %s", r.body)
 	}
 }
+
+// With the tenant flag enable_client_connections off, a new client is
+// enabled for no connection (as the tenant go-auth0 records against:
+// TestClientManager_ReadEnabledConnections.yaml); the starting clients
+// keep the default connection.
+func TestConnections_noClientConnections(t *testing.T) {
+	h := start(t, Options{NoClientConnections: true})
+	tok := h.admin()
+	r := h.call(tok, "POST", "/api/v2/clients", `{"name":"web"}`)
+	h.expect(r, 201)
+	web := r.json(t)["client_id"].(string)
+	h.expect(h.call(tok, "GET", "/api/v2/clients/"+web+"/connections?take=50", nil), 200, `{"connections":[]}`)
+	h.expect(h.call(tok, "GET", "/api/v2/clients/"+h.s.ClientID()+"/connections", nil), 200, `"name":"Username-Password-Authentication"`)
+}

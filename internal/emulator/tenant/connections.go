@@ -181,7 +181,8 @@ func NewConnectionID() string { return "con_" + wire.RandomString(16) }
 // saved before connections were kept included), enabled for every client
 // there is: a fresh tenant has it, and the clients the emulator starts
 // with are enabled for it as the enable_client_connections flag enables
-// every connection for a new client (see EnableConnectionsFor).
+// every connection for a new client (see EnableConnectionsFor), whatever
+// the flag.
 func (s *Tenant) SeedDefaultConnection() {
 	if s.ConnectionByName(DatabaseConnection) != nil {
 		return
@@ -200,8 +201,12 @@ func (s *Tenant) SeedDefaultConnection() {
 // "whether all current connections shall be enabled when a new client is
 // created. Default value is true"]. A tenant with the flag off enables none
 // (recorded: a new client's GET /clients/{id}/connections was
-// {"connections":[]} [O: TestClientManager_ReadEnabledConnections.yaml]).
+// {"connections":[]} [O: TestClientManager_ReadEnabledConnections.yaml]):
+// Options.NoClientConnections.
 func (s *Tenant) EnableConnectionsFor(clientID string) {
+	if s.NoClientConnections {
+		return
+	}
 	for _, c := range s.St.Connections {
 		c.SetEnabled(clientID, true)
 	}

@@ -42,6 +42,9 @@ type Tenant struct {
 	// BuildDelay is how long an action's build takes.
 	BuildDelay       time.Duration
 	FieldsEverywhere bool
+	// NoClientConnections: the tenant flag enable_client_connections is
+	// off (EnableConnectionsFor).
+	NoClientConnections bool
 	// SigningCert is the PEM certificate of the key that signs the
 	// tenant's tokens, which every client shows in signing_keys [O].
 	SigningCert string
