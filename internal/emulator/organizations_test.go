@@ -120,3 +120,33 @@ func TestOrganizations_memberPagesAndSignup(t *testing.T) {
 	h.expect(h.call(tok, "PATCH", "/api/v2/organizations/"+org+"/enabled_connections/"+db, `{"assign_membership_on_login":false}`), 400, "is_signup_enabled")
 	h.expect(h.call(tok, "PATCH", "/api/v2/organizations/"+org+"/enabled_connections/"+db, `{"assign_membership_on_login":false,"is_signup_enabled":false}`), 200)
 }
+
+// Client grants associated with an organization, both ways (recorded:
+// TestOrganizationManager_ClientGrants.yaml,
+// TestClientGrantManager_Organizations.yaml).
+func TestOrganizations_clientGrants(t *testing.T) {
+	h := start(t, Options{})
+	tok := h.admin()
+	r := h.call(tok, "POST", "/api/v2/organizations", `{"name":"grants","display_name":"Grants"}`)
+	h.expect(r, 201)
+	org := r.json(t)["id"].(string)
+	h.expect(h.call(tok, "POST", "/api/v2/resource-servers", `{"identifier":"https://api.example.com/","scopes":[{"value":"create:resource"}]}`), 201)
+	r = h.call(tok, "POST", "/api/v2/clients", `{"name":"m2m","app_type":"non_interactive"}`)
+	h.expect(r, 201)
+	client := r.json(t)["client_id"].(string)
+	r = h.call(tok, "POST", "/api/v2/client-grants", `{"client_id":"`+client+`","audience":"https://api.example.com/","scope":["create:resource"],"allow_any_organization":true,"organization_usage":"allow"}`)
+	h.expect(r, 201)
+	grant := r.json(t)["id"].(string)
+	h.expect(h.call(tok, "POST", "/api/v2/organizations/"+org+"/client-grants", `{"grant_id":"`+grant+`"}`), 201,
+		`{"grant_id":"`+grant+`","client_id":"`+client+`","audience":"https://api.example.com/","scope":["create:resource"],"organization_usage":"allow","allow_any_organization":true}`)
+	h.expect(h.call(tok, "GET", "/api/v2/organizations/"+org+"/client-grants?include_totals=true&per_page=50", nil), 200,
+		`{"client_grants":[{"id":"`+grant+`","client_id":"`+client+`",`, `"start":0,"limit":50,"total":1}`)
+	h.expect(h.call(tok, "GET", "/api/v2/client-grants/"+grant+"/organizations?include_totals=true&per_page=50", nil), 200,
+		`{"organizations":[{"id":"`+org+`","name":"grants","display_name":"Grants"}],"start":0,"limit":50,"total":1}`)
+	h.expect(h.call(tok, "POST", "/api/v2/organizations/"+org+"/client-grants", `{"grant_id":"cgr_nope"}`), 404)
+	h.expect(h.call(tok, "DELETE", "/api/v2/organizations/"+org+"/client-grants/"+grant, nil), 204)
+	h.expect(h.call(tok, "GET", "/api/v2/organizations/"+org+"/client-grants?include_totals=true&per_page=50", nil), 200, `{"client_grants":[],"start":0,"limit":50,"total":0}`)
+	h.expect(h.call(tok, "POST", "/api/v2/organizations/"+org+"/client-grants", `{"grant_id":"`+grant+`"}`), 201)
+	h.expect(h.call(tok, "DELETE", "/api/v2/client-grants/"+grant, nil), 204)
+	h.expect(h.call(tok, "GET", "/api/v2/organizations/"+org+"/client-grants", nil), 200, `[]`)
+}

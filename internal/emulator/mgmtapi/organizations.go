@@ -243,6 +243,11 @@ func (s *Server) organizationPart(w http.ResponseWriter, r *http.Request, c *cal
 			return e
 		}
 		return s.listOrgConnections(w, r, c)
+	case part == "client-grants":
+		if e := c.may("read:organization_client_grants"); e != nil {
+			return e
+		}
+		return s.organizationGrants(w, r, c)
 	}
 	s.logf(r, "not served: the emulator has no such route; see its guide for the routes it serves")
 	return wire.NewErr(404, "Not Found", "")

@@ -126,6 +126,9 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	s.handle(mux, "GET "+orgs+"/{id}/enabled_connections/{connectionId}", "read:organization_connections", s.getOrgConnection)
 	s.handle(mux, "PATCH "+orgs+"/{id}/enabled_connections/{connectionId}", "update:organization_connections", s.updateOrgConnection)
 	s.handle(mux, "DELETE "+orgs+"/{id}/enabled_connections/{connectionId}", "delete:organization_connections", s.deleteOrgConnection)
+	s.handle(mux, "POST "+orgs+"/{id}/client-grants", "create:organization_client_grants", s.associateGrant)
+	s.handle(mux, "DELETE "+orgs+"/{id}/client-grants/{grantId}", "delete:organization_client_grants", s.dissociateGrant)
+	s.handle(mux, "GET /api/v2/client-grants/{id}/organizations", "read:organization_client_grants", s.grantOrganizations)
 
 	const grants = "/api/v2/client-grants"
 	s.handle(mux, "POST "+grants, "create:client_grants", s.createGrant)

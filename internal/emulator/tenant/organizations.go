@@ -19,7 +19,9 @@ type Organization struct {
 	// Members: user id -> when it was added (a Seq value).
 	Members     map[string]int64 `json:"members"`
 	Connections []*OrgConnection `json:"connections"`
-	Seq         int64            `json:"seq"`
+	// Grants are the ids of the client grants associated with it.
+	Grants []string `json:"client_grants,omitempty"`
+	Seq    int64    `json:"seq"`
 }
 
 // OrgConnection is a connection enabled for an organization.
@@ -34,6 +36,7 @@ func (o *Organization) Clone() *Organization {
 	x := *o
 	x.Rest = maps.Clone(o.Rest)
 	x.Members = maps.Clone(o.Members)
+	x.Grants = slices.Clone(o.Grants)
 	x.Connections = make([]*OrgConnection, 0, len(o.Connections))
 	for _, c := range o.Connections {
 		y := *c
@@ -126,5 +129,12 @@ func (s *Tenant) snapshotOrgs(out *State) {
 			conns = append(conns, s.OrgConnectionView(oc))
 		}
 		out.Organizations = append(out.Organizations, wire.MustJSON(append(o.View(), wire.Ordered{{"members", members}, {"enabled_connections", conns}}...)))
+	}
+}
+
+// ForgetGrant removes a deleted client grant from every organization.
+func (s *Tenant) ForgetGrant(grantID string) {
+	for _, o := range s.St.Organizations {
+		o.Grants = slices.DeleteFunc(o.Grants, func(id string) bool { return id == grantID })
 	}
 }
