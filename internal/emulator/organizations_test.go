@@ -144,6 +144,9 @@ func TestOrganizations_clientGrants(t *testing.T) {
 	h.expect(h.call(tok, "GET", "/api/v2/client-grants/"+grant+"/organizations?include_totals=true&per_page=50", nil), 200,
 		`{"organizations":[{"id":"`+org+`","name":"grants","display_name":"Grants"}],"start":0,"limit":50,"total":1}`)
 	h.expect(h.call(tok, "POST", "/api/v2/organizations/"+org+"/client-grants", `{"grant_id":"cgr_nope"}`), 404)
+	// The list shows the grants as /client-grants does; grant_ids filters.
+	h.expect(h.call(tok, "GET", "/api/v2/organizations/"+org+"/client-grants?grant_ids="+grant, nil), 200, strings.TrimSuffix(h.call(tok, "GET", "/api/v2/client-grants/"+grant, nil).body, "\n"))
+	h.expect(h.call(tok, "GET", "/api/v2/organizations/"+org+"/client-grants?grant_ids=cgr_other", nil), 200, `[]`)
 	h.expect(h.call(tok, "DELETE", "/api/v2/organizations/"+org+"/client-grants/"+grant, nil), 204)
 	h.expect(h.call(tok, "GET", "/api/v2/organizations/"+org+"/client-grants?include_totals=true&per_page=50", nil), 200, `{"client_grants":[],"start":0,"limit":50,"total":0}`)
 	h.expect(h.call(tok, "POST", "/api/v2/organizations/"+org+"/client-grants", `{"grant_id":"`+grant+`"}`), 201)

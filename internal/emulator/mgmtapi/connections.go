@@ -185,13 +185,13 @@ func (s *Server) listConnections(w http.ResponseWriter, r *http.Request, _ *call
 // include_totals {"total","start","limit",key} when totalsFirst, else
 // {key,"start","limit","total"}) or, with from or take, checkpoint pages
 // {key,"next"}; fields and include_fields apply.
-func writeList(w http.ResponseWriter, r *http.Request, everywhere bool, key string, all []wire.Ordered, totalsFirst bool) *wire.Error {
+func writeList[T any](w http.ResponseWriter, r *http.Request, everywhere bool, key string, all []T, totalsFirst bool) *wire.Error {
 	sel, e := wire.ReadFields(r, true, everywhere)
 	if e != nil {
 		return e
 	}
 	if all == nil {
-		all = []wire.Ordered{}
+		all = []T{}
 	}
 	q := r.URL.Query()
 	if q.Has("take") || q.Has("from") {
@@ -366,7 +366,7 @@ func (s *Server) clientConnections(w http.ResponseWriter, r *http.Request, _ *ca
 
 // writeCheckpoint writes a checkpoint page of all, {key,"next"}, next left
 // out on the last page [O]; sel (nil: none) applies fields.
-func writeCheckpoint(w http.ResponseWriter, r *http.Request, sel *wire.FieldSelection, key string, all []wire.Ordered) *wire.Error {
+func writeCheckpoint[T any](w http.ResponseWriter, r *http.Request, sel *wire.FieldSelection, key string, all []T) *wire.Error {
 	take, offset, e := wire.Checkpoint(r)
 	if e != nil {
 		return e

@@ -3,6 +3,7 @@ package mgmtapi
 import (
 	"net/http"
 	"slices"
+	"strings"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
@@ -17,10 +18,10 @@ import (
 // checked); a grant already associated is associated again without error;
 // a grant deleted leaves every organization.
 
-// orgGrantView is a grant as the organization routes show it (recorded):
-// its id under idKey (grant_id in POST's answer, id in the list).
-func orgGrantView(g *tenant.Grant, idKey string) wire.Ordered {
-	v := wire.Ordered{{idKey, g.ID}, {"client_id", g.ClientID}, {"audience", g.Audience}, {"scope", g.Scope}}
+// orgGrantView is an association as POST answers it: the grant's fields
+// with its id as grant_id (recorded).
+func orgGrantView(g *tenant.Grant) wire.Ordered {
+	v := wire.Ordered{{"grant_id", g.ID}, {"client_id", g.ClientID}, {"audience", g.Audience}, {"scope", g.Scope}}
 	if g.OrganizationUsage != nil {
 		v = append(v, wire.Ordered{{"organization_usage", *g.OrganizationUsage}}...)
 	}
@@ -57,21 +58,26 @@ func (s *Server) associateGrant(w http.ResponseWriter, r *http.Request, _ *calle
 	if !slices.Contains(o.Grants, id) {
 		o.Grants = append(o.Grants, id)
 	}
-	wire.WriteJSON(w, 201, orgGrantView(g, "grant_id"))
+	wire.WriteJSON(w, 201, orgGrantView(g))
 	return nil
 }
 
-// organizationGrants lists the organization's grants as the grants' list
-// shows them, {"client_grants","start","limit","total"} (recorded).
+// organizationGrants lists the organization's grants as /client-grants
+// shows them, {"client_grants","start","limit","total"} (recorded), only
+// those grant_ids names when it is given (comma-separated).
 func (s *Server) organizationGrants(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	o, e := s.findOrganization(wire.PathID(r))
 	if e != nil {
 		return e
 	}
-	var all []wire.Ordered
+	var only []string
+	if v := r.URL.Query().Get("grant_ids"); v != "" {
+		only = strings.Split(v, ",")
+	}
+	var all []*tenant.Grant
 	for _, id := range o.Grants {
-		if g := s.St.Grants[id]; g != nil {
-			all = append(all, orgGrantView(g, "id"))
+		if g := s.St.Grants[id]; g != nil && (only == nil || slices.Contains(only, id)) {
+			all = append(all, g)
 		}
 	}
 	return writeList(w, r, s.FieldsEverywhere, "client_grants", all, false)
