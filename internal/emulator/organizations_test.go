@@ -153,3 +153,30 @@ func TestOrganizations_clientGrants(t *testing.T) {
 	h.expect(h.call(tok, "DELETE", "/api/v2/client-grants/"+grant, nil), 204)
 	h.expect(h.call(tok, "GET", "/api/v2/organizations/"+org+"/client-grants", nil), 200, `[]`)
 }
+
+// A member's roles (recorded: TestOrganizationManager_MemberRoles.yaml,
+// _Members.yaml): assigned before or after the user joins, listed on their
+// own and with the members when fields asks for them.
+func TestOrganizations_memberRoles(t *testing.T) {
+	h := start(t, Options{})
+	tok := h.admin()
+	r := h.call(tok, "POST", "/api/v2/organizations", `{"name":"roles"}`)
+	h.expect(r, 201)
+	org := r.json(t)["id"].(string)
+	r = h.call(tok, "POST", "/api/v2/users", recordedUser)
+	h.expect(r, 201)
+	user := r.json(t)["user_id"].(string)
+	path := "/api/v2/organizations/" + org + "/members/" + strings.ReplaceAll(user, "|", "%7C") + "/roles"
+	r = h.call(tok, "POST", "/api/v2/roles", `{"name":"test-role403","description":"Test Role"}`)
+	h.expect(r, 200)
+	role := r.json(t)["id"].(string)
+	h.expect(h.call(tok, "POST", path, `{"roles":["`+role+`"]}`), 204)
+	h.expect(h.call(tok, "POST", "/api/v2/organizations/"+org+"/members", `{"members":["`+user+`"]}`), 204)
+	h.expect(h.call(tok, "GET", path+"?include_totals=true&per_page=50", nil), 200,
+		`{"roles":[{"id":"`+role+`","name":"test-role403","description":"Test Role"}],"start":0,"limit":50,"total":1}`)
+	h.expect(h.call(tok, "GET", "/api/v2/organizations/"+org+"/members?fields=user_id,roles&include_fields=true&include_totals=true&per_page=50", nil), 200,
+		`{"members":[{"user_id":"`+user+`","roles":[{"id":"`+role+`","name":"test-role403"}]}],"start":0,"limit":50,"total":1}`)
+	h.expect(h.call(tok, "POST", path, `{"roles":["rol_nope"]}`), 404)
+	h.expect(h.call(tok, "DELETE", path, `{"roles":["`+role+`"]}`), 204)
+	h.expect(h.call(tok, "GET", path+"?include_totals=true&per_page=50", nil), 200, `{"roles":[],"start":0,"limit":50,"total":0}`)
+}

@@ -364,8 +364,8 @@ func (s *Server) removeMembers(w http.ResponseWriter, r *http.Request, _ *caller
 // listMembers lists the members in the order they were added, as
 // {user_id, email, picture, name} (go-auth0's OrganizationMember [S]):
 // offset pages, with include_totals {"members","start","limit","total"}
-// (recorded), or checkpoint pages. Assumption: roles (asked for with
-// fields) are the empty list: the emulator has no organization roles.
+// (recorded), or checkpoint pages; with fields naming roles, the member's
+// roles as {id, name} (recorded; organization_roles.go).
 func (s *Server) listMembers(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	o, e := s.findOrganization(wire.PathID(r))
 	if e != nil {
@@ -387,7 +387,7 @@ func (s *Server) listMembers(w http.ResponseWriter, r *http.Request, _ *caller) 
 		if u := s.St.Users[id]; u != nil {
 			m := u.Member()
 			if roles {
-				m = append(m, wire.Ordered{{"roles", []any{}}}...)
+				m = append(m, wire.Ordered{{"roles", s.memberRoleViews(o.MemberRoles[id], false)}}...)
 			}
 			all = append(all, m)
 		}

@@ -19,6 +19,8 @@ type Organization struct {
 	// Members: user id -> when it was added (a Seq value).
 	Members     map[string]int64 `json:"members"`
 	Connections []*OrgConnection `json:"connections"`
+	// MemberRoles: user id -> the ids of the roles the user has in it.
+	MemberRoles map[string][]string `json:"member_roles,omitempty"`
 	// Grants are the ids of the client grants associated with it.
 	Grants []string `json:"client_grants,omitempty"`
 	Seq    int64    `json:"seq"`
@@ -37,6 +39,12 @@ func (o *Organization) Clone() *Organization {
 	x.Rest = maps.Clone(o.Rest)
 	x.Members = maps.Clone(o.Members)
 	x.Grants = slices.Clone(o.Grants)
+	if o.MemberRoles != nil {
+		x.MemberRoles = make(map[string][]string, len(o.MemberRoles))
+		for k, v := range o.MemberRoles {
+			x.MemberRoles[k] = slices.Clone(v)
+		}
+	}
 	x.Connections = make([]*OrgConnection, 0, len(o.Connections))
 	for _, c := range o.Connections {
 		y := *c
@@ -102,6 +110,7 @@ func (o *Organization) EnabledConnection(connectionID string) *OrgConnection {
 func (s *Tenant) ForgetUser(userID string) {
 	for _, o := range s.St.Organizations {
 		delete(o.Members, userID)
+		delete(o.MemberRoles, userID)
 	}
 }
 

@@ -142,7 +142,8 @@ func (s *Tenant) Snapshot(secrets bool) State {
 
 // The scope catalogue: each route needs <action>:<resource>.
 var scopeResources = []string{"token_exchange_profiles", "actions", "roles", "resource_servers", "phone_providers", "users", "clients", "client_grants",
-	"connections", "organizations", "organization_members", "organization_connections", "organization_client_grants"}
+	"connections", "organizations", "organization_members", "organization_connections", "organization_client_grants",
+	"organization_member_roles"}
 
 // AllScopes is every scope of the catalogue: the four verbs of each
 // resource, and read:client_keys (a client's secret) and
