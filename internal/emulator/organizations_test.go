@@ -147,6 +147,12 @@ func TestOrganizations_clientGrants(t *testing.T) {
 	// The list shows the grants as /client-grants does; grant_ids filters.
 	h.expect(h.call(tok, "GET", "/api/v2/organizations/"+org+"/client-grants?grant_ids="+grant, nil), 200, strings.TrimSuffix(h.call(tok, "GET", "/api/v2/client-grants/"+grant, nil).body, "\n"))
 	h.expect(h.call(tok, "GET", "/api/v2/organizations/"+org+"/client-grants?grant_ids=cgr_other", nil), 200, `[]`)
+	// The clients whose grants are the organization's.
+	r = h.call(tok, "GET", "/api/v2/clients?q=client_grant.organization_id:"+org+"&take=50", nil)
+	h.expect(r, 200, `{"clients":[{`, `"client_id":"`+client+`"`)
+	if strings.Count(r.body, `"client_id"`) != 1 {
+		t.Fatalf("the organization's clients: %s", r.body)
+	}
 	h.expect(h.call(tok, "DELETE", "/api/v2/organizations/"+org+"/client-grants/"+grant, nil), 204)
 	h.expect(h.call(tok, "GET", "/api/v2/organizations/"+org+"/client-grants?include_totals=true&per_page=50", nil), 200, `{"client_grants":[],"start":0,"limit":50,"total":0}`)
 	h.expect(h.call(tok, "POST", "/api/v2/organizations/"+org+"/client-grants", `{"grant_id":"`+grant+`"}`), 201)
