@@ -220,7 +220,8 @@ func clientIP(r *http.Request, trustHeader bool) string {
 // Assumptions (§3 lists the keys only): geoip is empty (loopback clients
 // have no location); tenant.id is the tenant's name; language is the first
 // tag of Accept-Language; requested_token_type defaults to RFC 8693's
-// access token type; organization is absent (no organizations).
+// access token type; organization is set by prepareExchange when the
+// request names one (exchange_org.go).
 func (s *Server) exchangeEvent(r *http.Request, req *exchangeRequest, fields map[string]string) map[string]any {
 	body := map[string]any{}
 	for k, v := range fields {
@@ -381,9 +382,8 @@ type outcome struct {
 // setUser call names the user, whose metadata the action may set.
 //
 // Assumptions (§4: [?]): neither setUser call, or more than one, is 500
-// server_error, an error of the action; setOrganization fails the exchange
-// with 400 invalid_request, since the emulator has no organizations (a
-// fresh tenant has none).
+// server_error, an error of the action. setOrganization is settled once
+// the user is known (exchange_org.go).
 func (s *Server) decide(req *exchangeRequest, calls []actionruntime.Call, now time.Time) (*outcome, *exchangeFailure) {
 	var sets []actionruntime.Call
 	out := &outcome{}
