@@ -72,3 +72,28 @@ func TestExchange_organizations(t *testing.T) {
 	}
 	x.expect(x.call(x.tok, "GET", "/api/v2/organizations/"+acme+"/members", nil), 200, `"user_id":"auth0|bob"`)
 }
+
+// The post-login actions see the user's connection and the exchange's
+// organization.
+func TestExchange_postLoginSeesConnectionAndOrganization(t *testing.T) {
+	x := newExchangeTenant(t, Options{}, byConnection+`
+  api.authentication.setOrganization("acme");`, "", "")
+	x.expect(x.call(x.tok, "POST", "/api/v2/connections", `{"name":"corp-oidc","strategy":"oidc","enabled_clients":["`+x.client+`"]}`), 201)
+	r := x.call(x.tok, "POST", "/api/v2/organizations", `{"name":"acme"}`)
+	x.expect(r, 201)
+	acme := r.json(t)["id"].(string)
+	x.expect(x.call(x.tok, "POST", "/api/v2/organizations/"+acme+"/members", `{"members":["auth0|cy"]}`), 404) // not a user yet
+	pl := x.deployPostLogin("where", `
+  api.accessToken.setCustomClaim("https://example.com/where", event.connection.name + "/" + event.connection.strategy + "/" + (event.organization ? event.organization.id : "none"));`)
+	x.bindPostLogin(pl)
+	conns := x.call(x.tok, "GET", "/api/v2/connections?name=corp-oidc", nil).body
+	oidc := conns[len(`[{"id":"`) : len(`[{"id":"`)+len("con_")+16]
+	x.expect(x.call(x.tok, "POST", "/api/v2/organizations/"+acme+"/enabled_connections", `{"connection_id":"`+oidc+`","assign_membership_on_login":true}`), 201)
+	status, out := x.exchange("corp-oidc:cy")
+	if status != 200 {
+		t.Fatalf("%d %v", status, out)
+	}
+	if at := x.verify(out["access_token"].(string)); at["https://example.com/where"] != "corp-oidc/oidc/"+acme || at["sub"] != "oidc|corp-oidc|cy" {
+		t.Fatalf("claims %v", at)
+	}
+}

@@ -86,3 +86,14 @@ func withOrganization(claims map[string]json.RawMessage, o *tenant.Organization)
 	out["org_id"], _ = json.Marshal(o.ID)
 	return out
 }
+
+// postLoginConnection is a post-login action's event.connection: the
+// user's connection, {id, name, strategy} (the post-login event object
+// [R]; the emulator keeps no connection metadata there).
+func (s *Server) postLoginConnection(u *tenant.User) map[string]any {
+	c := s.ConnectionByName(u.ConnectionName())
+	if c == nil { // deleted while the exchange ran
+		return map[string]any{"name": u.ConnectionName()}
+	}
+	return map[string]any{"id": c.ID, "name": c.Name, "strategy": c.Strategy}
+}
