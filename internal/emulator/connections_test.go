@@ -115,18 +115,30 @@ func TestConnections_enabledClients(t *testing.T) {
 }
 
 // Connections are kept in the state file with the clients they are
-// enabled for.
+// enabled for, and organizations with their members and connections.
 func TestConnections_persisted(t *testing.T) {
 	file := t.TempDir() + "/state.json"
 	h := start(t, Options{StateFile: file})
 	tok := h.admin()
-	h.expect(h.call(tok, "POST", "/api/v2/connections", `{"name":"kept","strategy":"oidc","options":{"issuer":"https://idp.example.com"},"enabled_clients":["`+h.s.ClientID()+`"]}`), 201)
+	r := h.call(tok, "POST", "/api/v2/connections", `{"name":"kept","strategy":"oidc","options":{"issuer":"https://idp.example.com"},"enabled_clients":["`+h.s.ClientID()+`"]}`)
+	h.expect(r, 201)
+	conn := r.json(t)["id"].(string)
+	r = h.call(tok, "POST", "/api/v2/organizations", `{"name":"kept-org","enabled_connections":[{"connection_id":"`+conn+`"}]}`)
+	h.expect(r, 201)
+	org := r.json(t)["id"].(string)
+	r = h.call(tok, "POST", "/api/v2/users", recordedUser)
+	h.expect(r, 201)
+	user := r.json(t)["user_id"].(string)
+	h.expect(h.call(tok, "POST", "/api/v2/organizations/"+org+"/members", `{"members":["`+user+`"]}`), 204)
 	if err := h.s.Close(); err != nil {
 		t.Fatal(err)
 	}
 	h2 := start(t, Options{StateFile: file})
 	h2.expect(h2.call(h2.admin(), "GET", "/api/v2/connections?name=kept", nil), 200, `"options":{"issuer":"https://idp.example.com"}`, `"enabled_clients":["`+h.s.ClientID()+`"]`)
-	r := h2.call(h2.admin(), "GET", "/api/v2/connections?name=Username-Password-Authentication", nil)
+	h2.expect(h2.call(h2.admin(), "GET", "/api/v2/organizations/name/kept-org", nil), 200, `"id":"`+org+`"`)
+	h2.expect(h2.call(h2.admin(), "GET", "/api/v2/organizations/"+org+"/members", nil), 200, `"user_id":"`+user+`"`)
+	h2.expect(h2.call(h2.admin(), "GET", "/api/v2/organizations/"+org+"/enabled_connections", nil), 200, `"connection_id":"`+conn+`"`)
+	r = h2.call(h2.admin(), "GET", "/api/v2/connections?name=Username-Password-Authentication", nil)
 	if strings.Count(r.body, `"id":"con_`) != 1 {
 		t.Fatalf("the default connection after a restart: %s", r.body)
 	}
