@@ -20,7 +20,8 @@ var userUpdateKeys = []string{
 // updateUser changes what the body sends and answers 200 with the user.
 // user_metadata and app_metadata are merged into the stored ones at their
 // top level, a key set to null is removed, and {} removes every key (the
-// Management API's "Update a user" documentation [R]). A blocked user
+// platform's manage-users/user-accounts/metadata/manage-metadata-api page
+// [R], not in the reference files). A blocked user
 // fails every token exchange (token-exchange-flow.md §5).
 //
 // Assumptions: the strings take 1–300 characters, as on create; an email
