@@ -93,6 +93,9 @@ type Options struct {
 	// FieldsEverywhere applies fields and include_fields on every list and
 	// read route, also those whose specification names neither.
 	FieldsEverywhere bool
+	// NoClientConnections is a tenant whose flag enable_client_connections
+	// is off: a new client is enabled for no connection (tenant/connections.go).
+	NoClientConnections bool
 	// Log receives the emulator's log: one line for each request it does
 	// not serve, what the actions' code prints, the npm installs of their
 	// dependencies, and one line for each token exchange (nil: no log).
@@ -267,7 +270,8 @@ func Start(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{opts: opts, listener: l, t: &tenant.Tenant{Host: l.Addr().String(), Cap: opts.EntityCap, Name: opts.TenantName,
-		Assume: opts.Assume, BuildDelay: opts.BuildDelay, FieldsEverywhere: opts.FieldsEverywhere}}
+		Assume: opts.Assume, BuildDelay: opts.BuildDelay, FieldsEverywhere: opts.FieldsEverywhere,
+		NoClientConnections: opts.NoClientConnections}}
 	s.domain = "http://" + s.t.Host
 	taken := map[string]bool{opts.ClientID: true}
 	for _, c := range opts.Clients {
@@ -313,6 +317,7 @@ func Start(opts Options) (*Server, error) {
 	for _, c := range opts.Clients {
 		s.t.SeedClient(tenant.ClientSeed(c), c.ID)
 	}
+	s.t.SeedDefaultConnection()
 	if opts.Demo && saved == nil {
 		s.t.SeedDemo()
 	}

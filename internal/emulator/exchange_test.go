@@ -265,7 +265,7 @@ func TestExchange_refusals(t *testing.T) {
 		{"25 profile attributes", "wide", nil, 500, "server_error", "25 attributes, at most 24"},
 		{"creationBehavior out of its enum", "bad-option", nil, 500, "server_error", "options.creationBehavior must be one of"},
 		{"setOrganization", "org", nil, 400, "invalid_request", `The organization "org_123" does not exist.`},
-		{"organization parameter", "ok", []string{"organization", "org_123"}, 400, "invalid_request", "organization parameter"},
+		{"organization parameter of no organization", "ok", []string{"organization", "org_123"}, 400, "invalid_request", "The organization does not exist."},
 		{"unknown subject_token_type", "ok", []string{"subject_token_type", "urn:acme:other"}, 400, "invalid_request", `no token exchange profile for the subject_token_type "urn:acme:other"`},
 		{"no subject_token", "", nil, 400, "invalid_request", "Missing required parameter: subject_token"},
 		{"unknown audience", "ok", []string{"audience", "https://nowhere.example.com/"}, 403, "access_denied", "Service not found: https://nowhere.example.com/"},

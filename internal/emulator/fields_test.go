@@ -139,15 +139,15 @@ func TestRouting_unservedRouteIsLogged(t *testing.T) {
 	var log emutest.Log
 	h := start(t, Options{Log: &log})
 	tok := h.admin()
-	r := h.call(tok, "GET", "/api/v2/connections?fields=id", nil)
+	r := h.call(tok, "GET", "/api/v2/logs?fields=id", nil)
 	h.expect(r, 404)
 	if r.body != `{"statusCode":404,"error":"Not Found","message":"Not Found"}`+"\n" {
 		t.Fatalf("404 body %q", r.body)
 	}
-	h.expect(h.call(tok, "POST", "/api/v2/organizations", `{"name":"acme"}`), 404)
+	h.expect(h.call(tok, "POST", "/api/v2/hooks", `{"name":"acme"}`), 404)
 	h.expect(h.call(tok, "GET", "/api/v2/roles", nil), 200)
 	out := log.String()
-	for _, want := range []string{"GET /api/v2/connections", "POST /api/v2/organizations", "not served"} {
+	for _, want := range []string{"GET /api/v2/logs", "POST /api/v2/hooks", "not served"} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("log %q lacks %q", out, want)
 		}

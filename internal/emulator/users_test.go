@@ -136,3 +136,43 @@ func TestRoles_users(t *testing.T) {
 	h.s.AddClient(Client{ID: "roles-only", Secret: "s", Scopes: []string{"read:roles"}})
 	h.expect(h.call(h.tokenFor("roles-only", "s"), "GET", users, nil), 403, "read:users")
 }
+
+// PATCH /users/{id} changes what it sends: profile fields, blocked, and the
+// metadata merged at its top level (null removes a key, {} all of them).
+func TestUsers_update(t *testing.T) {
+	h := start(t, Options{})
+	tok := h.admin()
+	r := h.call(tok, "POST", "/api/v2/users", recordedUser)
+	h.expect(r, 201)
+	path := "/api/v2/users/" + strings.ReplaceAll(r.json(t)["user_id"].(string), "|", "%7C")
+	r = h.call(tok, "PATCH", path, `{"name":"Chuck Sanchez","email":"chuck@example.org","blocked":true,`+
+		`"user_metadata":{"favourite_attack":null,"belt":{"colour":"black","dan":9}},"app_metadata":{}}`)
+	h.expect(r, 200, `"blocked":true`, `"email":"chuck@example.org"`, `"name":"Chuck Sanchez"`, `"user_metadata":{"belt":{"colour":"black","dan":9}}`, `"username":"test-user213"`)
+	if strings.Contains(r.body, "app_metadata") || strings.Contains(r.body, "favourite_attack") {
+		t.Fatalf("metadata not merged: %s", r.body)
+	}
+	got := h.call(tok, "GET", path, nil)
+	h.expect(got, 200)
+	if !reflect.DeepEqual(got.json(t), r.json(t)) {
+		t.Fatalf("read %s, updated %s", got.body, r.body)
+	}
+	h.expect(h.call(tok, "PATCH", path, `{"user_metadata":{"rank":1}}`), 200, `"user_metadata":{"belt":{"colour":"black","dan":9},"rank":1}`)
+
+	h.expect(h.call(tok, "POST", "/api/v2/users", `{"connection":"Username-Password-Authentication","email":"other@example.com","password":"p4ssw0rd!"}`), 201)
+	for body, want := range map[string]string{
+		`{"email":"other@example.com"}`: "The user already exists.",
+		`{"email":"not-an-email"}`:      "format email",
+		`{"blocked":"yes"}`:             "on property blocked",
+		`{"favourite":1}`:               "Additional properties not allowed: favourite",
+		`{"user_metadata":[]}`:          "on property user_metadata",
+	} {
+		r := h.call(tok, "PATCH", path, body)
+		if r.status != 400 && r.status != 409 || !strings.Contains(r.body, want) {
+			t.Fatalf("%s: %d %s", body, r.status, r.body)
+		}
+	}
+	h.expect(h.call(tok, "GET", path, nil), 200, `"email":"chuck@example.org"`, `"blocked":true`)
+	h.expect(h.call(tok, "PATCH", "/api/v2/users/auth0%7Cnobody", `{"blocked":true}`), 404)
+	h.s.AddClient(Client{ID: "reader", Secret: "reader-secret", Scopes: []string{"read:users"}})
+	h.expect(h.call(h.tokenFor("reader", "reader-secret"), "PATCH", path, `{"blocked":false}`), 403, "update:users")
+}

@@ -246,6 +246,7 @@ func (s *Server) deleteGrant(w http.ResponseWriter, r *http.Request, _ *caller) 
 			return wire.NewErr(403, "A system client grant cannot be deleted.", "operation_not_supported")
 		}
 		delete(s.St.Grants, g.ID)
+		s.ForgetGrant(g.ID)
 	}
 	wire.NoContent(w)
 	return nil

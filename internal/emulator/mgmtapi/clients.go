@@ -918,6 +918,7 @@ func (s *Server) createClient(w http.ResponseWriter, r *http.Request, _ *caller)
 		linked.ClientID = c.ID
 	}
 	s.St.Clients[c.ID] = c
+	s.EnableConnectionsFor(c.ID)
 	wire.WriteJSON(w, 201, c.View(true))
 	return nil
 }
@@ -929,7 +930,11 @@ func (s *Server) listClients(w http.ResponseWriter, r *http.Request, ca *caller)
 	q := r.URL.Query()
 	var match []*tenant.ClientRecord
 	appTypes := q.Get("app_type")
+	ofOrganization := s.clientsOfOrganization(q.Get("q")) // organization_grants.go
 	for _, c := range tenant.SortedBySeq(s.St.Clients, func(c *tenant.ClientRecord) int64 { return c.Seq }) {
+		if ofOrganization != nil && !ofOrganization[c.ID] {
+			continue
+		}
 		if v := q.Get("is_global"); v != "" && strconv.FormatBool(c.Global) != v {
 			continue
 		}
@@ -1022,6 +1027,7 @@ func (s *Server) deleteClient(w http.ResponseWriter, r *http.Request, _ *caller)
 				rs.ClientID = ""
 			}
 		}
+		s.DisableConnectionsFor(id)
 	}
 	wire.NoContent(w)
 	return nil

@@ -81,6 +81,7 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	s.handle(mux, "POST "+users, "create:users", s.createUser)
 	s.handle(mux, "GET "+users, "read:users", s.listUsers)
 	s.handle(mux, "GET "+users+"/{id}", "read:users", s.getUser)
+	s.handle(mux, "PATCH "+users+"/{id}", "update:users", s.updateUser)
 	s.handle(mux, "DELETE "+users+"/{id}", "delete:users", s.deleteUser)
 
 	const phone = "/api/v2/branding/phone/providers"
@@ -100,6 +101,38 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	s.handle(mux, "PATCH "+clients+"/{id}", "update:clients", s.updateClient)
 	s.handle(mux, "DELETE "+clients+"/{id}", "delete:clients", s.deleteClient)
 	s.handle(mux, "POST "+clients+"/{id}/rotate-secret", "update:client_keys", s.rotateSecret)
+	s.handle(mux, "GET "+clients+"/{id}/connections", "read:connections", s.clientConnections)
+
+	const conns = "/api/v2/connections"
+	s.handle(mux, "POST "+conns, "create:connections", s.createConnection)
+	s.handle(mux, "GET "+conns, "read:connections", s.listConnections)
+	s.handle(mux, "GET "+conns+"/{id}", "read:connections", s.getConnection)
+	s.handle(mux, "PATCH "+conns+"/{id}", "update:connections", s.updateConnection)
+	s.handle(mux, "DELETE "+conns+"/{id}", "delete:connections", s.deleteConnection)
+	s.handle(mux, "GET "+conns+"/{id}/clients", "read:connections", s.connectionClients)
+	s.handle(mux, "PATCH "+conns+"/{id}/clients", "update:connections", s.updateConnectionClients)
+
+	const orgs = "/api/v2/organizations"
+	s.handle(mux, "POST "+orgs, "create:organizations", s.createOrganization)
+	s.handle(mux, "GET "+orgs, "read:organizations", s.listOrganizations)
+	s.handle(mux, "GET "+orgs+"/{id}", "read:organizations", s.getOrganization)
+	s.handle(mux, "PATCH "+orgs+"/{id}", "update:organizations", s.updateOrganization)
+	s.handle(mux, "DELETE "+orgs+"/{id}", "delete:organizations", s.deleteOrganization)
+	// GET /organizations/name/{name} and GET /organizations/{id}/members
+	// (or enabled_connections) overlap as patterns: one route reads both.
+	s.handle(mux, "GET "+orgs+"/{id}/{part}", "", s.organizationPart)
+	s.handle(mux, "POST "+orgs+"/{id}/members", "create:organization_members", s.addMembers)
+	s.handle(mux, "DELETE "+orgs+"/{id}/members", "delete:organization_members", s.removeMembers)
+	s.handle(mux, "POST "+orgs+"/{id}/enabled_connections", "create:organization_connections", s.addOrgConnection)
+	s.handle(mux, "GET "+orgs+"/{id}/enabled_connections/{connectionId}", "read:organization_connections", s.getOrgConnection)
+	s.handle(mux, "PATCH "+orgs+"/{id}/enabled_connections/{connectionId}", "update:organization_connections", s.updateOrgConnection)
+	s.handle(mux, "DELETE "+orgs+"/{id}/enabled_connections/{connectionId}", "delete:organization_connections", s.deleteOrgConnection)
+	s.handle(mux, "GET "+orgs+"/{id}/members/{userId}/roles", "read:organization_member_roles", s.listMemberRoles)
+	s.handle(mux, "POST "+orgs+"/{id}/members/{userId}/roles", "create:organization_member_roles", s.assignMemberRoles)
+	s.handle(mux, "DELETE "+orgs+"/{id}/members/{userId}/roles", "delete:organization_member_roles", s.removeMemberRoles)
+	s.handle(mux, "POST "+orgs+"/{id}/client-grants", "create:organization_client_grants", s.associateGrant)
+	s.handle(mux, "DELETE "+orgs+"/{id}/client-grants/{grantId}", "delete:organization_client_grants", s.dissociateGrant)
+	s.handle(mux, "GET /api/v2/client-grants/{id}/organizations", "read:organization_client_grants", s.grantOrganizations)
 
 	const grants = "/api/v2/client-grants"
 	s.handle(mux, "POST "+grants, "create:client_grants", s.createGrant)

@@ -18,8 +18,8 @@ import (
 // (go-auth0 v1.47.0: TestUserManager_{Create,Read,List,Delete}.yaml,
 // TestRoleManager_Users.yaml, TestRoleManager_UsersCheckpointPagination.yaml):
 // create, read, search, delete, and the role members of
-// POST/GET /roles/{id}/users. Nothing else of a user is modelled: no
-// PATCH, no logins, no other connection than the tenant's database one.
+// POST/GET /roles/{id}/users; PATCH (users_update.go); users of other
+// connections than the database one (connections.go).
 
 // createUser makes a user of the database connection and answers 201 with
 // it (recorded).
@@ -49,7 +49,10 @@ func (s *Server) createUser(w http.ResponseWriter, r *http.Request, _ *caller) *
 	if e != nil {
 		return e
 	}
-	if conn != tenant.DatabaseConnection {
+	// Assumption: users are made here only in database connections (the
+	// emulator does not model passwordless ones).
+	connection := s.ConnectionByName(conn)
+	if connection == nil || connection.Strategy != "auth0" {
 		return wire.NewErr(400, "The connection does not exist.", "inexistent_connection")
 	}
 	if e := o.Require("email", "password"); e != nil {
@@ -110,7 +113,7 @@ func (s *Server) createUser(w http.ResponseWriter, r *http.Request, _ *caller) *
 	if local == "" {
 		local = wire.RandomHex(24)
 	}
-	u.UserID = "auth0|" + local
+	u.SetConnection(connection, local)
 	if u.Name == "" {
 		u.Name = email
 	}
@@ -121,7 +124,7 @@ func (s *Server) createUser(w http.ResponseWriter, r *http.Request, _ *caller) *
 		u.Picture = tenant.Gravatar(email, u.Name)
 	}
 	for _, other := range s.St.Users {
-		if other.UserID == u.UserID || strings.EqualFold(other.Email, email) || (u.Username != "" && other.Username == u.Username) {
+		if other.UserID == u.UserID || (other.ConnectionName() == conn && (strings.EqualFold(other.Email, email) || (u.Username != "" && other.Username == u.Username))) {
 			return wire.NewErr(409, "The user already exists.", "auth0_idp_error")
 		}
 	}
@@ -158,13 +161,18 @@ func (s *Server) getUser(w http.ResponseWriter, r *http.Request, _ *caller) *wir
 // deleteUser answers 204, also for a user that does not exist (recorded);
 // the user leaves every role.
 func (s *Server) deleteUser(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
-	id := wire.PathID(r)
+	s.removeUser(wire.PathID(r))
+	wire.NoContent(w)
+	return nil
+}
+
+// removeUser deletes a user; it leaves every role and organization.
+func (s *Server) removeUser(id string) {
 	delete(s.St.Users, id)
 	for _, members := range s.St.RoleUsers {
 		delete(members, id)
 	}
-	wire.NoContent(w)
-	return nil
+	s.ForgetUser(id)
 }
 
 // userQuery is the one search the emulator understands: field:"value" or
@@ -200,11 +208,11 @@ func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, _ *caller) *w
 		}
 		field, value = m[1], m[2]+m[3]
 	}
-	if c := q.Get("connection"); c != "" && c != tenant.DatabaseConnection {
-		field, value = "user_id", "" // no user is of another connection
-	}
 	var match []wire.Ordered
 	for _, u := range tenant.SortedBySeq(s.St.Users, func(u *tenant.User) int64 { return u.Seq }) {
+		if c := q.Get("connection"); c != "" && u.ConnectionName() != c {
+			continue
+		}
 		if field != "" && map[string]string{
 			"user_id": u.UserID, "email": u.Email, "username": u.Username, "name": u.Name,
 			"nickname": u.Nickname, "given_name": u.GivenName, "family_name": u.FamilyName,

@@ -74,6 +74,7 @@ type exchangeRequest struct {
 	ip      string
 	scopes  []string
 	event   map[string]any
+	org     *tenant.Organization // the organization parameter's
 }
 
 // tokenExchange answers the token-exchange grant for an authenticated
@@ -115,18 +116,16 @@ func (s *Server) prepareExchange(r *http.Request, c *exchangeClient, fields map[
 	case !c.oidcConformant:
 		return nil, refuse(403, "unauthorized_client", "Custom token exchange is only for OIDC-conformant clients.")
 	}
-	// Assumption (§2: [R, conflicting]): an organization parameter is
-	// refused, as the early-access text says; setOrganization is the
-	// action's way.
-	if fields["organization"] != "" {
-		return nil, refuse(400, "invalid_request", "The organization parameter is not supported with custom token exchange.")
-	}
 	ip := clientIP(r, c.trustIPHeader)
 
 	s.Lock()
 	defer s.Unlock()
 	if s.throttled(ip, time.Now()) {
 		return nil, refuse(429, "too_many_attempts", ThrottledDescription)
+	}
+	org, f := s.requestedOrganization(fields["organization"]) // exchange_org.go
+	if f != nil {
+		return nil, f
 	}
 	// Assumption (§4: [?]): a subject_token_type no profile has is 400
 	// invalid_request, RFC 8693's error for a subject token the server
@@ -170,6 +169,9 @@ func (s *Server) prepareExchange(r *http.Request, c *exchangeClient, fields map[
 	}
 	req := &exchangeRequest{client: c, rs: rs, profile: p, action: a, version: a.Deployed(), ip: ip, scopes: strings.Fields(fields["scope"])}
 	req.event = s.exchangeEvent(r, req, fields)
+	if req.org = org; org != nil {
+		req.event["organization"] = organizationEvent(org)
+	}
 	return req, nil
 }
 
@@ -218,7 +220,8 @@ func clientIP(r *http.Request, trustHeader bool) string {
 // Assumptions (§3 lists the keys only): geoip is empty (loopback clients
 // have no location); tenant.id is the tenant's name; language is the first
 // tag of Accept-Language; requested_token_type defaults to RFC 8693's
-// access token type; organization is absent (no organizations).
+// access token type; organization is set by prepareExchange when the
+// request names one (exchange_org.go).
 func (s *Server) exchangeEvent(r *http.Request, req *exchangeRequest, fields map[string]string) map[string]any {
 	body := map[string]any{}
 	for k, v := range fields {
@@ -323,7 +326,7 @@ func (s *Server) runExchange(ctx context.Context, start time.Time, w http.Respon
 		out.appMeta = append(out.appMeta, post.appMeta...)
 		out.userMeta = append(out.userMeta, post.userMeta...)
 	}
-	tokens, f := s.issueUserTokens(req, out.user, post, now)
+	tokens, f := s.issueUserTokens(req, out.user, out.organization, post, now)
 	if f != nil {
 		return f
 	}
@@ -368,6 +371,10 @@ type outcome struct {
 	appMeta  [][2]json.RawMessage
 	userMeta [][2]json.RawMessage
 	login    bool // setUserByConnection logs the user in (logins_count)
+	// organization is the exchange's (exchange_org.go), which the user
+	// joins with joinOrganization.
+	organization     *tenant.Organization
+	joinOrganization bool
 }
 
 // decide reads the action's api calls (§3): a deny or a rejected subject
@@ -375,9 +382,8 @@ type outcome struct {
 // setUser call names the user, whose metadata the action may set.
 //
 // Assumptions (§4: [?]): neither setUser call, or more than one, is 500
-// server_error, an error of the action; setOrganization fails the exchange
-// with 400 invalid_request, since the emulator has no organizations (a
-// fresh tenant has none).
+// server_error, an error of the action. setOrganization is settled once
+// the user is known (exchange_org.go).
 func (s *Server) decide(req *exchangeRequest, calls []actionruntime.Call, now time.Time) (*outcome, *exchangeFailure) {
 	var sets []actionruntime.Call
 	out := &outcome{}
@@ -421,7 +427,7 @@ func (s *Server) decide(req *exchangeRequest, calls []actionruntime.Call, now ti
 		var attrs, options map[string]json.RawMessage
 		_ = json.Unmarshal(arg(c, 1), &attrs)
 		_ = json.Unmarshal(arg(c, 2), &options)
-		out.change, uf = s.userByConnection(argString(c, 0), attrs, options, now)
+		out.change, uf = s.userByConnection(req.client.id, argString(c, 0), attrs, options, now)
 		if uf == nil {
 			out.user, out.login = out.change.user, true
 		}
@@ -429,8 +435,8 @@ func (s *Server) decide(req *exchangeRequest, calls []actionruntime.Call, now ti
 	if uf != nil {
 		return nil, refuse(uf.status, uf.code, "%s", uf.description)
 	}
-	if organization != "" {
-		return nil, refuse(400, "invalid_request", "The organization %q does not exist.", organization)
+	if f := s.setOrganization(req, out, organization); f != nil {
+		return nil, f
 	}
 	return out, nil
 }
@@ -456,6 +462,9 @@ func (o *outcome) commit(s *Server, now time.Time) {
 		u.UpdatedAt = wire.Millis(now)
 	}
 	s.St.Users[u.UserID] = u
+	if o.joinOrganization {
+		o.organization.Members[u.UserID] = s.St.Next()
+	}
 }
 
 func arg(c actionruntime.Call, i int) json.RawMessage {
@@ -487,7 +496,7 @@ func argString(c actionruntime.Call, i int) string {
 // tenant's key, HS256 with the client secret).
 //
 // The post-login actions' custom claims are added to the tokens.
-func (s *Server) issueUserTokens(req *exchangeRequest, u *tenant.User, post *postLoginOutcome, now time.Time) (wire.Ordered, *exchangeFailure) {
+func (s *Server) issueUserTokens(req *exchangeRequest, u *tenant.User, org *tenant.Organization, post *postLoginOutcome, now time.Time) (wire.Ordered, *exchangeFailure) {
 	rs, c := req.rs, req.client
 	rbac := rs.EnforcePolicies != nil && *rs.EnforcePolicies
 	allowed := map[string]bool{}
@@ -531,7 +540,7 @@ func (s *Server) issueUserTokens(req *exchangeRequest, u *tenant.User, post *pos
 	if strings.HasSuffix(dialect, "_authz") {
 		claims["permissions"] = nonNil(s.UserPermissions(u.UserID, rs.Identifier))
 	}
-	for k, v := range post.accessClaims {
+	for k, v := range withOrganization(post.accessClaims, org) {
 		claims[k] = v
 	}
 	access, err := s.signAccessToken(rs, claims, strings.HasPrefix(dialect, "rfc9068_profile"))
@@ -540,7 +549,7 @@ func (s *Server) issueUserTokens(req *exchangeRequest, u *tenant.User, post *pos
 	}
 	answer := wire.Ordered{{"access_token", access}}
 	if openid {
-		id, err := s.idToken(c, u, granted, iss, post.idClaims, now)
+		id, err := s.idToken(c, u, granted, iss, withOrganization(post.idClaims, org), now)
 		if err != nil {
 			return nil, refuse(500, "server_error", "The ID token could not be signed: %v", err)
 		}

@@ -120,7 +120,7 @@ func (s *Server) postLoginSteps(req *exchangeRequest, out *outcome, now time.Tim
 		maps.Copy(secrets, steps[i].version.SecretValues)
 		steps[i].event = map[string]any{
 			"client":          req.event["client"],
-			"connection":      map[string]any{"name": tenant.DatabaseConnection, "strategy": "auth0"},
+			"connection":      s.postLoginConnection(out.user), // exchange_org.go
 			"request":         req.event["request"],
 			"resource_server": req.event["resource_server"],
 			"secrets":         secrets,
@@ -128,6 +128,9 @@ func (s *Server) postLoginSteps(req *exchangeRequest, out *outcome, now time.Tim
 			"tenant":          req.event["tenant"],
 			"transaction":     map[string]any{"protocol": "oauth2-token-exchange", "requested_scopes": nonNil(req.scopes)},
 			"user":            view,
+		}
+		if out.organization != nil {
+			steps[i].event["organization"] = organizationEvent(out.organization)
 		}
 	}
 	return steps

@@ -14,8 +14,8 @@ import (
 
 // The users a custom token exchange sets: those its actions find, create or
 // replace with setUserByConnection or name with setUserById, and their
-// metadata. They are users of the database connection (users.go), which
-// the Management API's /users shows too.
+// metadata. They are users of the tenant's connections, which the
+// Management API's /users shows too.
 
 // userAttributes are the profile attributes setUserByConnection takes
 // (custom token exchange api object [R]: the Update a User attributes, and
@@ -88,14 +88,18 @@ type userChange struct {
 // userByConnection resolves setUserByConnection(connection, attributes,
 // options) without changing the store (token-exchange-flow.md §3; the
 // api object's documentation [R]):
-//   - the connection exists (≤ 512 characters), the profile has at most 24
+//   - the connection exists (≤ 512 characters), is enabled for the client,
+//     and is of a supported strategy (§5); the profile has at most 24
 //     attributes, user_id among them, and only the documented ones;
 //     creationBehavior is create_if_not_exists or none, updateBehavior
 //     replace or none;
-//   - the user is auth0|<user_id>; a blocked user always fails;
+//   - the user is the connection's user <user_id> (tenant.Connection's
+//     UserIDFor: auth0|<user_id> in a database); a blocked user always
+//     fails;
 //   - a user that does not exist is created only with
-//     create_if_not_exists; the database connection needs an email, and
-//     takes no phone_number, and no username (it does not require one);
+//     create_if_not_exists, and needs an email (§5: "by default"); a
+//     database connection takes no phone_number, and no username (it does
+//     not require one);
 //   - an existing user is changed only with replace: email, username,
 //     phone_number and the verified flags cannot change (sent with another
 //     value, or left out where the user has one); the other attributes are
@@ -105,12 +109,23 @@ type userChange struct {
 // documented ones is a bad call; an email is unique in the connection, so
 // creating a user with another user's email fails as invalid_request; the
 // verified flags left out of a replace keep their values.
-func (s *Server) userByConnection(connection string, attrs map[string]json.RawMessage, options map[string]json.RawMessage, now time.Time) (*userChange, *userFailure) {
+func (s *Server) userByConnection(clientID, connection string, attrs map[string]json.RawMessage, options map[string]json.RawMessage, now time.Time) (*userChange, *userFailure) {
 	if n := len([]rune(connection)); n > maxConnectionName {
 		return nil, badCall("setUserByConnection: connection_name is %d characters long, at most %d are allowed.", n, maxConnectionName)
 	}
-	if connection != tenant.DatabaseConnection {
+	conn := s.ConnectionByName(connection)
+	if conn == nil {
 		return nil, badCall("setUserByConnection: the connection %q does not exist.", connection)
+	}
+	// §5: the connection must be enabled for the client, and of a
+	// supported strategy. The answer names neither; the log does.
+	if !conn.EnabledFor(clientID) {
+		s.Logf("setUserByConnection: the connection %s is not enabled for the client %s", conn.Name, clientID)
+		return nil, badCall("setUserByConnection: the connection is not enabled for the client.")
+	}
+	if why := conn.ExchangeRefusal(); why != "" {
+		s.Logf("setUserByConnection: the connection %s cannot be used: %s", conn.Name, why)
+		return nil, badCall("setUserByConnection: the connection is not supported by custom token exchange.")
 	}
 	if len(attrs) > maxProfileAttribute {
 		return nil, badCall("setUserByConnection: the user profile has %d attributes, at most %d are allowed.", len(attrs), maxProfileAttribute)
@@ -135,7 +150,7 @@ func (s *Server) userByConnection(connection string, attrs map[string]json.RawMe
 	if p.UserID == "" {
 		return nil, badCall("setUserByConnection: user_id is required.")
 	}
-	id := "auth0|" + p.UserID
+	id := conn.UserIDFor(p.UserID)
 	existing, found := s.St.Users[id]
 	switch {
 	case found && existing.IsBlocked():
@@ -153,19 +168,23 @@ func (s *Server) userByConnection(connection string, attrs map[string]json.RawMe
 	if a, err := mail.ParseAddress(*p.Email); err != nil || a.Address != *p.Email {
 		return nil, invalidUser("setUserByConnection: %q is not an email address.", *p.Email)
 	}
-	if p.PhoneNumber != nil {
+	if p.PhoneNumber != nil && conn.Strategy == "auth0" {
 		return nil, invalidUser("setUserByConnection: the connection %s does not take a phone_number.", connection)
 	}
-	if p.Username != nil {
+	if p.Username != nil && conn.Strategy == "auth0" {
 		return nil, invalidUser("setUserByConnection: the connection %s does not require a username, and takes none.", connection)
 	}
 	for _, other := range s.St.Users {
-		if strings.EqualFold(other.Email, *p.Email) {
+		if other.ConnectionName() == conn.Name && strings.EqualFold(other.Email, *p.Email) {
 			return nil, invalidUser("setUserByConnection: another user of the connection %s has the email %s.", connection, *p.Email)
 		}
 	}
 	at := wire.Millis(now)
-	u := &tenant.User{UserID: id, Email: *p.Email, CreatedAt: at, UpdatedAt: at}
+	u := &tenant.User{Email: *p.Email, CreatedAt: at, UpdatedAt: at}
+	u.SetConnection(conn, p.UserID)
+	if conn.Strategy != "auth0" {
+		u.Username, u.PhoneNumber = wire.Deref(p.Username), wire.Deref(p.PhoneNumber)
+	}
 	if p.EmailVerified != nil {
 		u.EmailVerified = *p.EmailVerified
 	}

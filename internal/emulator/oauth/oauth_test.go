@@ -107,6 +107,7 @@ func TestRoutes_exchangeOnATenantAlone(t *testing.T) {
 	c.Fields["oidc_conformant"] = wire.Raw(true)
 	c.Fields["token_exchange"] = wire.Raw(map[string]any{"allow_any_profile_of_type": []string{"custom_authentication"}})
 	tn.St.Clients[c.ID] = c
+	tn.SeedDefaultConnection() // a fresh tenant's database connection, enabled for its clients
 
 	resp, err := http.PostForm(srv.URL+"/oauth/token", url.Values{"grant_type": {TokenExchangeGrant}, "client_id": {c.ID},
 		"client_secret": {c.Secret}, "subject_token": {"ada"}, "subject_token_type": {"urn:acme:legacy"}, "audience": {"https://api.example.com/"}})

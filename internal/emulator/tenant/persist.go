@@ -82,6 +82,14 @@ func LoadState(path string) (*SavedState, error) {
 	for id, g := range st.Store.Grants {
 		g.Seq = st.Seqs["client_grant/"+id]
 	}
+	// A state saved before connections and organizations were kept has
+	// none; the default connection is seeded when the emulator starts.
+	if st.Store.Connections == nil {
+		st.Store.Connections = map[string]*Connection{}
+	}
+	if st.Store.Organizations == nil {
+		st.Store.Organizations = map[string]*Organization{}
+	}
 	return &st, nil
 }
 

@@ -75,6 +75,7 @@ func (s *Tenant) SeedClient(c ClientSeed, name string) {
 		rec.Fields["app_type"] = wire.Raw("non_interactive")
 		rec.Fields["grant_types"] = wire.Raw([]string{"client_credentials"})
 		s.St.Clients[c.ID] = rec
+		s.EnableConnectionsFor(c.ID)
 	}
 	rec.Secret, rec.Global, rec.TokenLifetime = c.Secret, c.Global, c.TokenLifetime
 	scopes := slices.Clone(c.Scopes)

@@ -170,8 +170,11 @@ type Store struct {
 	Bindings map[string][]*Binding    `json:"bindings"`
 	Clients  map[string]*ClientRecord `json:"clients"`
 	Grants   map[string]*Grant        `json:"client_grants"`
-	Outbox   []OutboxMessage          `json:"outbox"`
-	Seq      int64                    `json:"seq"`
+	// Connections and Organizations (connections.go, organizations.go).
+	Connections   map[string]*Connection   `json:"connections"`
+	Organizations map[string]*Organization `json:"organizations"`
+	Outbox        []OutboxMessage          `json:"outbox"`
+	Seq           int64                    `json:"seq"`
 }
 
 func NewStore() *Store {
@@ -181,6 +184,7 @@ func NewStore() *Store {
 		PhoneProviders: map[string]*PhoneProvider{}, Users: map[string]*User{}, RoleUsers: map[string]map[string]int64{},
 		PhoneCredentials: map[string]map[string]string{}, Bindings: map[string][]*Binding{},
 		Clients: map[string]*ClientRecord{}, Grants: map[string]*Grant{}, Outbox: []OutboxMessage{},
+		Connections: map[string]*Connection{}, Organizations: map[string]*Organization{},
 	}
 }
 
@@ -242,6 +246,12 @@ func (s *Store) Clone() *Store {
 	}
 	for k, v := range s.Grants {
 		c.Grants[k] = v.Clone()
+	}
+	for k, v := range s.Connections {
+		c.Connections[k] = v.Clone()
+	}
+	for k, v := range s.Organizations {
+		c.Organizations[k] = v.Clone()
 	}
 	c.Outbox = append(c.Outbox, s.Outbox...)
 	c.Seq = s.Seq

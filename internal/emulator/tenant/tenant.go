@@ -42,6 +42,9 @@ type Tenant struct {
 	// BuildDelay is how long an action's build takes.
 	BuildDelay       time.Duration
 	FieldsEverywhere bool
+	// NoClientConnections: the tenant flag enable_client_connections is
+	// off (EnableConnectionsFor).
+	NoClientConnections bool
 	// SigningCert is the PEM certificate of the key that signs the
 	// tenant's tokens, which every client shows in signing_keys [O].
 	SigningCert string
@@ -82,6 +85,9 @@ type State struct {
 	// Clients show their secrets in State, not at GET /__emulator/state.
 	Clients      []json.RawMessage `json:"clients"`
 	ClientGrants []json.RawMessage `json:"client_grants"`
+	Connections  []json.RawMessage `json:"connections"`
+	// Organizations show their members and enabled connections.
+	Organizations []json.RawMessage `json:"organizations"`
 }
 
 // Snapshot is a snapshot of the store, with or without the secrets.
@@ -93,6 +99,7 @@ func (s *Tenant) Snapshot(secrets bool) State {
 		TokenExchangeProfiles: []json.RawMessage{}, ResourceServers: []json.RawMessage{}, Roles: []json.RawMessage{},
 		Actions: []json.RawMessage{}, PhoneProviders: []json.RawMessage{}, Users: []json.RawMessage{},
 		TriggerBindings: map[string][]json.RawMessage{}, Clients: []json.RawMessage{}, ClientGrants: []json.RawMessage{},
+		Connections: []json.RawMessage{}, Organizations: []json.RawMessage{},
 	}
 	for _, p := range SortedBySeq(s.St.Profiles, func(p *Profile) int64 { return p.Seq }) {
 		out.TokenExchangeProfiles = append(out.TokenExchangeProfiles, wire.MustJSON(p))
@@ -129,11 +136,14 @@ func (s *Tenant) Snapshot(secrets bool) State {
 	for _, g := range SortedBySeq(s.St.Grants, func(g *Grant) int64 { return g.Seq }) {
 		out.ClientGrants = append(out.ClientGrants, wire.MustJSON(g))
 	}
+	s.snapshotOrgs(&out)
 	return out
 }
 
 // The scope catalogue: each route needs <action>:<resource>.
-var scopeResources = []string{"token_exchange_profiles", "actions", "roles", "resource_servers", "phone_providers", "users", "clients", "client_grants"}
+var scopeResources = []string{"token_exchange_profiles", "actions", "roles", "resource_servers", "phone_providers", "users", "clients", "client_grants",
+	"connections", "organizations", "organization_members", "organization_connections", "organization_client_grants",
+	"organization_member_roles"}
 
 // AllScopes is every scope of the catalogue: the four verbs of each
 // resource, and read:client_keys (a client's secret) and

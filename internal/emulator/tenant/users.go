@@ -12,20 +12,20 @@ import (
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 )
 
-// DatabaseConnection is the one connection users are created in.
-//
-// Assumption (the recordings use only this one): the tenant has the
-// default database connection, Username-Password-Authentication, and no
-// other; a create that names another is 400 "The connection does not
-// exist." (errorCode inexistent_connection). A custom token exchange's
-// setUserByConnection finds it enabled for every client, as a fresh tenant
-// enables its connections for new applications (token-exchange-flow.md §1
-// says the connection must be enabled for the client, and names none).
+// DatabaseConnection is the tenant's default database connection, which a
+// fresh tenant has (SeedDefaultConnection). Other connections are made
+// through /connections; a user create that names none of them is 400 "The
+// connection does not exist." (errorCode inexistent_connection).
 const DatabaseConnection = "Username-Password-Authentication"
 
 // User is a stored user. The password is never kept: nothing reads it.
 type User struct {
-	UserID        string          `json:"user_id"`
+	UserID string `json:"user_id"`
+	// Connection is the name of the user's connection, empty for the
+	// database connection; Provider its strategy, empty for auth0.
+	Connection    string          `json:"connection,omitempty"`
+	Provider      string          `json:"provider,omitempty"`
+	Social        bool            `json:"social,omitempty"`
 	Email         string          `json:"email"`
 	EmailVerified bool            `json:"email_verified"`
 	Username      string          `json:"username,omitempty"`
@@ -50,11 +50,10 @@ type User struct {
 // app_metadata, which comes last (the recorded order), and the keys never
 // set left out.
 func (u *User) View() wire.Ordered {
-	local := strings.TrimPrefix(u.UserID, "auth0|")
 	all := map[string]any{
 		"created_at": u.CreatedAt, "email": u.Email, "email_verified": u.EmailVerified, "name": u.Name, "nickname": u.Nickname,
 		"picture": u.Picture, "updated_at": u.UpdatedAt, "user_id": u.UserID,
-		"identities": []wire.Ordered{{{"connection", DatabaseConnection}, {"user_id", local}, {"provider", "auth0"}, {"isSocial", false}}},
+		"identities": []wire.Ordered{u.identity()},
 	}
 	for k, v := range map[string]string{"username": u.Username, "phone_number": u.PhoneNumber, "given_name": u.GivenName, "family_name": u.FamilyName} {
 		if v != "" {

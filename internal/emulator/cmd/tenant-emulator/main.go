@@ -138,6 +138,7 @@ name=value (repeatable) answers it another way:
 	fs.BoolVar(&o.TLS, "tls", false, "serve HTTPS with a self-signed certificate (its PEM path is printed as ca_file)")
 	fs.BoolVar(&o.Demo, "demo", false, "seed a deployed custom-token-exchange action, a role and a phone provider")
 	fs.BoolVar(&o.FieldsEverywhere, "fields-everywhere", false, "apply fields and include_fields on every list and read route, not only on resource servers and users")
+	fs.BoolVar(&o.NoClientConnections, "no-client-connections", false, "a tenant whose flag enable_client_connections is off: a new client is enabled for no connection")
 	fs.Func("assume", "answer an open question of the API another way: name=value (repeatable; the names and values are listed above)", func(v string) error {
 		name, value, ok := strings.Cut(v, "=")
 		if !ok {

@@ -178,7 +178,7 @@ func TestBinary_clientsStateAndSignals(t *testing.T) {
 	if got := call(line["domain"], admin, "POST", "/api/v2/roles", `{"name":"kept"}`); got != 200 {
 		t.Fatalf("create: %d", got)
 	}
-	if got := call(line["domain"], admin, "GET", "/api/v2/connections", ""); got != 404 {
+	if got := call(line["domain"], admin, "GET", "/api/v2/logs", ""); got != 404 {
 		t.Fatalf("a route the emulator does not serve: %d, want 404", got)
 	}
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
@@ -187,7 +187,7 @@ func TestBinary_clientsStateAndSignals(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("SIGTERM: %v, want exit code 0", err)
 	}
-	if !strings.Contains(stderr.String(), "not served: GET /api/v2/connections") {
+	if !strings.Contains(stderr.String(), "not served: GET /api/v2/logs") {
 		t.Fatalf("standard error %q does not name the route the emulator does not serve", stderr.String())
 	}
 	if _, err := os.Stat(state); err != nil {
