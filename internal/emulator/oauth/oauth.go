@@ -50,6 +50,7 @@ func New(t *tenant.Tenant, rt *actionruntime.Runtime, o Options) (*Server, error
 func (s *Server) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /oauth/token", s.token)
 	mux.HandleFunc("GET /.well-known/jwks.json", s.jwks)
+	mux.HandleFunc("GET /.well-known/openid-configuration", s.discovery)
 }
 
 // Key is the tenant's signing key and its id.
