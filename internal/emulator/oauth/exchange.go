@@ -102,6 +102,9 @@ func (s *Server) prepareExchange(r *http.Request, c *exchangeClient, fields map[
 			return nil, refuse(400, "invalid_request", "Missing required parameter: %s", k)
 		}
 	}
+	if f := actorParameters(fields); f != nil {
+		return nil, f
+	}
 	// §1: only a client whose token_exchange allows custom_authentication,
 	// first-party and OIDC-conformant, may exchange.
 	//
@@ -245,16 +248,18 @@ func (s *Server) exchangeEvent(r *http.Request, req *exchangeRequest, fields map
 		tag, _, _ = strings.Cut(tag, ";")
 		request["language"] = strings.TrimSpace(tag)
 	}
+	tx := map[string]any{
+		"subject_token": fields["subject_token"], "subject_token_type": fields["subject_token_type"],
+		"requested_scopes": nonNil(req.scopes), "requested_token_type": requested,
+	}
+	actorTransaction(tx, fields)
 	return map[string]any{
 		"client":          map[string]any{"client_id": req.client.id, "name": req.client.name, "metadata": req.client.metadata},
 		"request":         request,
 		"resource_server": map[string]any{"identifier": req.rs.Identifier},
 		"secrets":         secrets,
 		"tenant":          map[string]any{"id": s.Name},
-		"transaction": map[string]any{
-			"subject_token": fields["subject_token"], "subject_token_type": fields["subject_token_type"],
-			"requested_scopes": nonNil(req.scopes), "requested_token_type": requested,
-		},
+		"transaction":     tx,
 	}
 }
 
@@ -323,7 +328,7 @@ func (s *Server) runExchange(ctx context.Context, start time.Time, w http.Respon
 		out.appMeta = append(out.appMeta, post.appMeta...)
 		out.userMeta = append(out.userMeta, post.userMeta...)
 	}
-	tokens, f := s.issueUserTokens(req, out.user, post, now)
+	tokens, f := s.issueUserTokens(req, out, post, now)
 	if f != nil {
 		return f
 	}
@@ -367,7 +372,8 @@ type outcome struct {
 	change   *userChange
 	appMeta  [][2]json.RawMessage
 	userMeta [][2]json.RawMessage
-	login    bool // setUserByConnection logs the user in (logins_count)
+	login    bool            // setUserByConnection logs the user in (logins_count)
+	actor    json.RawMessage // the act claim setActor gave (delegation.go)
 }
 
 // decide reads the action's api calls (§3): a deny or a rejected subject
@@ -399,6 +405,12 @@ func (s *Server) decide(req *exchangeRequest, calls []actionruntime.Call, now ti
 			return nil, refuse(status, code, "%s", reason)
 		case "authentication.setUserById", "authentication.setUserByConnection":
 			sets = append(sets, c)
+		case "authentication.setActor":
+			actor, uf := readActor(arg(c, 0))
+			if uf != nil {
+				return nil, refuse(uf.status, uf.code, "%s", uf.description)
+			}
+			out.actor = actor
 		case "authentication.setOrganization":
 			organization = argString(c, 0)
 		case "user.setAppMetadata":
@@ -486,9 +498,10 @@ func argString(c actionruntime.Call, i int) string {
 // signed as the client's jwt_configuration.alg says (RS256 with the
 // tenant's key, HS256 with the client secret).
 //
-// The post-login actions' custom claims are added to the tokens.
-func (s *Server) issueUserTokens(req *exchangeRequest, u *tenant.User, post *postLoginOutcome, now time.Time) (wire.Ordered, *exchangeFailure) {
-	rs, c := req.rs, req.client
+// The post-login actions' custom claims are added to the tokens, and the
+// act claim of a delegation (delegation.go).
+func (s *Server) issueUserTokens(req *exchangeRequest, out *outcome, post *postLoginOutcome, now time.Time) (wire.Ordered, *exchangeFailure) {
+	rs, c, u := req.rs, req.client, out.user
 	rbac := rs.EnforcePolicies != nil && *rs.EnforcePolicies
 	allowed := map[string]bool{}
 	if rbac {
@@ -531,7 +544,7 @@ func (s *Server) issueUserTokens(req *exchangeRequest, u *tenant.User, post *pos
 	if strings.HasSuffix(dialect, "_authz") {
 		claims["permissions"] = nonNil(s.UserPermissions(u.UserID, rs.Identifier))
 	}
-	for k, v := range post.accessClaims {
+	for k, v := range withActor(post.accessClaims, out.actor) {
 		claims[k] = v
 	}
 	access, err := s.signAccessToken(rs, claims, strings.HasPrefix(dialect, "rfc9068_profile"))
@@ -540,7 +553,7 @@ func (s *Server) issueUserTokens(req *exchangeRequest, u *tenant.User, post *pos
 	}
 	answer := wire.Ordered{{"access_token", access}}
 	if openid {
-		id, err := s.idToken(c, u, granted, iss, post.idClaims, now)
+		id, err := s.idToken(c, u, granted, iss, withActor(post.idClaims, out.actor), now)
 		if err != nil {
 			return nil, refuse(500, "server_error", "The ID token could not be signed: %v", err)
 		}
