@@ -102,11 +102,15 @@ resource "tenant_action" "exchange" {
 # The exchanged tokens are for this API. Without RBAC (enforce_policies),
 # a token carries the scopes asked for that the API defines; with it, only
 # those the user's roles give, and a user the exchange has just created is
-# in no role.
+# in no role. An exchange has no user present to consent, so the API must
+# let first-party applications skip consent: without it the tenant answers
+# invalid_request, consent_required.
 resource "tenant_resource_server" "orders" {
   identifier     = "https://api.example.com/${var.prefix}orders/"
   name           = "${var.prefix}Orders API"
   token_lifetime = 3600
+
+  skip_consent_for_verifiable_first_party_clients = true
 
   scopes = {
     "read:orders"   = "Read orders"

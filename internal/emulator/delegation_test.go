@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"fmt"
+	"net/url"
 	"testing"
 )
 
@@ -69,5 +70,28 @@ func TestExchange_setActorArguments(t *testing.T) {
 		if status, out := x.exchange("u2", "actor", bad); status != 500 || out["error"] != "server_error" {
 			t.Fatalf("%s: %d %v", bad, status, out)
 		}
+	}
+}
+
+// An API that does not let first-party clients skip consent (the default
+// of one created through the Management API) refuses the exchange with
+// consent_required, before the action runs: no user is made.
+func TestExchange_consentRequired(t *testing.T) {
+	x := newExchangeTenant(t, Options{}, createLegacy, "", "")
+	x.expect(x.call(x.tok, "PATCH", "/api/v2/resource-servers/"+url.PathEscape(ordersAPI), `{"skip_consent_for_verifiable_first_party_clients":false}`), 200)
+	status, out := x.exchange("c1")
+	if status != 400 || out["error"] != "invalid_request" || out["error_description"] != "consent_required" {
+		t.Fatalf("%d %v", status, out)
+	}
+	if u := x.user("auth0|c1"); u != nil {
+		t.Fatalf("the action ran: %+v", u)
+	}
+	x.expect(x.call(x.tok, "POST", "/api/v2/resource-servers", `{"identifier":"https://api.example.com/fresh"}`), 201)
+	if status, out := x.exchange("c1", "audience", "https://api.example.com/fresh", "scope", ""); status != 400 || out["error_description"] != "consent_required" {
+		t.Fatalf("a new API: %d %v", status, out)
+	}
+	x.expect(x.call(x.tok, "PATCH", "/api/v2/resource-servers/"+url.PathEscape(ordersAPI), `{"skip_consent_for_verifiable_first_party_clients":true}`), 200)
+	if status, out := x.exchange("c1"); status != 200 {
+		t.Fatalf("consent skipped: %d %v", status, out)
 	}
 }

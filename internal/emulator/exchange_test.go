@@ -49,7 +49,7 @@ func newExchangeTenant(t *testing.T, o Options, body, deps, secrets string) *exc
 	h := start(t, o)
 	x := &exchangeTenant{harness: h, tok: h.admin()}
 	h.expect(h.call(x.tok, "POST", "/api/v2/resource-servers", `{"identifier":"`+ordersAPI+`","name":"Orders","token_lifetime":3600,
-		"scopes":[{"value":"read:orders"},{"value":"cancel:orders"}]}`), 201)
+		"skip_consent_for_verifiable_first_party_clients":true,"scopes":[{"value":"read:orders"},{"value":"cancel:orders"}]}`), 201)
 	x.actionID = x.deploy(body, deps, secrets)
 	h.expect(h.call(x.tok, "POST", "/api/v2/token-exchange-profiles", fmt.Sprintf(
 		`{"name":"legacy","subject_token_type":%q,"action_id":%q,"type":"custom_authentication"}`, legacyType, x.actionID)), 201)

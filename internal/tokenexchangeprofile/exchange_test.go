@@ -75,7 +75,10 @@ func newExchangeSetup(t *testing.T, target *acctest.Target) exchangeSetup {
 	c := target.Client()
 	name := acctest.RandomName()
 	x := exchangeSetup{audience: "https://api.example.com/" + name, subjectTokenType: "urn:acme:" + name}
-	if _, err := c.CreateResourceServer(ctx, mgmt.ResourceServer{Identifier: x.audience,
+	// An exchange's API lets first-party clients skip consent (the
+	// exchange has no user present to consent).
+	skip := true
+	if _, err := c.CreateResourceServer(ctx, mgmt.ResourceServer{Identifier: x.audience, SkipConsentForVerifiableFirstPartyClients: &skip,
 		Scopes: &[]mgmt.ResourceServerScope{{Value: "read:orders"}}}); err != nil {
 		t.Fatal(err)
 	}

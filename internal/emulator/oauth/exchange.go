@@ -157,6 +157,9 @@ func (s *Server) prepareExchange(r *http.Request, c *exchangeClient, fields map[
 	if f := s.userAccessAllowed(c, rs); f != nil {
 		return nil, f
 	}
+	if f := consentRequired(rs); f != nil {
+		return nil, f
+	}
 	// Assumption (§4: [?]): a profile whose action is gone, does not run
 	// the trigger, or has no deployed version is 500 server_error.
 	a, ok := s.St.Actions[p.ActionID]

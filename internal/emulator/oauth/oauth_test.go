@@ -93,7 +93,7 @@ func TestRoutes_exchangeOnATenantAlone(t *testing.T) {
 	}
 	s.Routes(mux)
 
-	tn.St.ResourceServers["rs_1"] = &tenant.ResourceServer{ID: "rs_1", Identifier: "https://api.example.com/", TokenLifetime: 600, SigningAlg: "RS256"}
+	tn.St.ResourceServers["rs_1"] = &tenant.ResourceServer{ID: "rs_1", Identifier: "https://api.example.com/", TokenLifetime: 600, SigningAlg: "RS256", SkipConsent: true}
 	a := &tenant.Action{Name: "exchange", Triggers: []tenant.Trigger{{ID: "custom-token-exchange", Version: "v1"}}, Runtime: "node22",
 		Code: `exports.onExecuteCustomTokenExchange = async (event, api) => {
   api.authentication.setUserByConnection("Username-Password-Authentication",
