@@ -42,7 +42,7 @@ func (s *Server) discovery(w http.ResponseWriter, r *http.Request) {
 		{"code_challenge_methods_supported", []string{"S256", "plain"}},
 		{"response_modes_supported", []string{"query", "fragment", "form_post"}},
 		{"subject_types_supported", []string{"public"}},
-		{"grant_types_supported", []string{"client_credentials", TokenExchangeGrant}},
+		{"grant_types_supported", []string{"client_credentials", "refresh_token", TokenExchangeGrant}},
 		{"token_endpoint_auth_methods_supported", []string{"client_secret_basic", "client_secret_post", "private_key_jwt"}},
 		{"claims_supported", []string{"aud", "auth_time", "created_at", "email", "email_verified", "exp", "family_name",
 			"given_name", "iat", "identities", "iss", "name", "nickname", "phone_number", "picture", "sub"}},

@@ -32,12 +32,7 @@ const TokenExchangeGrant = "urn:ietf:params:oauth:grant-type:token-exchange"
 const customTokenExchangeTrigger = "custom-token-exchange"
 
 // oidcScopes are granted when asked for, whatever the API (§2: openid asks
-// for an ID token).
-//
-// A known difference from the tenant (§4: refresh_token comes with
-// offline_access when the API allows it): the emulator issues no refresh
-// token and serves no refresh_token grant, so offline_access is never
-// granted and never in the answer's scope. The emulator's guide says so.
+// for an ID token); offline_access is granted as refresh.go says.
 var oidcScopes = []string{"openid", "profile", "email"}
 
 // exchangeFailure is an OAuth error answer of the exchange.
@@ -74,6 +69,8 @@ type exchangeRequest struct {
 	ip      string
 	scopes  []string
 	event   map[string]any
+	// refreshing is the refresh token a refresh grant uses (refresh.go).
+	refreshing *refreshRecord
 }
 
 // tokenExchange answers the token-exchange grant for an authenticated
@@ -489,7 +486,8 @@ func argString(c actionruntime.Call, i int) string {
 // issueUserTokens makes the answer of a successful exchange (§4): an access
 // token for the API, with sub the user, azp the client, the granted scopes
 // (and permissions under an RBAC dialect), living the API's token_lifetime;
-// an ID token when openid was asked for.
+// an ID token when openid was asked for; a refresh token with offline_access
+// (refresh.go).
 //
 // Assumptions (§4: [?] or silent): the answer carries no issued_token_type
 // and the access token no gty; the access token's aud adds the tenant's
@@ -522,7 +520,7 @@ func (s *Server) issueUserTokens(req *exchangeRequest, out *outcome, post *postL
 		if slices.Contains(granted, sc) {
 			continue
 		}
-		if slices.Contains(oidcScopes, sc) || allowed[sc] {
+		if slices.Contains(oidcScopes, sc) || allowed[sc] || offlineGranted(sc, rs, out) {
 			granted = append(granted, sc)
 			openid = openid || sc == "openid"
 		}
@@ -564,6 +562,9 @@ func (s *Server) issueUserTokens(req *exchangeRequest, out *outcome, post *postL
 	}
 	if len(granted) > 0 {
 		answer = append(answer, wire.Ordered{{"scope", strings.Join(granted, " ")}}...)
+	}
+	if slices.Contains(granted, "offline_access") {
+		answer = withRefreshToken(answer, s.refreshTokenFor(req, out, post, granted, now))
 	}
 	return append(answer, wire.Ordered{{"expires_in", int64(life.Seconds())}, {"token_type", "Bearer"}}...), nil
 }

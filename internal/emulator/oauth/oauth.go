@@ -32,6 +32,9 @@ type Server struct {
 	// Under the tenant's lock.
 	actionCache map[string]map[string]actionruntime.CacheRecord // by trigger id
 	attempts    map[string]*attemptBucket                       // by IP
+	// refreshTokens are the refresh tokens issued, by the token's SHA-256
+	// (refresh.go).
+	refreshTokens map[string]*refreshRecord
 }
 
 // New makes the tenant's signing key, whose certificate the tenant's
@@ -56,6 +59,6 @@ func (s *Server) Routes(mux *http.ServeMux) {
 // Key is the tenant's signing key and its id.
 func (s *Server) Key() (*rsa.PrivateKey, string) { return s.key, s.kid }
 
-// Reset forgets the actions' caches and the throttled addresses. Under the
-// tenant's lock.
-func (s *Server) Reset() { s.actionCache, s.attempts = nil, nil }
+// Reset forgets the actions' caches, the throttled addresses and the
+// refresh tokens. Under the tenant's lock.
+func (s *Server) Reset() { s.actionCache, s.attempts, s.refreshTokens = nil, nil, nil }

@@ -68,6 +68,10 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		s.exchangeGrant(w, r, fields)
 		return
 	}
+	if fields["grant_type"] == "refresh_token" {
+		s.refreshGrant(w, fields)
+		return
+	}
 	if fields["grant_type"] != "client_credentials" {
 		oauthErr(w, 403, "unsupported_grant_type", "Unsupported grant type: "+fields["grant_type"])
 		return
