@@ -106,6 +106,9 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	s.handle(mux, "GET "+grants+"/{id}", "read:client_grants", s.getGrant)
 	s.handle(mux, "PATCH "+grants+"/{id}", "update:client_grants", s.updateGrant)
 	s.handle(mux, "DELETE "+grants+"/{id}", "delete:client_grants", s.deleteGrant)
+
+	s.handle(mux, "GET /api/v2/tenants/settings", "read:tenant_settings", s.getTenantSettings)
+	s.handle(mux, "PATCH /api/v2/tenants/settings", "update:tenant_settings", s.updateTenantSettings)
 }
 
 // capReached reports whether the store already holds the cap of a type.

@@ -141,9 +141,13 @@ func (s *Server) prepareExchange(r *http.Request, c *exchangeClient, fields map[
 		return nil, refuse(400, "invalid_request", "There is no token exchange profile for the subject_token_type %q.", fields["subject_token_type"])
 	}
 	// The audience: an API of the tenant (management-api.md §6: "Service
-	// not found" for another; the client credentials grant's answer when
-	// none is given, assumed the same here).
+	// not found" for another); without one, the tenant's default audience
+	// (§5); without that, the client credentials grant's answer, assumed
+	// the same here.
 	aud := fields["audience"]
+	if aud == "" {
+		aud = s.DefaultAudience()
+	}
 	if aud == "" {
 		return nil, refuse(403, "access_denied", "No audience parameter was provided, and no default audience has been configured")
 	}

@@ -117,6 +117,9 @@ func (s *Server) issue(fields map[string]string) (tok issued, status int, code, 
 	}
 	aud := fields["audience"]
 	if aud == "" {
+		aud = s.DefaultAudience() // the tenant settings' default_audience
+	}
+	if aud == "" {
 		return tok, 403, "access_denied", "No audience parameter was provided, and no default audience has been configured"
 	}
 	rs := s.FindResourceServer(aud)

@@ -145,5 +145,6 @@ func AllScopes() []string {
 			out = append(out, verb+":"+res)
 		}
 	}
+	out = append(out, SettingsScopes...)
 	return append(out, "read:client_keys", "update:client_keys")
 }

@@ -1,0 +1,45 @@
+package emulator
+
+import (
+	"testing"
+)
+
+// The tenant settings: default_audience is checked and kept, other
+// settings are kept as sent; PATCH merges, null removes; the routes need
+// their scopes.
+func TestTenantSettings(t *testing.T) {
+	h := start(t, Options{})
+	tok := h.admin()
+	h.expect(h.call(tok, "GET", "/api/v2/tenants/settings", nil), 200, `{}`)
+	h.expect(h.call(tok, "PATCH", "/api/v2/tenants/settings", `{"default_audience":42}`), 400, "default_audience")
+	h.expect(h.call(tok, "PATCH", "/api/v2/tenants/settings", `{"default_audience":"https://api.example.com/","friendly_name":"Acme","flags":{"enable_client_connections":false}}`), 200,
+		`"default_audience":"https://api.example.com/"`, `"friendly_name":"Acme"`, `"flags":{"enable_client_connections":false}`)
+	h.expect(h.call(tok, "PATCH", "/api/v2/tenants/settings", `{"friendly_name":null,"support_email":"help@example.com"}`), 200)
+	r := h.call(tok, "GET", "/api/v2/tenants/settings", nil)
+	m := r.json(t)
+	if m["default_audience"] != "https://api.example.com/" || m["support_email"] != "help@example.com" || m["friendly_name"] != nil || m["flags"] == nil {
+		t.Fatalf("settings %s", r.body)
+	}
+	h.s.AddClient(Client{ID: "reader", Secret: "reader-secret", Scopes: []string{"read:tenant_settings"}})
+	reader := h.tokenFor("reader", "reader-secret")
+	h.expect(h.call(reader, "GET", "/api/v2/tenants/settings", nil), 200)
+	h.expect(h.call(reader, "PATCH", "/api/v2/tenants/settings", `{"friendly_name":"x"}`), 403, "update:tenant_settings")
+}
+
+// Without an audience the exchange is for the tenant's default audience;
+// with none set it fails as before.
+func TestExchange_defaultAudience(t *testing.T) {
+	x := newExchangeTenant(t, Options{}, createLegacy, "", "")
+	status, out := x.exchange("d1", "audience", "")
+	if status != 403 || out["error"] != "access_denied" {
+		t.Fatalf("no default audience: %d %v", status, out)
+	}
+	x.expect(x.call(x.tok, "PATCH", "/api/v2/tenants/settings", `{"default_audience":"`+ordersAPI+`"}`), 200)
+	status, out = x.exchange("d1", "audience", "")
+	if status != 200 {
+		t.Fatalf("%d %v", status, out)
+	}
+	if at := x.verify(out["access_token"].(string)); at["aud"] != ordersAPI || at["scope"] != "read:orders" {
+		t.Fatalf("access token %v", at)
+	}
+}
