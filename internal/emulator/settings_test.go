@@ -43,3 +43,26 @@ func TestExchange_defaultAudience(t *testing.T) {
 		t.Fatalf("access token %v", at)
 	}
 }
+
+// requested_token_type: refused as a tenant was observed refusing it, or
+// with --assume requested_token_type=accept passed to the action.
+func TestExchange_requestedTokenType(t *testing.T) {
+	const idType = "urn:ietf:params:oauth:token-type:id_token"
+	code := `api.user.setAppMetadata("requested", event.transaction.requested_token_type);
+  ` + createLegacy
+	x := newExchangeTenant(t, Options{}, code, "", "")
+	status, out := x.exchange("q1", "requested_token_type", "urn:ietf:params:oauth:token-type:access_token")
+	if status != 400 || out["error"] != "invalid_request" || out["error_description"] != "Invalid subject_token_type and requested_token_type combination." {
+		t.Fatalf("%d %v", status, out)
+	}
+	if x.user("auth0|q1") != nil {
+		t.Fatal("the action ran")
+	}
+	x = newExchangeTenant(t, Options{Assume: Assumptions{RequestedTokenType: "accept"}}, code, "", "")
+	if status, out := x.exchange("q1", "requested_token_type", idType); status != 200 {
+		t.Fatalf("accept: %d %v", status, out)
+	}
+	if u := x.user("auth0|q1"); u == nil || string(u.AppMetadata) != `{"requested":"`+idType+`"}` {
+		t.Fatalf("the action saw %+v", u)
+	}
+}

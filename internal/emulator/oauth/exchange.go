@@ -102,6 +102,9 @@ func (s *Server) prepareExchange(r *http.Request, c *exchangeClient, fields map[
 	if f := actorParameters(fields); f != nil {
 		return nil, f
 	}
+	if f := s.requestedTokenType(fields); f != nil {
+		return nil, f
+	}
 	// §1: only a client whose token_exchange allows custom_authentication,
 	// first-party and OIDC-conformant, may exchange.
 	//
