@@ -35,15 +35,26 @@ const customTokenExchangeTrigger = "custom-token-exchange"
 // for an ID token); offline_access is granted as refresh.go says.
 var oidcScopes = []string{"openid", "profile", "email"}
 
-// exchangeFailure is an OAuth error answer of the exchange.
+// exchangeFailure is an OAuth error answer of the exchange, and the
+// detail its log line adds (stored data the answer leaves out).
 type exchangeFailure struct {
 	status      int
 	code        string
 	description string
+	detail      string
 }
 
 func refuse(status int, code, format string, args ...any) *exchangeFailure {
-	return &exchangeFailure{status, code, fmt.Sprintf(format, args...)}
+	return &exchangeFailure{status: status, code: code, description: fmt.Sprintf(format, args...)}
+}
+
+// logged is the failure as the log says it: the description, and the
+// detail when there is one.
+func (f *exchangeFailure) logged() string {
+	if f.detail == "" {
+		return f.description
+	}
+	return f.description + " (" + f.detail + ")"
 }
 
 // The answers the tenant gives where the action fails to run (§4: [?]).
@@ -86,7 +97,7 @@ func (s *Server) tokenExchange(w http.ResponseWriter, r *http.Request, c *exchan
 		s.Logf("fecte: client %s, subject_token_type %q: the caller went away; nothing of the exchange is kept (%v)", c.id, fields["subject_token_type"], time.Since(start).Round(time.Millisecond))
 	case f != nil:
 		// Tenant logs: fecte for a failed exchange (§4).
-		s.Logf("fecte: client %s, subject_token_type %q: %d %s: %s (%v)", c.id, fields["subject_token_type"], f.status, f.code, f.description, time.Since(start).Round(time.Millisecond))
+		s.Logf("fecte: client %s, subject_token_type %q: %d %s: %s (%v)", c.id, fields["subject_token_type"], f.status, f.code, f.logged(), time.Since(start).Round(time.Millisecond))
 		oauthErr(w, f.status, f.code, f.description)
 	}
 }
@@ -415,7 +426,7 @@ func (s *Server) decide(req *exchangeRequest, calls []actionruntime.Call, now ti
 		case "authentication.setActor":
 			actor, uf := readActor(arg(c, 0))
 			if uf != nil {
-				return nil, refuse(uf.status, uf.code, "%s", uf.description)
+				return nil, uf.failure()
 			}
 			out.actor = actor
 		case "authentication.setOrganization":
@@ -446,7 +457,7 @@ func (s *Server) decide(req *exchangeRequest, calls []actionruntime.Call, now ti
 		}
 	}
 	if uf != nil {
-		return nil, refuse(uf.status, uf.code, "%s", uf.description)
+		return nil, uf.failure()
 	}
 	if organization != "" {
 		return nil, refuse(400, "invalid_request", "The organization %q does not exist.", organization)
