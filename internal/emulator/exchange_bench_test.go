@@ -34,6 +34,7 @@ type benchTenant struct {
 
 func newBenchTenant(tb testing.TB, o Options) *benchTenant {
 	tb.Helper()
+	o.ExchangeRateLimit = -1 // the benchmarks measure the exchange, not its limit
 	s, err := Start(o)
 	if err != nil {
 		tb.Fatal(err)

@@ -46,6 +46,9 @@ func newExchangeTenant(t *testing.T, o Options, body, deps, secrets string) *exc
 	if o.BuildDelay == 0 {
 		o.BuildDelay = 20 * time.Millisecond
 	}
+	if o.ExchangeRateLimit == 0 {
+		o.ExchangeRateLimit = -1 // the tests that count on the limit set it
+	}
 	h := start(t, o)
 	x := &exchangeTenant{harness: h, tok: h.admin()}
 	h.expect(h.call(x.tok, "POST", "/api/v2/resource-servers", `{"identifier":"`+ordersAPI+`","name":"Orders","token_lifetime":3600,

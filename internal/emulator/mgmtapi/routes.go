@@ -109,6 +109,10 @@ func (s *Server) Routes(mux *http.ServeMux) {
 
 	s.handle(mux, "GET /api/v2/tenants/settings", "read:tenant_settings", s.getTenantSettings)
 	s.handle(mux, "PATCH /api/v2/tenants/settings", "update:tenant_settings", s.updateTenantSettings)
+
+	const sit = "/api/v2/attack-protection/suspicious-ip-throttling"
+	s.handle(mux, "GET "+sit, "read:attack_protection", s.getIPThrottling)
+	s.handle(mux, "PATCH "+sit, "update:attack_protection", s.updateIPThrottling)
 }
 
 // capReached reports whether the store already holds the cap of a type.

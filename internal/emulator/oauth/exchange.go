@@ -675,16 +675,20 @@ func (s *Server) applyCacheWrites(trigger string, writes []actionruntime.CacheWr
 	}
 }
 
-// The Suspicious IP Throttling of custom token exchange (§4, and the
+// The Suspicious IP Throttling of custom token exchange (§4, §5, and the
 // platform's attack protection documentation [R]): each rejected subject
-// token takes one attempt of the address's bucket (10 by default), one
-// attempt comes back every rate (10 minutes by default), and an address
-// whose bucket is empty is answered 429 too_many_attempts before any
-// action runs.
+// token takes one attempt of the address's bucket (max_attempts, 10 by
+// default), one attempt comes back every rate (10 minutes by default), and
+// an address whose bucket is empty is answered 429 too_many_attempts before
+// any action runs. The tenant's setting
+// (/attack-protection/suspicious-ip-throttling, stage
+// pre-custom-token-exchange; tenant/attack_protection.go) drives it: off
+// when it is disabled, without the block shield, or for an allowlisted
+// address.
 const ThrottledDescription = "We have detected suspicious login behavior and further attempts will be blocked. Please contact the administrator."
 
 // ExchangeThrottle is the pre-custom-token-exchange stage of Suspicious IP
-// Throttling.
+// Throttling as the emulator's flags set it at start (tenant.SeedIPThrottling).
 type ExchangeThrottle struct {
 	// Disabled turns the throttle off.
 	Disabled bool
@@ -699,42 +703,33 @@ type attemptBucket struct {
 	at   time.Time
 }
 
-func (t ExchangeThrottle) withDefaults() ExchangeThrottle {
-	if t.MaxAttempts <= 0 {
-		t.MaxAttempts = 10
-	}
-	if t.Rate <= 0 {
-		t.Rate = 10 * time.Minute
-	}
-	return t
-}
-
+// bucket is the address's bucket, refilled until now, or nil when the
+// throttle does not apply to it.
 func (s *Server) bucket(ip string, now time.Time) *attemptBucket {
-	t := s.throttle.withDefaults()
+	blocks, size, rate := s.ExchangeThrottle(ip)
+	if !blocks || size <= 0 || rate <= 0 {
+		return nil
+	}
 	if s.attempts == nil {
 		s.attempts = map[string]*attemptBucket{}
 	}
 	b := s.attempts[ip]
 	if b == nil {
-		b = &attemptBucket{left: float64(t.MaxAttempts), at: now}
+		b = &attemptBucket{left: float64(size), at: now}
 		s.attempts[ip] = b
 	}
-	b.left = min(float64(t.MaxAttempts), b.left+float64(now.Sub(b.at))/float64(t.Rate))
+	b.left = min(float64(size), b.left+float64(now.Sub(b.at))/float64(rate))
 	b.at = now
 	return b
 }
 
 func (s *Server) throttled(ip string, now time.Time) bool {
-	if s.throttle.Disabled {
-		return false
-	}
-	return s.bucket(ip, now).left < 1
+	b := s.bucket(ip, now)
+	return b != nil && b.left < 1
 }
 
 func (s *Server) countInvalidSubjectToken(ip string, now time.Time) {
-	if s.throttle.Disabled {
-		return
+	if b := s.bucket(ip, now); b != nil {
+		b.left = max(0, b.left-1)
 	}
-	b := s.bucket(ip, now)
-	b.left = max(0, b.left-1)
 }

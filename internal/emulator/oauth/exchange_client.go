@@ -27,6 +27,9 @@ type exchangeClient struct {
 // fields), or, a public client (token_endpoint_auth_method none), with its
 // id alone: public clients may exchange (token-exchange-flow.md §1).
 func (s *Server) exchangeGrant(w http.ResponseWriter, r *http.Request, fields map[string]string) {
+	if s.exchangeRateLimited(w) {
+		return
+	}
 	s.Lock()
 	c, ok := s.St.Clients[fields["client_id"]]
 	var ec *exchangeClient

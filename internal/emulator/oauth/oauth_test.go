@@ -41,7 +41,9 @@ func TestExchangeClientOf(t *testing.T) {
 // Each rejected subject token takes an attempt of its address; an address
 // without one is throttled until one comes back, a rate later.
 func TestThrottle_attemptsComeBack(t *testing.T) {
-	s := &Server{Tenant: &tenant.Tenant{}, throttle: ExchangeThrottle{MaxAttempts: 2, Rate: time.Minute}}
+	tn := &tenant.Tenant{St: tenant.NewStore()}
+	tn.SeedIPThrottling(false, 2, time.Minute)
+	s := &Server{Tenant: tn}
 	now := time.Now()
 	for range 2 {
 		if s.throttled("10.0.0.1", now) {

@@ -145,6 +145,6 @@ func AllScopes() []string {
 			out = append(out, verb+":"+res)
 		}
 	}
-	out = append(out, SettingsScopes...)
+	out = append(append(out, SettingsScopes...), ThrottlingScopes...)
 	return append(out, "read:client_keys", "update:client_keys")
 }
