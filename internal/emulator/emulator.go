@@ -44,7 +44,8 @@ import (
 )
 
 // Options configure an emulator. The zero value is a usable emulator on a
-// random loopback port with no rate limit, no entity cap and no faults.
+// random loopback port with no rate limit on the Management API, no entity
+// cap and no faults; token exchanges have the platform's limits.
 type Options struct {
 	// Listen is the loopback address ("127.0.0.1:0" when empty).
 	Listen string

@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"path/filepath"
 	"testing"
 )
 
@@ -65,4 +66,24 @@ func TestExchange_requestedTokenType(t *testing.T) {
 	if u := x.user("auth0|q1"); u == nil || string(u.AppMetadata) != `{"requested":"`+idType+`"}` {
 		t.Fatalf("the action saw %+v", u)
 	}
+}
+
+// The tenant settings and Suspicious IP Throttling survive a restart with a
+// state file, and a reset returns to the starting ones.
+func TestTenantSettings_keptAndReset(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tenant.json")
+	h := start(t, Options{StateFile: path})
+	tok := h.admin()
+	h.expect(h.call(tok, "PATCH", "/api/v2/tenants/settings", `{"default_audience":"https://kept/"}`), 200)
+	h.expect(h.call(tok, "PATCH", ipThrottling, `{"allowlist":["192.0.2.0/24"]}`), 200)
+	if err := h.s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	h = start(t, Options{StateFile: path})
+	tok = h.admin()
+	h.expect(h.call(tok, "GET", "/api/v2/tenants/settings", nil), 200, `"default_audience":"https://kept/"`)
+	h.expect(h.call(tok, "GET", ipThrottling, nil), 200, `"allowlist":["192.0.2.0/24"]`)
+	h.expect(h.call(tok, "PATCH", ipThrottling, `{"enabled":false}`), 200)
+	h.s.Reset()
+	h.expect(h.call(tok, "GET", ipThrottling, nil), 200, `"enabled":true`, `"allowlist":["192.0.2.0/24"]`)
 }

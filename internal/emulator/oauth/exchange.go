@@ -690,7 +690,7 @@ const ThrottledDescription = "We have detected suspicious login behavior and fur
 // ExchangeThrottle is the pre-custom-token-exchange stage of Suspicious IP
 // Throttling as the emulator's flags set it at start (tenant.SeedIPThrottling).
 type ExchangeThrottle struct {
-	// Disabled turns the throttle off.
+	// Disabled turns the throttle off: the setting's enabled is false.
 	Disabled bool
 	// MaxAttempts is the bucket's size (default 10).
 	MaxAttempts int
