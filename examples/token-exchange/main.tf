@@ -83,6 +83,22 @@ resource "tenant_action" "exchange" {
         api.access.rejectInvalidSubjectToken("The subject token is not a valid legacy IdP token.");
         return;
       }
+      // Delegation: a support agent acting for the user, named by an actor
+      // token the legacy IdP signed; the tokens name the agent in their act
+      // claim, and carry no refresh token.
+      if (event.transaction.actor_token) {
+        let actor;
+        try {
+          ({ payload: actor } = await jwtVerify(event.transaction.actor_token, key, {
+            issuer: ISSUER,
+            algorithms: ["HS256"],
+          }));
+        } catch (err) {
+          api.access.deny("invalid_request", "The actor token is not a valid legacy IdP token.");
+          return;
+        }
+        api.authentication.setActor({ sub: actor.sub });
+      }
       // The legacy user, created in the tenant on its first exchange.
       api.authentication.setUserByConnection(
         "Username-Password-Authentication",

@@ -78,7 +78,7 @@ func TestTestingGuideExample(t *testing.T) {
 	// only the tenant's global client may create: they run with it.
 	tests.Env = append(tests.Env, "TENANT_CLIENT_ID="+emu.ClientID(), "TENANT_CLIENT_SECRET="+emu.ClientSecret())
 	out, err = tests.Run("test", "-no-color", "-filter=tests/exchange.tftest.hcl")
-	if err != nil || !strings.Contains(out, "3 passed, 0 failed") {
+	if err != nil || !strings.Contains(out, "4 passed, 0 failed") {
 		t.Fatalf("terraform test of the exchange: %v\n%s", err, out)
 	}
 
@@ -94,7 +94,7 @@ func TestTestingGuideExample(t *testing.T) {
 	lax.Env = append(lax.Env, "TENANT_CLIENT_ID="+emu.ClientID(), "TENANT_CLIENT_SECRET="+emu.ClientSecret())
 	out, err = lax.Run("test", "-no-color", "-filter=tests/exchange.tftest.hcl")
 	words := strings.Join(strings.Fields(out), " ") // diagnostics wrap where they like
-	if err == nil || !strings.Contains(words, "2 passed, 1 failed") ||
+	if err == nil || !strings.Contains(words, "3 passed, 1 failed") ||
 		!strings.Contains(words, `run "a_forged_token_is_refused"... fail`) ||
 		!strings.Contains(words, "The exchange was not refused with expected_error.") {
 		t.Fatalf("terraform test of an exchange that takes a forged token did not fail its forged token's run: %v\n%s", err, out)
