@@ -83,6 +83,22 @@ resource "tenant_action" "exchange" {
         api.access.rejectInvalidSubjectToken("The subject token is not a valid legacy IdP token.");
         return;
       }
+      // Delegation: a support agent acting for the user, named by an actor
+      // token the legacy IdP signed; the tokens name the agent in their act
+      // claim, and carry no refresh token.
+      if (event.transaction.actor_token) {
+        let actor;
+        try {
+          ({ payload: actor } = await jwtVerify(event.transaction.actor_token, key, {
+            issuer: ISSUER,
+            algorithms: ["HS256"],
+          }));
+        } catch (err) {
+          api.access.deny("invalid_request", "The actor token is not a valid legacy IdP token.");
+          return;
+        }
+        api.authentication.setActor({ sub: actor.sub });
+      }
       // The legacy user, created in the tenant on its first exchange.
       api.authentication.setUserByConnection(
         "Username-Password-Authentication",
@@ -102,11 +118,15 @@ resource "tenant_action" "exchange" {
 # The exchanged tokens are for this API. Without RBAC (enforce_policies),
 # a token carries the scopes asked for that the API defines; with it, only
 # those the user's roles give, and a user the exchange has just created is
-# in no role.
+# in no role. An exchange has no user present to consent, so the API must
+# let first-party applications skip consent: without it the tenant answers
+# invalid_request, consent_required.
 resource "tenant_resource_server" "orders" {
   identifier     = "https://api.example.com/${var.prefix}orders/"
   name           = "${var.prefix}Orders API"
   token_lifetime = 3600
+
+  skip_consent_for_verifiable_first_party_clients = true
 
   scopes = {
     "read:orders"   = "Read orders"

@@ -44,7 +44,8 @@ import (
 )
 
 // Options configure an emulator. The zero value is a usable emulator on a
-// random loopback port with no rate limit, no entity cap and no faults.
+// random loopback port with no rate limit on the Management API, no entity
+// cap and no faults; token exchanges have the platform's limits.
 type Options struct {
 	// Listen is the loopback address ("127.0.0.1:0" when empty).
 	Listen string
@@ -123,6 +124,12 @@ type Options struct {
 	// (default 5 minutes); an install past it is ended, and the build goes
 	// on as without npm.
 	InstallTimeout time.Duration
+	// ExchangeRateLimit is the custom token exchange's own rate limit, in
+	// requests a second for the tenant (0: the default, 10, the platform's
+	// figure for its Enterprise tier; negative: no limit), in a bucket of
+	// ExchangeRateBurst (0: one second's worth).
+	ExchangeRateLimit float64
+	ExchangeRateBurst int
 	// ExchangeThrottle is the Suspicious IP Throttling of token exchanges.
 	ExchangeThrottle ExchangeThrottle
 }
@@ -298,7 +305,7 @@ func Start(opts Options) (*Server, error) {
 	}
 	s.t.Installer = actionruntime.NewInstaller(actionruntime.InstallerOptions{Cache: opts.PackageCache, Npm: opts.Npm, Registry: opts.NpmRegistry, Timeout: opts.InstallTimeout})
 	s.runtime = actionruntime.New(actionruntime.Options{Node: opts.Node, Timeout: opts.ActionTimeout, Log: s.t.Logf})
-	if s.oauth, err = oauth.New(s.t, s.runtime, oauth.Options{TokenLifetime: opts.TokenLifetime, Throttle: opts.ExchangeThrottle}); err != nil {
+	if s.oauth, err = oauth.New(s.t, s.runtime, oauth.Options{TokenLifetime: opts.TokenLifetime, ExchangeRate: exchangeRate(opts.ExchangeRateLimit), ExchangeBurst: opts.ExchangeRateBurst}); err != nil {
 		l.Close()
 		return nil, err
 	}
@@ -310,6 +317,7 @@ func Start(opts Options) (*Server, error) {
 		s.t.KeepSystemAPIs(s.t.St)
 	}
 	s.t.SeedSystem()
+	s.t.SeedIPThrottling(opts.ExchangeThrottle.Disabled, opts.ExchangeThrottle.MaxAttempts, opts.ExchangeThrottle.Rate)
 	if saved != nil {
 		s.t.MoveGrants(saved.OldAudience, s.Audience())
 	}
@@ -336,6 +344,18 @@ func Start(opts Options) (*Server, error) {
 	}
 	go func() { _ = s.srv.Serve(l) }()
 	return s, nil
+}
+
+// DefaultExchangeRateLimit is the custom token exchange's rate limit by
+// default, requests a second.
+const DefaultExchangeRateLimit = oauth.DefaultExchangeRate
+
+// exchangeRate is Options.ExchangeRateLimit with its default.
+func exchangeRate(limit float64) float64 {
+	if limit == 0 {
+		return DefaultExchangeRateLimit
+	}
+	return limit
 }
 
 // Close stops the server, writes Options.StateFile when set, and, with

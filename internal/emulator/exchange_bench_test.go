@@ -34,6 +34,7 @@ type benchTenant struct {
 
 func newBenchTenant(tb testing.TB, o Options) *benchTenant {
 	tb.Helper()
+	o.ExchangeRateLimit = -1 // the benchmarks measure the exchange, not its limit
 	s, err := Start(o)
 	if err != nil {
 		tb.Fatal(err)
@@ -42,7 +43,7 @@ func newBenchTenant(tb testing.TB, o Options) *benchTenant {
 	bt := &benchTenant{tb: tb, s: s}
 	form := url.Values{"grant_type": {"client_credentials"}, "client_id": {s.ClientID()}, "client_secret": {s.ClientSecret()}, "audience": {s.Audience()}}
 	bt.tok = bt.post("/oauth/token", "", form)["access_token"].(string)
-	bt.call("POST", "/api/v2/resource-servers", `{"identifier":"`+ordersAPI+`","scopes":[{"value":"read:orders"}]}`)
+	bt.call("POST", "/api/v2/resource-servers", `{"identifier":"`+ordersAPI+`","skip_consent_for_verifiable_first_party_clients":true,"scopes":[{"value":"read:orders"}]}`)
 	c := bt.call("POST", "/api/v2/clients", `{"name":"app","is_first_party":true,"oidc_conformant":true,"token_exchange":{"allow_any_profile_of_type":["custom_authentication"]}}`)
 	bt.client, bt.secret = c["client_id"].(string), c["client_secret"].(string)
 	return bt

@@ -46,10 +46,13 @@ func newExchangeTenant(t *testing.T, o Options, body, deps, secrets string) *exc
 	if o.BuildDelay == 0 {
 		o.BuildDelay = 20 * time.Millisecond
 	}
+	if o.ExchangeRateLimit == 0 {
+		o.ExchangeRateLimit = -1 // the tests that count on the limit set it
+	}
 	h := start(t, o)
 	x := &exchangeTenant{harness: h, tok: h.admin()}
 	h.expect(h.call(x.tok, "POST", "/api/v2/resource-servers", `{"identifier":"`+ordersAPI+`","name":"Orders","token_lifetime":3600,
-		"scopes":[{"value":"read:orders"},{"value":"cancel:orders"}]}`), 201)
+		"skip_consent_for_verifiable_first_party_clients":true,"scopes":[{"value":"read:orders"},{"value":"cancel:orders"}]}`), 201)
 	x.actionID = x.deploy(body, deps, secrets)
 	h.expect(h.call(x.tok, "POST", "/api/v2/token-exchange-profiles", fmt.Sprintf(
 		`{"name":"legacy","subject_token_type":%q,"action_id":%q,"type":"custom_authentication"}`, legacyType, x.actionID)), 201)
@@ -258,10 +261,10 @@ func TestExchange_refusals(t *testing.T) {
 		{"thrown error", "throw", nil, 500, "server_error", oauth.ActionFailed},
 		{"no user set", "none", nil, 500, "server_error", "did not set a user"},
 		{"user set twice", "both", nil, 500, "server_error", "set the user 2 times"},
-		{"setUserById of nobody", "by-id", nil, 400, "invalid_request", `The user "auth0|nobody" does not exist.`},
+		{"setUserById of nobody", "by-id", nil, 400, "invalid_request", "The user does not exist."},
 		{"creationBehavior none", "existing-only", nil, 400, "invalid_request", "creationBehavior is none"},
 		{"unknown connection", "other-connection", nil, 500, "server_error", `the connection "corporate-ldap" does not exist`},
-		{"create without email", "no-email", nil, 400, "invalid_request", "needs an email"},
+		{"create without email", "no-email", nil, 400, "invalid_request", "An email is required"},
 		{"25 profile attributes", "wide", nil, 500, "server_error", "25 attributes, at most 24"},
 		{"creationBehavior out of its enum", "bad-option", nil, 500, "server_error", "options.creationBehavior must be one of"},
 		{"setOrganization", "org", nil, 400, "invalid_request", `The organization "org_123" does not exist.`},

@@ -29,6 +29,10 @@ type TokenExchangeRequest struct {
 	SubjectTokenType string
 	Audience         string
 	Scopes           []string
+	// ActorToken and ActorTokenType are the acting party's token, for
+	// delegation (token-exchange-flow.md §5); both or neither.
+	ActorToken     string
+	ActorTokenType string
 }
 
 // ExchangedTokens is the tenant's answer to an exchange it accepts
@@ -93,7 +97,11 @@ func (c *Client) ExchangeToken(ctx context.Context, x TokenExchangeRequest) (*Ex
 	if len(x.Scopes) > 0 {
 		form.Set("scope", strings.Join(x.Scopes, " "))
 	}
-	ctx = c.logContext(ctx, x.SubjectToken, x.ClientSecret)
+	if x.ActorToken != "" {
+		form.Set("actor_token", x.ActorToken)
+		form.Set("actor_token_type", x.ActorTokenType)
+	}
+	ctx = c.logContext(ctx, x.SubjectToken, x.ClientSecret, x.ActorToken)
 	actx, cancel := context.WithTimeout(ctx, c.cfg.RequestTimeout)
 	defer cancel()
 	target := c.endpoint.TokenURL()

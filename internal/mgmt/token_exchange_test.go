@@ -132,3 +132,15 @@ func TestExchangeToken_redirectRefused(t *testing.T) {
 		t.Fatalf("got %v, %d requests reached the redirect's target", err, hits.Load())
 	}
 }
+
+// Delegation: the actor token and its type go in the form, together.
+func TestExchangeToken_actor(t *testing.T) {
+	c, seen, _ := exchangeTenant(t, 200, `{"access_token":"eyJ.a.b","expires_in":60,"token_type":"Bearer"}`)
+	if _, err := c.ExchangeToken(context.Background(), mgmt.TokenExchangeRequest{ClientID: "spa", SubjectToken: "t", SubjectTokenType: "urn:acme:t",
+		ActorToken: "agent-token", ActorTokenType: "urn:acme:agent"}); err != nil {
+		t.Fatal(err)
+	}
+	if f := (*seen)[0]; f.Get("actor_token") != "agent-token" || f.Get("actor_token_type") != "urn:acme:agent" {
+		t.Fatalf("form %s", f.Encode())
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -77,6 +78,20 @@ func (e *exchangeResource) Schema(_ context.Context, _ ephemeral.SchemaRequest, 
 				Required:   true,
 				Sensitive:  true,
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"actor_token": schema.StringAttribute{
+				MarkdownDescription: "The acting party's token, for delegation (a support agent acting on behalf of the " +
+					"user): handed to the action as `event.transaction.actor_token`, whose `api.authentication.setActor` " +
+					"puts an `act` claim in the tokens. Needs `actor_token_type`. Ephemeral values are accepted.",
+				Optional:   true,
+				Sensitive:  true,
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1), stringvalidator.AlsoRequires(path.MatchRoot("actor_token_type"))},
+			},
+			"actor_token_type": schema.StringAttribute{
+				MarkdownDescription: "The type of `actor_token`, an absolute URI (`event.transaction.actor_token_type`). " +
+					"Needs `actor_token`.",
+				Optional:   true,
+				Validators: []validator.String{validate.AbsoluteURI(), stringvalidator.AlsoRequires(path.MatchRoot("actor_token"))},
 			},
 			"audience": schema.StringAttribute{
 				MarkdownDescription: "The identifier of the API the access token is for. Without it the tenant's default " +
@@ -162,6 +177,16 @@ func (e *exchangeResource) Schema(_ context.Context, _ ephemeral.SchemaRequest, 
 			"id_token_claims_json": schema.StringAttribute{
 				MarkdownDescription: "Every claim of the ID token, as JSON; null without an ID token.",
 				Computed:            true,
+			},
+			"act_json": schema.StringAttribute{
+				MarkdownDescription: "The access token's `act` claim as JSON (`jsondecode(...).sub` is the acting party), " +
+					"set when the action delegated (`api.authentication.setActor`); null otherwise.",
+				Computed: true,
+			},
+			"refresh_token_issued": schema.BoolAttribute{
+				MarkdownDescription: "Whether the answer held a refresh token (asked for with `offline_access`, for an " +
+					"API that allows offline access; never with an actor). The refresh token itself is not kept.",
+				Computed: true,
 			},
 			"error": schema.StringAttribute{
 				MarkdownDescription: "With `accept_refusal`, the refusal's OAuth error code (`error`), such as " +

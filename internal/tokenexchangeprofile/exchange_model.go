@@ -19,6 +19,8 @@ type exchangeModel struct {
 	ClientSecret      types.String `tfsdk:"client_secret"`
 	SubjectTokenType  types.String `tfsdk:"subject_token_type"`
 	SubjectToken      types.String `tfsdk:"subject_token"`
+	ActorToken        types.String `tfsdk:"actor_token"`
+	ActorTokenType    types.String `tfsdk:"actor_token_type"`
 	Audience          types.String `tfsdk:"audience"`
 	Scopes            types.Set    `tfsdk:"scopes"`
 	AcceptRefusal     types.Bool   `tfsdk:"accept_refusal"`
@@ -31,6 +33,8 @@ type exchangeModel struct {
 	Claims            *claimsModel `tfsdk:"claims"`
 	ClaimsJSON        types.String `tfsdk:"claims_json"`
 	IDTokenClaimsJSON types.String `tfsdk:"id_token_claims_json"`
+	ActJSON           types.String `tfsdk:"act_json"`
+	RefreshIssued     types.Bool   `tfsdk:"refresh_token_issued"`
 	Error             types.String `tfsdk:"error"`
 	ErrorDescription  types.String `tfsdk:"error_description"`
 	StatusCode        types.Int64  `tfsdk:"status_code"`
@@ -55,6 +59,8 @@ func (m *exchangeModel) request(ctx context.Context, diags *diag.Diagnostics) mg
 		SubjectToken:     m.SubjectToken.ValueString(),
 		SubjectTokenType: m.SubjectTokenType.ValueString(),
 		Audience:         m.Audience.ValueString(),
+		ActorToken:       m.ActorToken.ValueString(),
+		ActorTokenType:   m.ActorTokenType.ValueString(),
 	}
 	if !m.Scopes.IsNull() {
 		diags.Append(m.Scopes.ElementsAs(ctx, &x.Scopes, false)...)
@@ -76,6 +82,7 @@ func (m *exchangeModel) nullTokens() {
 	m.GrantedScopes = types.ListNull(types.StringType)
 	m.UserID, m.ClaimsJSON, m.IDTokenClaimsJSON = types.StringNull(), types.StringNull(), types.StringNull()
 	m.Claims = nil
+	m.ActJSON, m.RefreshIssued = types.StringNull(), types.BoolNull()
 	m.Error, m.ErrorDescription, m.StatusCode = types.StringNull(), types.StringNull(), types.Int64Null()
 }
 
@@ -94,6 +101,13 @@ func (m *exchangeModel) issued(t *mgmt.ExchangedTokens) error {
 	m.ClaimsJSON = types.StringValue(raw)
 	m.Claims = claimsFrom(claims)
 	m.UserID = m.Claims.Sub
+	// Delegation (token-exchange-flow.md §5): the act claim, and whether a
+	// refresh token came, never the token itself.
+	if act, ok := claims["act"]; ok {
+		b, _ := json.Marshal(act)
+		m.ActJSON = types.StringValue(string(b))
+	}
+	m.RefreshIssued = types.BoolValue(t.RefreshToken != "")
 	if t.IDToken != "" {
 		_, idRaw, err := readClaims(t.IDToken)
 		if err != nil {

@@ -72,3 +72,26 @@ func TestExchangeModel_notAJWT(t *testing.T) {
 		t.Fatal("an opaque access token was read as a JWT")
 	}
 }
+
+// Delegation: the act claim as JSON, and whether a refresh token came; a
+// token without either shows null act and false.
+func TestExchangeModel_actAndRefreshToken(t *testing.T) {
+	var m exchangeModel
+	access := signed(t, jwt.MapClaims{"sub": "auth0|u", "act": map[string]any{"sub": "agent-7", "act": map[string]any{"sub": "console"}}})
+	if err := m.issued(&mgmt.ExchangedTokens{AccessToken: access}); err != nil {
+		t.Fatal(err)
+	}
+	if m.ActJSON.ValueString() != `{"act":{"sub":"console"},"sub":"agent-7"}` || m.RefreshIssued.ValueBool() {
+		t.Fatalf("act %s refresh %s", m.ActJSON, m.RefreshIssued)
+	}
+	if err := m.issued(&mgmt.ExchangedTokens{AccessToken: signed(t, jwt.MapClaims{"sub": "auth0|u"}), RefreshToken: "rt"}); err != nil {
+		t.Fatal(err)
+	}
+	if !m.ActJSON.IsNull() || !m.RefreshIssued.ValueBool() {
+		t.Fatalf("act %s refresh %s", m.ActJSON, m.RefreshIssued)
+	}
+	m.refused(&mgmt.OAuthError{StatusCode: 400, Code: "invalid_request"})
+	if !m.ActJSON.IsNull() || !m.RefreshIssued.IsNull() {
+		t.Fatalf("a refusal: act %s refresh %s", m.ActJSON, m.RefreshIssued)
+	}
+}

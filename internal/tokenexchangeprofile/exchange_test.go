@@ -36,7 +36,7 @@ func TestExchangeSchema_validateImplementation(t *testing.T) {
 }
 
 // exchangeCode accepts a subject token "good-<id>" for the user of that id,
-// rejects any other.
+// rejects any other; an actor token makes its value the actor.
 const exchangeCode = `exports.onExecuteCustomTokenExchange = async (event, api) => {
   const t = event.transaction.subject_token;
   if (t === "crash") {
@@ -52,6 +52,9 @@ const exchangeCode = `exports.onExecuteCustomTokenExchange = async (event, api) 
   api.authentication.setUserByConnection("Username-Password-Authentication",
     { user_id: t.slice(5), email: t.slice(5) + "@example.com" },
     { creationBehavior: "create_if_not_exists", updateBehavior: "none" });
+  if (event.transaction.actor_token) {
+    api.authentication.setActor({ sub: event.transaction.actor_token });
+  }
 };`
 
 // exchangeFactories serve the provider and the echo provider, which keeps
@@ -75,7 +78,12 @@ func newExchangeSetup(t *testing.T, target *acctest.Target) exchangeSetup {
 	c := target.Client()
 	name := acctest.RandomName()
 	x := exchangeSetup{audience: "https://api.example.com/" + name, subjectTokenType: "urn:acme:" + name}
-	if _, err := c.CreateResourceServer(ctx, mgmt.ResourceServer{Identifier: x.audience,
+	// An exchange's API lets first-party clients skip consent (the
+	// exchange has no user present to consent).
+	// It allows offline access, so that an exchange can ask for a refresh
+	// token.
+	yes := true
+	if _, err := c.CreateResourceServer(ctx, mgmt.ResourceServer{Identifier: x.audience, SkipConsentForVerifiableFirstPartyClients: &yes, AllowOfflineAccess: &yes,
 		Scopes: &[]mgmt.ResourceServerScope{{Value: "read:orders"}}}); err != nil {
 		t.Fatal(err)
 	}
@@ -319,4 +327,65 @@ ephemeral "tenant_token_exchange" "x" {
   }
 }
 `, x.clientID, x.clientSecret, x.subjectTokenType, subject, x.audience, user)
+}
+
+// Delegation: the actor token reaches the action, whose setActor gives the
+// act claim; with an actor no refresh token is issued, without one
+// offline_access gives one. The refresh token itself is kept nowhere.
+func TestAccTokenExchange_delegation(t *testing.T) {
+	target := acctest.NewTarget(t)
+	x := newExchangeSetup(t, target)
+	// Each step's echo is a new resource: an echo keeps the data it was
+	// created with.
+	config := func(echo, actor string) string {
+		return target.Config(fmt.Sprintf(`
+ephemeral "tenant_token_exchange" "x" {
+  client_id          = %[1]q
+  client_secret      = %[2]q
+  subject_token_type = %[3]q
+  subject_token      = "good-legacy-7"
+  audience           = %[4]q
+  scopes             = ["offline_access", "read:orders"]
+  %[5]s
+}
+
+provider "echo" {
+  data = {
+    act_json             = ephemeral.tenant_token_exchange.x.act_json
+    refresh_token_issued = ephemeral.tenant_token_exchange.x.refresh_token_issued
+    user_id              = ephemeral.tenant_token_exchange.x.user_id
+  }
+}
+
+resource "echo" %[6]q {}
+`, x.clientID, x.clientSecret, x.subjectTokenType, x.audience, actor, echo))
+	}
+	data := func(k string) tfjsonpath.Path { return tfjsonpath.New("data").AtMapKey(k) }
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_10_0)},
+		ProtoV6ProviderFactories: exchangeFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      config("refused", `actor_token = "agent-7"`),
+				ExpectError: regexp.MustCompile(`(?s)actor_token_type.*must be specified`),
+			},
+			{
+				Config: config("delegated", `
+  actor_token        = "agent-7"
+  actor_token_type   = "urn:acme:support-agent"`),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("echo.delegated", data("act_json"), knownvalue.StringExact(`{"sub":"agent-7"}`)),
+					statecheck.ExpectKnownValue("echo.delegated", data("refresh_token_issued"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue("echo.delegated", data("user_id"), knownvalue.StringExact("auth0|legacy-7")),
+				},
+			},
+			{
+				Config: config("offline", ""),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("echo.offline", data("act_json"), knownvalue.Null()),
+					statecheck.ExpectKnownValue("echo.offline", data("refresh_token_issued"), knownvalue.Bool(true)),
+				},
+			},
+		},
+	})
 }

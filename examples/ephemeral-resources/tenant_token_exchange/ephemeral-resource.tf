@@ -33,3 +33,32 @@ ephemeral "tenant_token_exchange" "legacy" {
     }
   }
 }
+
+variable "agent_token" {
+  description = "A support agent's token, for an exchange on behalf of the test user."
+  type        = string
+  sensitive   = true
+  ephemeral   = true
+}
+
+# Delegation: a support agent acts on behalf of the user. The action reads
+# event.transaction.actor_token and calls api.authentication.setActor, so
+# the tokens carry an act claim naming the agent; with an actor the tenant
+# issues no refresh token, even for offline_access.
+ephemeral "tenant_token_exchange" "on_behalf" {
+  client_id          = var.client_id
+  client_secret      = ephemeral.tenant_client_secret.app.client_secret
+  subject_token_type = "urn:acme:legacy-idp-token"
+  subject_token      = var.legacy_token
+  actor_token        = var.agent_token
+  actor_token_type   = "urn:acme:support-agent-token"
+  audience           = "https://api.example.com/orders/"
+  scopes             = ["offline_access", "read:orders"]
+
+  lifecycle {
+    postcondition {
+      condition     = self.user_id == "auth0|legacy-42" && try(jsondecode(self.act_json).sub, "") == "agent-7" && !self.refresh_token_issued
+      error_message = "The exchange on behalf of the user does not name the agent as its actor, or issued a refresh token."
+    }
+  }
+}

@@ -190,6 +190,9 @@ function makeApi(calls, cache) {
       requireString('organization', organization);
       return record('authentication.setOrganization', [organization]);
     },
+    setActor(actor) {
+      return record('authentication.setActor', [actor === undefined ? null : actor]);
+    },
   };
   api.user = userApi(record);
   api.cache = cache;

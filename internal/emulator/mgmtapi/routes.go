@@ -140,6 +140,13 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	s.handle(mux, "GET "+grants+"/{id}", "read:client_grants", s.getGrant)
 	s.handle(mux, "PATCH "+grants+"/{id}", "update:client_grants", s.updateGrant)
 	s.handle(mux, "DELETE "+grants+"/{id}", "delete:client_grants", s.deleteGrant)
+
+	s.handle(mux, "GET /api/v2/tenants/settings", "read:tenant_settings", s.getTenantSettings)
+	s.handle(mux, "PATCH /api/v2/tenants/settings", "update:tenant_settings", s.updateTenantSettings)
+
+	const sit = "/api/v2/attack-protection/suspicious-ip-throttling"
+	s.handle(mux, "GET "+sit, "read:attack_protection", s.getIPThrottling)
+	s.handle(mux, "PATCH "+sit, "update:attack_protection", s.updateIPThrottling)
 }
 
 // capReached reports whether the store already holds the cap of a type.

@@ -32,23 +32,29 @@ const TokenExchangeGrant = "urn:ietf:params:oauth:grant-type:token-exchange"
 const customTokenExchangeTrigger = "custom-token-exchange"
 
 // oidcScopes are granted when asked for, whatever the API (§2: openid asks
-// for an ID token).
-//
-// A known difference from the tenant (§4: refresh_token comes with
-// offline_access when the API allows it): the emulator issues no refresh
-// token and serves no refresh_token grant, so offline_access is never
-// granted and never in the answer's scope. The emulator's guide says so.
+// for an ID token); offline_access is granted as refresh.go says.
 var oidcScopes = []string{"openid", "profile", "email"}
 
-// exchangeFailure is an OAuth error answer of the exchange.
+// exchangeFailure is an OAuth error answer of the exchange, and the
+// detail its log line adds (stored data the answer leaves out).
 type exchangeFailure struct {
 	status      int
 	code        string
 	description string
+	detail      string
 }
 
 func refuse(status int, code, format string, args ...any) *exchangeFailure {
-	return &exchangeFailure{status, code, fmt.Sprintf(format, args...)}
+	return &exchangeFailure{status: status, code: code, description: fmt.Sprintf(format, args...)}
+}
+
+// logged is the failure as the log says it: the description, and the
+// detail when there is one.
+func (f *exchangeFailure) logged() string {
+	if f.detail == "" {
+		return f.description
+	}
+	return f.description + " (" + f.detail + ")"
 }
 
 // The answers the tenant gives where the action fails to run (§4: [?]).
@@ -75,6 +81,8 @@ type exchangeRequest struct {
 	scopes  []string
 	event   map[string]any
 	org     *tenant.Organization // the organization parameter's
+	// refreshing is the refresh token a refresh grant uses (refresh.go).
+	refreshing *refreshRecord
 }
 
 // tokenExchange answers the token-exchange grant for an authenticated
@@ -90,7 +98,7 @@ func (s *Server) tokenExchange(w http.ResponseWriter, r *http.Request, c *exchan
 		s.Logf("fecte: client %s, subject_token_type %q: the caller went away; nothing of the exchange is kept (%v)", c.id, fields["subject_token_type"], time.Since(start).Round(time.Millisecond))
 	case f != nil:
 		// Tenant logs: fecte for a failed exchange (§4).
-		s.Logf("fecte: client %s, subject_token_type %q: %d %s: %s (%v)", c.id, fields["subject_token_type"], f.status, f.code, f.description, time.Since(start).Round(time.Millisecond))
+		s.Logf("fecte: client %s, subject_token_type %q: %d %s: %s (%v)", c.id, fields["subject_token_type"], f.status, f.code, f.logged(), time.Since(start).Round(time.Millisecond))
 		oauthErr(w, f.status, f.code, f.description)
 	}
 }
@@ -102,6 +110,12 @@ func (s *Server) prepareExchange(r *http.Request, c *exchangeClient, fields map[
 		if fields[k] == "" {
 			return nil, refuse(400, "invalid_request", "Missing required parameter: %s", k)
 		}
+	}
+	if f := actorParameters(fields); f != nil {
+		return nil, f
+	}
+	if f := s.requestedTokenType(fields); f != nil {
+		return nil, f
 	}
 	// §1: only a client whose token_exchange allows custom_authentication,
 	// first-party and OIDC-conformant, may exchange.
@@ -140,9 +154,13 @@ func (s *Server) prepareExchange(r *http.Request, c *exchangeClient, fields map[
 		return nil, refuse(400, "invalid_request", "There is no token exchange profile for the subject_token_type %q.", fields["subject_token_type"])
 	}
 	// The audience: an API of the tenant (management-api.md §6: "Service
-	// not found" for another; the client credentials grant's answer when
-	// none is given, assumed the same here).
+	// not found" for another); without one, the tenant's default audience
+	// (§5); without that, the client credentials grant's answer, assumed
+	// the same here.
 	aud := fields["audience"]
+	if aud == "" {
+		aud = s.DefaultAudience()
+	}
 	if aud == "" {
 		return nil, refuse(403, "access_denied", "No audience parameter was provided, and no default audience has been configured")
 	}
@@ -151,6 +169,9 @@ func (s *Server) prepareExchange(r *http.Request, c *exchangeClient, fields map[
 		return nil, refuse(403, "access_denied", "Service not found: %s", aud)
 	}
 	if f := s.userAccessAllowed(c, rs); f != nil {
+		return nil, f
+	}
+	if f := consentRequired(rs); f != nil {
 		return nil, f
 	}
 	// Assumption (§4: [?]): a profile whose action is gone, does not run
@@ -248,16 +269,18 @@ func (s *Server) exchangeEvent(r *http.Request, req *exchangeRequest, fields map
 		tag, _, _ = strings.Cut(tag, ";")
 		request["language"] = strings.TrimSpace(tag)
 	}
+	tx := map[string]any{
+		"subject_token": fields["subject_token"], "subject_token_type": fields["subject_token_type"],
+		"requested_scopes": nonNil(req.scopes), "requested_token_type": requested,
+	}
+	actorTransaction(tx, fields)
 	return map[string]any{
 		"client":          map[string]any{"client_id": req.client.id, "name": req.client.name, "metadata": req.client.metadata},
 		"request":         request,
 		"resource_server": map[string]any{"identifier": req.rs.Identifier},
 		"secrets":         secrets,
 		"tenant":          map[string]any{"id": s.Name},
-		"transaction": map[string]any{
-			"subject_token": fields["subject_token"], "subject_token_type": fields["subject_token_type"],
-			"requested_scopes": nonNil(req.scopes), "requested_token_type": requested,
-		},
+		"transaction":     tx,
 	}
 }
 
@@ -326,7 +349,7 @@ func (s *Server) runExchange(ctx context.Context, start time.Time, w http.Respon
 		out.appMeta = append(out.appMeta, post.appMeta...)
 		out.userMeta = append(out.userMeta, post.userMeta...)
 	}
-	tokens, f := s.issueUserTokens(req, out.user, out.organization, post, now)
+	tokens, f := s.issueUserTokens(req, out, post, now)
 	if f != nil {
 		return f
 	}
@@ -370,7 +393,8 @@ type outcome struct {
 	change   *userChange
 	appMeta  [][2]json.RawMessage
 	userMeta [][2]json.RawMessage
-	login    bool // setUserByConnection logs the user in (logins_count)
+	login    bool            // setUserByConnection logs the user in (logins_count)
+	actor    json.RawMessage // the act claim setActor gave (delegation.go)
 	// organization is the exchange's (exchange_org.go), which the user
 	// joins with joinOrganization.
 	organization     *tenant.Organization
@@ -405,6 +429,12 @@ func (s *Server) decide(req *exchangeRequest, calls []actionruntime.Call, now ti
 			return nil, refuse(status, code, "%s", reason)
 		case "authentication.setUserById", "authentication.setUserByConnection":
 			sets = append(sets, c)
+		case "authentication.setActor":
+			actor, uf := readActor(arg(c, 0))
+			if uf != nil {
+				return nil, uf.failure()
+			}
+			out.actor = actor
 		case "authentication.setOrganization":
 			organization = argString(c, 0)
 		case "user.setAppMetadata":
@@ -433,7 +463,7 @@ func (s *Server) decide(req *exchangeRequest, calls []actionruntime.Call, now ti
 		}
 	}
 	if uf != nil {
-		return nil, refuse(uf.status, uf.code, "%s", uf.description)
+		return nil, uf.failure()
 	}
 	if f := s.setOrganization(req, out, organization); f != nil {
 		return nil, f
@@ -483,7 +513,8 @@ func argString(c actionruntime.Call, i int) string {
 // issueUserTokens makes the answer of a successful exchange (§4): an access
 // token for the API, with sub the user, azp the client, the granted scopes
 // (and permissions under an RBAC dialect), living the API's token_lifetime;
-// an ID token when openid was asked for.
+// an ID token when openid was asked for; a refresh token with offline_access
+// (refresh.go).
 //
 // Assumptions (§4: [?] or silent): the answer carries no issued_token_type
 // and the access token no gty; the access token's aud adds the tenant's
@@ -495,9 +526,11 @@ func argString(c actionruntime.Call, i int) string {
 // signed as the client's jwt_configuration.alg says (RS256 with the
 // tenant's key, HS256 with the client secret).
 //
-// The post-login actions' custom claims are added to the tokens.
-func (s *Server) issueUserTokens(req *exchangeRequest, u *tenant.User, org *tenant.Organization, post *postLoginOutcome, now time.Time) (wire.Ordered, *exchangeFailure) {
-	rs, c := req.rs, req.client
+// The post-login actions' custom claims are added to the tokens, and the
+// act claim of a delegation (delegation.go) and the organization's org_id
+// (exchange_org.go).
+func (s *Server) issueUserTokens(req *exchangeRequest, out *outcome, post *postLoginOutcome, now time.Time) (wire.Ordered, *exchangeFailure) {
+	rs, c, u, org := req.rs, req.client, out.user, out.organization
 	rbac := rs.EnforcePolicies != nil && *rs.EnforcePolicies
 	allowed := map[string]bool{}
 	if rbac {
@@ -515,7 +548,7 @@ func (s *Server) issueUserTokens(req *exchangeRequest, u *tenant.User, org *tena
 		if slices.Contains(granted, sc) {
 			continue
 		}
-		if slices.Contains(oidcScopes, sc) || allowed[sc] {
+		if slices.Contains(oidcScopes, sc) || allowed[sc] || offlineGranted(sc, rs, out) {
 			granted = append(granted, sc)
 			openid = openid || sc == "openid"
 		}
@@ -540,7 +573,7 @@ func (s *Server) issueUserTokens(req *exchangeRequest, u *tenant.User, org *tena
 	if strings.HasSuffix(dialect, "_authz") {
 		claims["permissions"] = nonNil(s.UserPermissions(u.UserID, rs.Identifier))
 	}
-	for k, v := range withOrganization(post.accessClaims, org) {
+	for k, v := range withOrganization(withActor(post.accessClaims, out.actor), org) {
 		claims[k] = v
 	}
 	access, err := s.signAccessToken(rs, claims, strings.HasPrefix(dialect, "rfc9068_profile"))
@@ -549,7 +582,7 @@ func (s *Server) issueUserTokens(req *exchangeRequest, u *tenant.User, org *tena
 	}
 	answer := wire.Ordered{{"access_token", access}}
 	if openid {
-		id, err := s.idToken(c, u, granted, iss, withOrganization(post.idClaims, org), now)
+		id, err := s.idToken(c, u, granted, iss, withOrganization(withActor(post.idClaims, out.actor), org), now)
 		if err != nil {
 			return nil, refuse(500, "server_error", "The ID token could not be signed: %v", err)
 		}
@@ -557,6 +590,9 @@ func (s *Server) issueUserTokens(req *exchangeRequest, u *tenant.User, org *tena
 	}
 	if len(granted) > 0 {
 		answer = append(answer, wire.Ordered{{"scope", strings.Join(granted, " ")}}...)
+	}
+	if slices.Contains(granted, "offline_access") {
+		answer = withRefreshToken(answer, s.refreshTokenFor(req, out, post, granted, now))
 	}
 	return append(answer, wire.Ordered{{"expires_in", int64(life.Seconds())}, {"token_type", "Bearer"}}...), nil
 }
@@ -649,18 +685,22 @@ func (s *Server) applyCacheWrites(trigger string, writes []actionruntime.CacheWr
 	}
 }
 
-// The Suspicious IP Throttling of custom token exchange (§4, and the
+// The Suspicious IP Throttling of custom token exchange (§4, §5, and the
 // platform's attack protection documentation [R]): each rejected subject
-// token takes one attempt of the address's bucket (10 by default), one
-// attempt comes back every rate (10 minutes by default), and an address
-// whose bucket is empty is answered 429 too_many_attempts before any
-// action runs.
+// token takes one attempt of the address's bucket (max_attempts, 10 by
+// default), one attempt comes back every rate (10 minutes by default), and
+// an address whose bucket is empty is answered 429 too_many_attempts before
+// any action runs. The tenant's setting
+// (/attack-protection/suspicious-ip-throttling, stage
+// pre-custom-token-exchange; tenant/attack_protection.go) drives it: off
+// when it is disabled, without the block shield, or for an allowlisted
+// address.
 const ThrottledDescription = "We have detected suspicious login behavior and further attempts will be blocked. Please contact the administrator."
 
 // ExchangeThrottle is the pre-custom-token-exchange stage of Suspicious IP
-// Throttling.
+// Throttling as the emulator's flags set it at start (tenant.SeedIPThrottling).
 type ExchangeThrottle struct {
-	// Disabled turns the throttle off.
+	// Disabled turns the throttle off: the setting's enabled is false.
 	Disabled bool
 	// MaxAttempts is the bucket's size (default 10).
 	MaxAttempts int
@@ -673,42 +713,33 @@ type attemptBucket struct {
 	at   time.Time
 }
 
-func (t ExchangeThrottle) withDefaults() ExchangeThrottle {
-	if t.MaxAttempts <= 0 {
-		t.MaxAttempts = 10
-	}
-	if t.Rate <= 0 {
-		t.Rate = 10 * time.Minute
-	}
-	return t
-}
-
+// bucket is the address's bucket, refilled until now, or nil when the
+// throttle does not apply to it.
 func (s *Server) bucket(ip string, now time.Time) *attemptBucket {
-	t := s.throttle.withDefaults()
+	blocks, size, rate := s.ExchangeThrottle(ip)
+	if !blocks || size <= 0 || rate <= 0 {
+		return nil
+	}
 	if s.attempts == nil {
 		s.attempts = map[string]*attemptBucket{}
 	}
 	b := s.attempts[ip]
 	if b == nil {
-		b = &attemptBucket{left: float64(t.MaxAttempts), at: now}
+		b = &attemptBucket{left: float64(size), at: now}
 		s.attempts[ip] = b
 	}
-	b.left = min(float64(t.MaxAttempts), b.left+float64(now.Sub(b.at))/float64(t.Rate))
+	b.left = min(float64(size), b.left+float64(now.Sub(b.at))/float64(rate))
 	b.at = now
 	return b
 }
 
 func (s *Server) throttled(ip string, now time.Time) bool {
-	if s.throttle.Disabled {
-		return false
-	}
-	return s.bucket(ip, now).left < 1
+	b := s.bucket(ip, now)
+	return b != nil && b.left < 1
 }
 
 func (s *Server) countInvalidSubjectToken(ip string, now time.Time) {
-	if s.throttle.Disabled {
-		return
+	if b := s.bucket(ip, now); b != nil {
+		b.left = max(0, b.left-1)
 	}
-	b := s.bucket(ip, now)
-	b.left = max(0, b.left-1)
 }

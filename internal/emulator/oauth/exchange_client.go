@@ -18,6 +18,7 @@ type exchangeClient struct {
 	trustIPHeader    bool     // is_token_endpoint_ip_header_trusted
 	idTokenLifetime  time.Duration
 	idTokenAlg       string
+	refresh          refreshSettings // refresh_token (refresh.go)
 }
 
 // exchangeGrant answers POST /oauth/token with the token-exchange grant:
@@ -26,6 +27,9 @@ type exchangeClient struct {
 // fields), or, a public client (token_endpoint_auth_method none), with its
 // id alone: public clients may exchange (token-exchange-flow.md §1).
 func (s *Server) exchangeGrant(w http.ResponseWriter, r *http.Request, fields map[string]string) {
+	if s.exchangeRateLimited(w) {
+		return
+	}
 	s.Lock()
 	c, ok := s.St.Clients[fields["client_id"]]
 	var ec *exchangeClient
@@ -49,6 +53,7 @@ func exchangeClientOf(c *tenant.ClientRecord) *exchangeClient {
 		id: c.ID, name: c.Str("name"), secret: c.Secret, metadata: map[string]string{},
 		firstParty: c.Flag("is_first_party"), oidcConformant: c.Flag("oidc_conformant"),
 		trustIPHeader: c.Flag("is_token_endpoint_ip_header_trusted"), idTokenLifetime: 36000 * time.Second, idTokenAlg: "RS256",
+		refresh: refreshSettingsOf(c),
 	}
 	var te struct {
 		Types []string `json:"allow_any_profile_of_type"`

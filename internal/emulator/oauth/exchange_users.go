@@ -32,30 +32,39 @@ const (
 )
 
 // userFailure is why a user could not be set: an OAuth error of the token
-// endpoint.
+// endpoint, and its detail for the emulator's log.
 type userFailure struct {
 	status      int
 	code        string
 	description string
+	detail      string
+}
+
+// failure is the exchange's answer; the detail goes to its fecte log line.
+func (f *userFailure) failure() *exchangeFailure {
+	return &exchangeFailure{status: f.status, code: f.code, description: f.description, detail: f.detail}
 }
 
 func (f *userFailure) Error() string { return f.code + ": " + f.description }
 
 // invalidUser is a failure caused by the user the action set (400
-// invalid_request); badCall one caused by how the action called the api
-// (500 server_error).
+// invalid_request): its description is short and holds no stored user
+// data (no email, no connection), since the platform's token endpoint
+// errors "reveal less details" than its logs (token-exchange-flow.md §5);
+// the detail, for the log, may. badCall is one caused by how the action
+// called the api (500 server_error), described from the call alone.
 //
 // Assumption (token-exchange-flow.md §4 lists these cases as [?]): a user
 // that does not exist, or a profile the connection refuses, is 400
 // invalid_request; an api call the platform would refuse whatever the
 // user (an unknown connection, a limit, an option out of its enum) is 500
 // server_error, as an error of the action.
-func invalidUser(format string, args ...any) *userFailure {
-	return &userFailure{400, "invalid_request", fmt.Sprintf(format, args...)}
+func invalidUser(description, detailFormat string, args ...any) *userFailure {
+	return &userFailure{400, "invalid_request", description, fmt.Sprintf(detailFormat, args...)}
 }
 
 func badCall(format string, args ...any) *userFailure {
-	return &userFailure{500, "server_error", fmt.Sprintf(format, args...)}
+	return &userFailure{500, "server_error", fmt.Sprintf(format, args...), ""}
 }
 
 // blockedUser is the answer for a blocked user.
@@ -63,14 +72,14 @@ func badCall(format string, args ...any) *userFailure {
 // Assumption (token-exchange-flow.md §4: [?]): 401 unauthorized "user is
 // blocked", the token endpoint's answer to a blocked user in the password
 // grant.
-var blockedUser = &userFailure{401, "unauthorized", "user is blocked"}
+var blockedUser = &userFailure{401, "unauthorized", "user is blocked", ""}
 
 // userByID resolves setUserById: the user must exist and not be blocked
 // (token-exchange-flow.md §3).
 func (s *Server) userByID(id string) (*tenant.User, *userFailure) {
 	u, ok := s.St.Users[id]
 	if !ok {
-		return nil, invalidUser("The user %q does not exist.", id)
+		return nil, invalidUser("The user does not exist.", "setUserById: the user %q does not exist.", id)
 	}
 	if u.IsBlocked() {
 		return nil, blockedUser
@@ -160,23 +169,24 @@ func (s *Server) userByConnection(clientID, connection string, attrs map[string]
 	case found:
 		return replaceProfile(existing, p, now)
 	case creation == "none":
-		return nil, invalidUser("The user %q does not exist in the connection %s, and creationBehavior is none.", p.UserID, connection)
+		return nil, invalidUser("The user does not exist, and creationBehavior is none.",
+			"setUserByConnection: the user %q does not exist in the connection %s, and creationBehavior is none.", p.UserID, connection)
 	}
 	if p.Email == nil || *p.Email == "" {
-		return nil, invalidUser("setUserByConnection: the connection %s needs an email to create a user.", connection)
+		return nil, invalidUser("An email is required to create the user.", "setUserByConnection: the connection %s needs an email to create a user.", connection)
 	}
 	if a, err := mail.ParseAddress(*p.Email); err != nil || a.Address != *p.Email {
-		return nil, invalidUser("setUserByConnection: %q is not an email address.", *p.Email)
+		return nil, invalidUser("The user's email is not a valid email address.", "setUserByConnection: %q is not an email address.", *p.Email)
 	}
 	if p.PhoneNumber != nil && conn.Strategy == "auth0" {
-		return nil, invalidUser("setUserByConnection: the connection %s does not take a phone_number.", connection)
+		return nil, invalidUser("The connection does not take a phone_number.", "setUserByConnection: the connection %s does not take a phone_number.", connection)
 	}
 	if p.Username != nil && conn.Strategy == "auth0" {
-		return nil, invalidUser("setUserByConnection: the connection %s does not require a username, and takes none.", connection)
+		return nil, invalidUser("The connection does not take a username.", "setUserByConnection: the connection %s does not require a username, and takes none.", connection)
 	}
 	for _, other := range s.St.Users {
 		if other.ConnectionName() == conn.Name && strings.EqualFold(other.Email, *p.Email) {
-			return nil, invalidUser("setUserByConnection: another user of the connection %s has the email %s.", connection, *p.Email)
+			return nil, invalidUser("The user already exists.", "setUserByConnection: another user of the connection %s has the email %s.", connection, *p.Email)
 		}
 	}
 	at := wire.Millis(now)
@@ -277,14 +287,15 @@ func replaceProfile(existing *tenant.User, p *userProfile, now time.Time) (*user
 		{"phone_number", existing.PhoneNumber, wire.Deref(p.PhoneNumber), p.PhoneNumber != nil},
 	} {
 		if c.has != c.got && (c.sent || c.has != "") {
-			return nil, invalidUser("setUserByConnection: %s cannot be changed by a replace (the user's is %q, the action sent %q).", c.name, c.has, c.got)
+			return nil, invalidUser(c.name+" cannot be changed by a replace.",
+				"setUserByConnection: %s cannot be changed by a replace (the user's is %q, the action sent %q).", c.name, c.has, c.got)
 		}
 	}
 	if p.EmailVerified != nil && *p.EmailVerified != existing.EmailVerified {
-		return nil, invalidUser("setUserByConnection: email_verified cannot be changed by a replace.")
+		return nil, invalidUser("email_verified cannot be changed by a replace.", "setUserByConnection: email_verified cannot be changed by a replace.")
 	}
 	if p.PhoneVerified != nil && (existing.PhoneVerified == nil || *existing.PhoneVerified != *p.PhoneVerified) {
-		return nil, invalidUser("setUserByConnection: phone_verified cannot be changed by a replace.")
+		return nil, invalidUser("phone_verified cannot be changed by a replace.", "setUserByConnection: phone_verified cannot be changed by a replace.")
 	}
 	u := *existing
 	p.applyNames(&u)

@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"time"
 
+	"golang.org/x/time/rate"
+
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/actionruntime"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
 )
@@ -17,8 +19,11 @@ import (
 type Options struct {
 	// TokenLifetime is the lifetime of the Management API's tokens.
 	TokenLifetime time.Duration
-	// Throttle is the Suspicious IP Throttling of token exchanges.
-	Throttle ExchangeThrottle
+	// ExchangeRate limits token exchanges to this many a second, in a
+	// bucket of ExchangeBurst (the rate, rounded up, when 0); 0 or less is
+	// no limit (exchange_limit.go).
+	ExchangeRate  float64
+	ExchangeBurst int
 }
 
 // Server answers the token endpoint and the JWKS for one tenant.
@@ -28,16 +33,19 @@ type Server struct {
 	kid           string
 	runtime       *actionruntime.Runtime
 	tokenLifetime time.Duration
-	throttle      ExchangeThrottle
 	// Under the tenant's lock.
 	actionCache map[string]map[string]actionruntime.CacheRecord // by trigger id
 	attempts    map[string]*attemptBucket                       // by IP
+	// refreshTokens are the refresh tokens issued, by the token's SHA-256
+	// (refresh.go).
+	refreshTokens map[string]*refreshRecord
+	exchangeLimit *rate.Limiter // nil: none
 }
 
 // New makes the tenant's signing key, whose certificate the tenant's
 // clients show, and the token endpoint that signs with it; actions run in rt.
 func New(t *tenant.Tenant, rt *actionruntime.Runtime, o Options) (*Server, error) {
-	s := &Server{Tenant: t, runtime: rt, tokenLifetime: o.TokenLifetime, throttle: o.Throttle}
+	s := &Server{Tenant: t, runtime: rt, tokenLifetime: o.TokenLifetime, exchangeLimit: newExchangeLimiter(o.ExchangeRate, o.ExchangeBurst)}
 	var err error
 	if s.key, s.kid, err = newSigningKey(); err != nil {
 		return nil, err
@@ -50,11 +58,12 @@ func New(t *tenant.Tenant, rt *actionruntime.Runtime, o Options) (*Server, error
 func (s *Server) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /oauth/token", s.token)
 	mux.HandleFunc("GET /.well-known/jwks.json", s.jwks)
+	mux.HandleFunc("GET /.well-known/openid-configuration", s.discovery)
 }
 
 // Key is the tenant's signing key and its id.
 func (s *Server) Key() (*rsa.PrivateKey, string) { return s.key, s.kid }
 
-// Reset forgets the actions' caches and the throttled addresses. Under the
-// tenant's lock.
-func (s *Server) Reset() { s.actionCache, s.attempts = nil, nil }
+// Reset forgets the actions' caches, the throttled addresses and the
+// refresh tokens. Under the tenant's lock.
+func (s *Server) Reset() { s.actionCache, s.attempts, s.refreshTokens = nil, nil, nil }

@@ -41,7 +41,9 @@ func TestExchangeClientOf(t *testing.T) {
 // Each rejected subject token takes an attempt of its address; an address
 // without one is throttled until one comes back, a rate later.
 func TestThrottle_attemptsComeBack(t *testing.T) {
-	s := &Server{Tenant: &tenant.Tenant{}, throttle: ExchangeThrottle{MaxAttempts: 2, Rate: time.Minute}}
+	tn := &tenant.Tenant{St: tenant.NewStore()}
+	tn.SeedIPThrottling(false, 2, time.Minute)
+	s := &Server{Tenant: tn}
 	now := time.Now()
 	for range 2 {
 		if s.throttled("10.0.0.1", now) {
@@ -93,7 +95,7 @@ func TestRoutes_exchangeOnATenantAlone(t *testing.T) {
 	}
 	s.Routes(mux)
 
-	tn.St.ResourceServers["rs_1"] = &tenant.ResourceServer{ID: "rs_1", Identifier: "https://api.example.com/", TokenLifetime: 600, SigningAlg: "RS256"}
+	tn.St.ResourceServers["rs_1"] = &tenant.ResourceServer{ID: "rs_1", Identifier: "https://api.example.com/", TokenLifetime: 600, SigningAlg: "RS256", SkipConsent: true}
 	a := &tenant.Action{Name: "exchange", Triggers: []tenant.Trigger{{ID: "custom-token-exchange", Version: "v1"}}, Runtime: "node22",
 		Code: `exports.onExecuteCustomTokenExchange = async (event, api) => {
   api.authentication.setUserByConnection("Username-Password-Authentication",

@@ -68,6 +68,10 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		s.exchangeGrant(w, r, fields)
 		return
 	}
+	if fields["grant_type"] == "refresh_token" {
+		s.refreshGrant(w, fields)
+		return
+	}
 	if fields["grant_type"] != "client_credentials" {
 		oauthErr(w, 403, "unsupported_grant_type", "Unsupported grant type: "+fields["grant_type"])
 		return
@@ -112,6 +116,9 @@ func (s *Server) issue(fields map[string]string) (tok issued, status int, code, 
 		return tok, 401, "access_denied", "Unauthorized"
 	}
 	aud := fields["audience"]
+	if aud == "" {
+		aud = s.DefaultAudience() // the tenant settings' default_audience
+	}
 	if aud == "" {
 		return tok, 403, "access_denied", "No audience parameter was provided, and no default audience has been configured"
 	}

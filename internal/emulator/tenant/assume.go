@@ -57,6 +57,12 @@ type Assumptions struct {
 	// the tenant enforces it): "accept" (stored; such a client's exchanges
 	// fail) or "refuse" (400).
 	UnfitTokenExchange string
+	// RequestedTokenType is how a token exchange that sends
+	// requested_token_type answers (token-exchange-flow.md §5: one tenant
+	// was observed refusing it, a third party's report of medium
+	// confidence): "refuse" (400 invalid_request, as observed) or "accept"
+	// (the action sees it in event.transaction.requested_token_type).
+	RequestedTokenType string
 	// GrantSubjectType is what a second grant of one client for one API
 	// answers when its subject_type differs (the reference gives 409 for a
 	// second grant of the pair [R], not whether a user grant and a client
@@ -91,6 +97,7 @@ var AllAssumptions = []Assumption{
 	{"role_name_filter", []string{"substring", "prefix", "exact"}, func(a *Assumptions) *string { return &a.RoleNameFilter }},
 	{"client_patch", []string{"replace", "merge"}, func(a *Assumptions) *string { return &a.ClientPatch }},
 	{"unfit_token_exchange", []string{"accept", "refuse"}, func(a *Assumptions) *string { return &a.UnfitTokenExchange }},
+	{"requested_token_type", []string{"refuse", "accept"}, func(a *Assumptions) *string { return &a.RequestedTokenType }},
 	{"grant_subject_type", []string{"shared", "separate"}, func(a *Assumptions) *string { return &a.GrantSubjectType }},
 	{"ungranted_scope", []string{"narrow", "refuse"}, func(a *Assumptions) *string { return &a.UngrantedScope }},
 }

@@ -160,7 +160,11 @@ type Store struct {
 	RolePerms       map[string]map[string]map[string]bool `json:"role_perms"`
 	ResourceServers map[string]*ResourceServer            `json:"resource_servers"`
 	PhoneProviders  map[string]*PhoneProvider             `json:"phone_providers"`
-	Users           map[string]*User                      `json:"users"`
+	// TenantSettings are the tenant's settings as sent (settings.go).
+	TenantSettings map[string]json.RawMessage `json:"tenant_settings,omitempty"`
+	// IPThrottling is Suspicious IP Throttling (attack_protection.go).
+	IPThrottling *IPThrottling    `json:"suspicious_ip_throttling,omitempty"`
+	Users        map[string]*User `json:"users"`
 	// RoleUsers: role id -> user id -> when it was added (a Seq value).
 	RoleUsers map[string]map[string]int64 `json:"role_users"`
 	// PhoneCredentials: provider id -> the credentials it was given, which
@@ -225,6 +229,8 @@ func (s *Store) Clone() *Store {
 		}
 		c.PhoneProviders[k] = &x
 	}
+	c.TenantSettings = maps.Clone(s.TenantSettings)
+	c.IPThrottling = s.IPThrottling.Clone()
 	for k, v := range s.Users {
 		x := *v
 		c.Users[k] = &x

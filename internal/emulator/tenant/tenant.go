@@ -155,5 +155,6 @@ func AllScopes() []string {
 			out = append(out, verb+":"+res)
 		}
 	}
+	out = append(append(out, SettingsScopes...), ThrottlingScopes...)
 	return append(out, "read:client_keys", "update:client_keys")
 }

@@ -36,6 +36,19 @@ variable "audience" {
   type = string
 }
 
+variable "actor_token" {
+  description = "An acting party's token, for an exchange on its behalf; null for none."
+  type        = string
+  sensitive   = true
+  ephemeral   = true
+  default     = null
+}
+
+variable "actor_token_type" {
+  type    = string
+  default = null
+}
+
 variable "scopes" {
   type    = set(string)
   default = null
@@ -50,6 +63,12 @@ variable "expected_user_id" {
 variable "expected_scopes" {
   description = "The scopes the access token must hold, exactly; null to leave unchecked."
   type        = set(string)
+  default     = null
+}
+
+variable "expected_actor" {
+  description = "The acting party the tokens' act claim must name (its sub); null to leave unchecked."
+  type        = string
   default     = null
 }
 
@@ -75,6 +94,8 @@ ephemeral "tenant_token_exchange" "this" {
   client_secret      = ephemeral.tenant_client_secret.app.client_secret
   subject_token_type = var.subject_token_type
   subject_token      = var.subject_token
+  actor_token        = var.actor_token
+  actor_token_type   = var.actor_token_type
   audience           = var.audience
   scopes             = var.scopes
   accept_refusal     = var.expected_error != null
@@ -97,6 +118,10 @@ ephemeral "tenant_token_exchange" "this" {
     postcondition {
       condition     = var.expected_error != null || try(contains(self.claims.aud, var.audience) && self.claims.exp > self.claims.iat, false)
       error_message = "The access token is not for the audience, or expires before it was issued."
+    }
+    postcondition {
+      condition     = var.expected_actor == null || try(jsondecode(self.act_json).sub == var.expected_actor && !self.refresh_token_issued, false)
+      error_message = "The tokens do not name expected_actor in their act claim, or came with a refresh token."
     }
     postcondition {
       condition     = var.expected_error == null || self.error == var.expected_error
