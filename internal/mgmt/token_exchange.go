@@ -33,6 +33,9 @@ type TokenExchangeRequest struct {
 	// delegation (token-exchange-flow.md §5); both or neither.
 	ActorToken     string
 	ActorTokenType string
+	// Organization is the organization the exchange is for, its id or its
+	// name (token-exchange-flow.md §5); the tokens then carry org_id.
+	Organization string
 }
 
 // ExchangedTokens is the tenant's answer to an exchange it accepts
@@ -100,6 +103,9 @@ func (c *Client) ExchangeToken(ctx context.Context, x TokenExchangeRequest) (*Ex
 	if x.ActorToken != "" {
 		form.Set("actor_token", x.ActorToken)
 		form.Set("actor_token_type", x.ActorTokenType)
+	}
+	if x.Organization != "" {
+		form.Set("organization", x.Organization)
 	}
 	ctx = c.logContext(ctx, x.SubjectToken, x.ClientSecret, x.ActorToken)
 	actx, cancel := context.WithTimeout(ctx, c.cfg.RequestTimeout)

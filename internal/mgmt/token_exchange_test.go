@@ -144,3 +144,21 @@ func TestExchangeToken_actor(t *testing.T) {
 		t.Fatalf("form %s", f.Encode())
 	}
 }
+
+// An organization goes in the form as the organization parameter; none,
+// no parameter.
+func TestExchangeToken_organization(t *testing.T) {
+	c, seen, _ := exchangeTenant(t, 200, `{"access_token":"eyJ.a.b","expires_in":60,"token_type":"Bearer"}`)
+	for _, org := range []string{"acme", ""} {
+		if _, err := c.ExchangeToken(context.Background(), mgmt.TokenExchangeRequest{ClientID: "spa", SubjectToken: "t", SubjectTokenType: "urn:acme:t",
+			Organization: org}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if f := (*seen)[0]; f.Get("organization") != "acme" {
+		t.Fatalf("form %s", f.Encode())
+	}
+	if f := (*seen)[1]; f.Has("organization") {
+		t.Fatalf("form without an organization %s", f.Encode())
+	}
+}

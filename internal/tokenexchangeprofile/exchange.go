@@ -93,6 +93,13 @@ func (e *exchangeResource) Schema(_ context.Context, _ ephemeral.SchemaRequest, 
 				Optional:   true,
 				Validators: []validator.String{validate.AbsoluteURI(), stringvalidator.AlsoRequires(path.MatchRoot("actor_token"))},
 			},
+			"organization": schema.StringAttribute{
+				MarkdownDescription: "The organization the exchange is for, its id (`org_...`) or its name (the request's " +
+					"`organization` parameter): the action sees it as `event.organization` (it may also choose one with " +
+					"`api.authentication.setOrganization`), and the tokens carry its id in `org_id`.",
+				Optional:   true,
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
 			"audience": schema.StringAttribute{
 				MarkdownDescription: "The identifier of the API the access token is for. Without it the tenant's default " +
 					"audience applies, if it has one.",
@@ -186,6 +193,11 @@ func (e *exchangeResource) Schema(_ context.Context, _ ephemeral.SchemaRequest, 
 			"refresh_token_issued": schema.BoolAttribute{
 				MarkdownDescription: "Whether the answer held a refresh token (asked for with `offline_access`, for an " +
 					"API that allows offline access; never with an actor). The refresh token itself is not kept.",
+				Computed: true,
+			},
+			"org_id": schema.StringAttribute{
+				MarkdownDescription: "The access token's `org_id` claim: the organization the exchange was for (the " +
+					"`organization` argument or the action's `setOrganization`); null without one.",
 				Computed: true,
 			},
 			"error": schema.StringAttribute{

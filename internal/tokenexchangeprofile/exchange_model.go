@@ -21,6 +21,7 @@ type exchangeModel struct {
 	SubjectToken      types.String `tfsdk:"subject_token"`
 	ActorToken        types.String `tfsdk:"actor_token"`
 	ActorTokenType    types.String `tfsdk:"actor_token_type"`
+	Organization      types.String `tfsdk:"organization"`
 	Audience          types.String `tfsdk:"audience"`
 	Scopes            types.Set    `tfsdk:"scopes"`
 	AcceptRefusal     types.Bool   `tfsdk:"accept_refusal"`
@@ -35,6 +36,7 @@ type exchangeModel struct {
 	IDTokenClaimsJSON types.String `tfsdk:"id_token_claims_json"`
 	ActJSON           types.String `tfsdk:"act_json"`
 	RefreshIssued     types.Bool   `tfsdk:"refresh_token_issued"`
+	OrgID             types.String `tfsdk:"org_id"`
 	Error             types.String `tfsdk:"error"`
 	ErrorDescription  types.String `tfsdk:"error_description"`
 	StatusCode        types.Int64  `tfsdk:"status_code"`
@@ -61,6 +63,7 @@ func (m *exchangeModel) request(ctx context.Context, diags *diag.Diagnostics) mg
 		Audience:         m.Audience.ValueString(),
 		ActorToken:       m.ActorToken.ValueString(),
 		ActorTokenType:   m.ActorTokenType.ValueString(),
+		Organization:     m.Organization.ValueString(),
 	}
 	if !m.Scopes.IsNull() {
 		diags.Append(m.Scopes.ElementsAs(ctx, &x.Scopes, false)...)
@@ -82,7 +85,7 @@ func (m *exchangeModel) nullTokens() {
 	m.GrantedScopes = types.ListNull(types.StringType)
 	m.UserID, m.ClaimsJSON, m.IDTokenClaimsJSON = types.StringNull(), types.StringNull(), types.StringNull()
 	m.Claims = nil
-	m.ActJSON, m.RefreshIssued = types.StringNull(), types.BoolNull()
+	m.ActJSON, m.RefreshIssued, m.OrgID = types.StringNull(), types.BoolNull(), types.StringNull()
 	m.Error, m.ErrorDescription, m.StatusCode = types.StringNull(), types.StringNull(), types.Int64Null()
 }
 
@@ -108,6 +111,9 @@ func (m *exchangeModel) issued(t *mgmt.ExchangedTokens) error {
 		m.ActJSON = types.StringValue(string(b))
 	}
 	m.RefreshIssued = types.BoolValue(t.RefreshToken != "")
+	if org, ok := claims["org_id"].(string); ok {
+		m.OrgID = types.StringValue(org)
+	}
 	if t.IDToken != "" {
 		_, idRaw, err := readClaims(t.IDToken)
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/golang-jwt/jwt/v5"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
@@ -93,5 +94,28 @@ func TestExchangeModel_actAndRefreshToken(t *testing.T) {
 	m.refused(&mgmt.OAuthError{StatusCode: 400, Code: "invalid_request"})
 	if !m.ActJSON.IsNull() || !m.RefreshIssued.IsNull() {
 		t.Fatalf("a refusal: act %s refresh %s", m.ActJSON, m.RefreshIssued)
+	}
+}
+
+// org_id is the access token's org_id claim; null without one and after a
+// refusal.
+func TestExchangeModel_orgID(t *testing.T) {
+	var m exchangeModel
+	if err := m.issued(&mgmt.ExchangedTokens{AccessToken: signed(t, jwt.MapClaims{"sub": "auth0|u", "org_id": "org_abc"})}); err != nil {
+		t.Fatal(err)
+	}
+	if m.OrgID.ValueString() != "org_abc" {
+		t.Fatalf("org_id %s", m.OrgID)
+	}
+	if err := m.issued(&mgmt.ExchangedTokens{AccessToken: signed(t, jwt.MapClaims{"sub": "auth0|u"})}); err != nil {
+		t.Fatal(err)
+	}
+	if !m.OrgID.IsNull() {
+		t.Fatalf("org_id without the claim %s", m.OrgID)
+	}
+	m.OrgID = types.StringValue("org_abc")
+	m.refused(&mgmt.OAuthError{StatusCode: 400, Code: "invalid_request"})
+	if !m.OrgID.IsNull() {
+		t.Fatalf("a refusal: org_id %s", m.OrgID)
 	}
 }

@@ -107,6 +107,20 @@ func newExchangeSetup(t *testing.T, target *acctest.Target) exchangeSetup {
 // emulator's /clients.
 func emulatorClient(t *testing.T, domain string, target *acctest.Target) (string, string) {
 	t.Helper()
+	var c struct {
+		ID     string `json:"client_id"`
+		Secret string `json:"client_secret"`
+	}
+	emulatorCall(t, domain, target, "POST", "/api/v2/clients", `{"name":"`+acctest.RandomName()+`","is_first_party":true,
+		"oidc_conformant":true,"token_exchange":{"allow_any_profile_of_type":["custom_authentication"]}}`, 201, &c)
+	return c.ID, c.Secret
+}
+
+// emulatorCall sends a request to the emulator's Management API with a
+// token of the target's client, checks the answer's status and decodes its
+// body into out (when not nil).
+func emulatorCall(t *testing.T, domain string, target *acctest.Target, method, path, body string, status int, out any) {
+	t.Helper()
 	resp, err := http.PostForm(domain+"/oauth/token", url.Values{"grant_type": {"client_credentials"}, "client_id": {target.ClientID},
 		"client_secret": {target.ClientSecret}, "audience": {target.Client().Audience()}})
 	if err != nil {
@@ -117,23 +131,24 @@ func emulatorClient(t *testing.T, domain string, target *acctest.Target) (string
 	}
 	_ = json.NewDecoder(resp.Body).Decode(&tok)
 	resp.Body.Close()
-	req, _ := http.NewRequest("POST", domain+"/api/v2/clients", strings.NewReader(`{"name":"`+acctest.RandomName()+`","is_first_party":true,
-		"oidc_conformant":true,"token_exchange":{"allow_any_profile_of_type":["custom_authentication"]}}`))
+	req, _ := http.NewRequest(method, domain+path, strings.NewReader(body))
 	req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
-	req.Header.Set("Content-Type", "application/json")
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	resp, err = http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var c struct {
-		ID     string `json:"client_id"`
-		Secret string `json:"client_secret"`
+	if resp.StatusCode != status {
+		t.Fatalf("%s %s: %d, want %d", method, path, resp.StatusCode, status)
 	}
-	if err := json.NewDecoder(resp.Body).Decode(&c); err != nil || resp.StatusCode != 201 {
-		t.Fatalf("creating a client: %d %v", resp.StatusCode, err)
+	if out != nil {
+		if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+			t.Fatalf("%s %s: %v", method, path, err)
+		}
 	}
-	return c.ID, c.Secret
 }
 
 func TestAccTokenExchange_accepted(t *testing.T) {
@@ -384,6 +399,78 @@ resource "echo" %[6]q {}
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("echo.offline", data("act_json"), knownvalue.Null()),
 					statecheck.ExpectKnownValue("echo.offline", data("refresh_token_issued"), knownvalue.Bool(true)),
+				},
+			},
+		},
+	})
+}
+
+// An exchange for an organization: the organization argument (by name)
+// reaches the tenant, whose tokens carry its id in org_id, which the
+// result shows; an organization the tenant does not have is refused.
+func TestAccTokenExchange_organization(t *testing.T) {
+	target := acctest.NewTarget(t)
+	x := newExchangeSetup(t, target)
+	domain := target.RequireEmulator(t).Domain()
+	// The organization lets the users of the action's connection in.
+	var conns []struct {
+		ID   string `json:"id"`
+		Name string `json:"name"`
+	}
+	emulatorCall(t, domain, target, "GET", "/api/v2/connections", "", 200, &conns)
+	connID := ""
+	for _, c := range conns {
+		if c.Name == "Username-Password-Authentication" {
+			connID = c.ID
+		}
+	}
+	var org struct {
+		ID string `json:"id"`
+	}
+	name := acctest.RandomName()
+	emulatorCall(t, domain, target, "POST", "/api/v2/organizations", `{"name":"`+name+`"}`, 201, &org)
+	emulatorCall(t, domain, target, "POST", "/api/v2/organizations/"+org.ID+"/enabled_connections",
+		`{"connection_id":"`+connID+`","assign_membership_on_login":true}`, 201, nil)
+	config := func(echo, organization string) string {
+		return target.Config(fmt.Sprintf(`
+ephemeral "tenant_token_exchange" "x" {
+  client_id          = %[1]q
+  client_secret      = %[2]q
+  subject_token_type = %[3]q
+  subject_token      = "good-legacy-8"
+  audience           = %[4]q
+  scopes             = ["read:orders"]
+  organization       = %[5]q
+  accept_refusal     = true
+}
+
+provider "echo" {
+  data = {
+    org_id      = ephemeral.tenant_token_exchange.x.org_id
+    status_code = ephemeral.tenant_token_exchange.x.status_code
+  }
+}
+
+resource "echo" %[6]q {}
+`, x.clientID, x.clientSecret, x.subjectTokenType, x.audience, organization, echo))
+	}
+	data := func(k string) tfjsonpath.Path { return tfjsonpath.New("data").AtMapKey(k) }
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_10_0)},
+		ProtoV6ProviderFactories: exchangeFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: config("member", name),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("echo.member", data("org_id"), knownvalue.StringExact(org.ID)),
+					statecheck.ExpectKnownValue("echo.member", data("status_code"), knownvalue.Null()),
+				},
+			},
+			{
+				Config: config("unknown", name+"-none"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("echo.unknown", data("org_id"), knownvalue.Null()),
+					statecheck.ExpectKnownValue("echo.unknown", data("status_code"), knownvalue.Int64Exact(400)),
 				},
 			},
 		},
