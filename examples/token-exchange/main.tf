@@ -120,13 +120,16 @@ resource "tenant_action" "exchange" {
 # those the user's roles give, and a user the exchange has just created is
 # in no role. An exchange has no user present to consent, so the API must
 # let first-party applications skip consent: without it the tenant answers
-# invalid_request, consent_required.
+# invalid_request, consent_required. It allows offline access, so that an
+# exchange that asks for offline_access gets a refresh token (never one
+# that a support agent makes for a user).
 resource "tenant_resource_server" "orders" {
   identifier     = "https://api.example.com/${var.prefix}orders/"
   name           = "${var.prefix}Orders API"
   token_lifetime = 3600
 
   skip_consent_for_verifiable_first_party_clients = true
+  allow_offline_access                            = true
 
   scopes = {
     "read:orders"   = "Read orders"

@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
 )
 
 // refresh posts grant_type=refresh_token for the exchange tenant's client.
@@ -72,5 +74,67 @@ func TestExchange_refreshTokens(t *testing.T) {
 	}
 	if status, _ := x.refresh(second); status != 403 {
 		t.Fatalf("the family after a reuse: %d", status)
+	}
+}
+
+// A refresh of an exchange for an organization carries its org_id; once
+// the organization is deleted, its refresh tokens are refused.
+func TestExchange_refreshKeepsOrganization(t *testing.T) {
+	x := newExchangeTenant(t, Options{}, createLegacy, "", "")
+	x.expect(x.call(x.tok, "PATCH", "/api/v2/resource-servers/"+url.PathEscape(ordersAPI), `{"allow_offline_access":true}`), 200)
+	if status, out := x.exchange("o1"); status != 200 {
+		t.Fatalf("the user's first exchange: %d %v", status, out)
+	}
+	r := x.call(x.tok, "POST", "/api/v2/organizations", `{"name":"acme"}`)
+	x.expect(r, 201)
+	acme := r.json(t)["id"].(string)
+	x.expect(x.call(x.tok, "POST", "/api/v2/organizations/"+acme+"/members", `{"members":["auth0|o1"]}`), 204)
+	status, out := x.exchange("o1", "scope", "openid offline_access read:orders", "organization", "acme")
+	rt, _ := out["refresh_token"].(string)
+	if status != 200 || rt == "" {
+		t.Fatalf("the exchange for the organization: %d %v", status, out)
+	}
+	status, out = x.refresh(rt)
+	if status != 200 {
+		t.Fatalf("refresh: %d %v", status, out)
+	}
+	if at, id := x.verify(out["access_token"].(string)), x.verify(out["id_token"].(string)); at["org_id"] != acme || id["org_id"] != acme {
+		t.Fatalf("the refreshed tokens' org_id: access %v, ID %v; want %s", at["org_id"], id["org_id"], acme)
+	}
+	x.expect(x.call(x.tok, "DELETE", "/api/v2/organizations/"+acme, nil), 204)
+	if status, out := x.refresh(rt); status != 403 || out["error"] != "invalid_grant" {
+		t.Fatalf("a refresh after the organization's deletion: %d %v", status, out)
+	}
+}
+
+// A client whose grant_types does not list refresh_token gets no refresh
+// token and cannot refresh (the emulator's assumption); with
+// --assume refresh_grant_type=accept it does both.
+func TestExchange_refreshNeedsGrantType(t *testing.T) {
+	for _, answer := range []string{"refuse", "accept"} {
+		t.Run(answer, func(t *testing.T) {
+			x := newExchangeTenant(t, Options{Assume: tenant.Assumptions{RefreshGrantType: answer}}, createLegacy, "", "")
+			x.expect(x.call(x.tok, "PATCH", "/api/v2/resource-servers/"+url.PathEscape(ordersAPI), `{"allow_offline_access":true}`), 200)
+			_, out := x.exchange("g1", "scope", "offline_access read:orders")
+			rt, _ := out["refresh_token"].(string)
+			if rt == "" {
+				t.Fatalf("the default grant types: no refresh token: %v", out)
+			}
+			x.expect(x.call(x.tok, "PATCH", "/api/v2/clients/"+x.client, `{"grant_types":["urn:ietf:params:oauth:grant-type:token-exchange"]}`), 200)
+			status, out := x.exchange("g1", "scope", "offline_access read:orders")
+			refreshStatus, refreshOut := x.refresh(rt)
+			if answer == "refuse" {
+				if status != 200 || out["refresh_token"] != nil || out["scope"] != "read:orders" {
+					t.Fatalf("without refresh_token in grant_types: %d %v", status, out)
+				}
+				if refreshStatus != 403 || refreshOut["error"] != "unauthorized_client" {
+					t.Fatalf("a refresh without refresh_token in grant_types: %d %v", refreshStatus, refreshOut)
+				}
+				return
+			}
+			if status != 200 || out["refresh_token"] == nil || refreshStatus != 200 {
+				t.Fatalf("accept: exchange %d %v, refresh %d %v", status, out, refreshStatus, refreshOut)
+			}
+		})
 	}
 }

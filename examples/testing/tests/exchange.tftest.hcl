@@ -47,7 +47,7 @@ run "an_agent_acts_for_the_user" {
     client_id          = run.deploy.bridge_client_id
     subject_token_type = run.deploy.subject_token_type
     audience           = run.deploy.orders_identifier
-    scopes             = ["read:orders"]
+    scopes             = ["offline_access", "read:orders"]
     subject_token      = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJodHRwczovL2xlZ2FjeS1pZHAuZXhhbXBsZS5jb20vIiwic3ViIjoibGVnYWN5LTQyIiwiZW1haWwiOiJhZGFAZXhhbXBsZS5jb20iLCJpYXQiOjE3NjcyMjU2MDAsImV4cCI6NDEwMjQ0NDgwMH0.JmZ5CsxZrVSmZNe-GeC47vnRVn3Awthut2DC93_UxA8"
     actor_token        = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJodHRwczovL2xlZ2FjeS1pZHAuZXhhbXBsZS5jb20vIiwic3ViIjoiYWdlbnQtNyIsImlhdCI6MTc2NzIyNTYwMCwiZXhwIjo0MTAyNDQ0ODAwfQ.vH06ydvU3YxK7tukpAHeuMGirsXlk6qCv0tChSHYwV4"
     actor_token_type   = "urn:acme:support-agent-token"

@@ -548,7 +548,7 @@ func (s *Server) issueUserTokens(req *exchangeRequest, out *outcome, post *postL
 		if slices.Contains(granted, sc) {
 			continue
 		}
-		if slices.Contains(oidcScopes, sc) || allowed[sc] || offlineGranted(sc, rs, out) {
+		if slices.Contains(oidcScopes, sc) || allowed[sc] || s.offlineGranted(sc, req, out) {
 			granted = append(granted, sc)
 			openid = openid || sc == "openid"
 		}

@@ -3,6 +3,7 @@ package oauth
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
@@ -19,6 +20,7 @@ type exchangeClient struct {
 	idTokenLifetime  time.Duration
 	idTokenAlg       string
 	refresh          refreshSettings // refresh_token (refresh.go)
+	refreshGrant     bool            // grant_types lists refresh_token
 }
 
 // exchangeGrant answers POST /oauth/token with the token-exchange grant:
@@ -53,7 +55,7 @@ func exchangeClientOf(c *tenant.ClientRecord) *exchangeClient {
 		id: c.ID, name: c.Str("name"), secret: c.Secret, metadata: map[string]string{},
 		firstParty: c.Flag("is_first_party"), oidcConformant: c.Flag("oidc_conformant"),
 		trustIPHeader: c.Flag("is_token_endpoint_ip_header_trusted"), idTokenLifetime: 36000 * time.Second, idTokenAlg: "RS256",
-		refresh: refreshSettingsOf(c),
+		refresh: refreshSettingsOf(c), refreshGrant: slices.Contains(c.Strings("grant_types"), "refresh_token"),
 	}
 	var te struct {
 		Types []string `json:"allow_any_profile_of_type"`

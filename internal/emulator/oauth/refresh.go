@@ -31,7 +31,15 @@ import (
 //     tokens carry the exchange's scopes for the exchange's API;
 //   - no action runs on a refresh; the tokens carry the custom claims the
 //     exchange's post-login actions set;
-//   - the user deleted or blocked since is invalid_grant;
+//   - the user deleted or blocked since is invalid_grant, and so is the
+//     exchange's organization deleted since; the tokens of a refresh carry
+//     the exchange's org_id;
+//   - a client whose grant_types does not list refresh_token gets no
+//     refresh token, and its refresh grant is 403 unauthorized_client
+//     (--assume refresh_grant_type=accept: both as if it did);
+//   - a retired refresh token is remembered (by its hash) until its family
+//     is revoked, so that its reuse is detected: an emulator that runs
+//     for long with rotating clients grows with each refresh.
 //   - rotating: each use gives a new refresh token and retires the one
 //     used; the retired one still works within the client's leeway
 //     (seconds), and after that its use revokes the whole family (the
@@ -64,6 +72,7 @@ type refreshRecord struct {
 	family      string
 	clientID    string
 	userID      string
+	orgID       string // the exchange's organization, "" for none
 	audience    string
 	scopes      []string // the exchange's, offline_access among them
 	access, id  map[string]json.RawMessage
@@ -78,9 +87,17 @@ func refreshKey(token string) string {
 }
 
 // offlineGranted reports whether offline_access is granted: the API
-// allows offline access and no actor is set.
-func offlineGranted(sc string, rs *tenant.ResourceServer, out *outcome) bool {
-	return sc == "offline_access" && rs.AllowOfflineAccess && out.actor == nil
+// allows offline access, the client may use refresh tokens, and no actor
+// is set.
+func (s *Server) offlineGranted(sc string, req *exchangeRequest, out *outcome) bool {
+	return sc == "offline_access" && req.rs.AllowOfflineAccess && s.mayRefresh(req.client) && out.actor == nil
+}
+
+// mayRefresh reports whether the client may use refresh tokens: its
+// grant_types lists refresh_token (the emulator's assumption, [?]; the
+// default grant types list it).
+func (s *Server) mayRefresh(c *exchangeClient) bool {
+	return c.refreshGrant || s.Assume.RefreshGrantType == "accept"
 }
 
 // refreshTokenFor issues the refresh token of an answer that granted
@@ -94,8 +111,11 @@ func (s *Server) refreshTokenFor(req *exchangeRequest, out *outcome, post *postL
 	token := wire.RandomString(48)
 	rec := &refreshRecord{family: wire.RandomHex(12), clientID: req.client.id, userID: out.user.UserID, audience: req.rs.Identifier,
 		scopes: granted, access: post.accessClaims, id: post.idClaims, familyStart: now, lastUsed: now}
+	if out.organization != nil {
+		rec.orgID = out.organization.ID
+	}
 	if old != nil {
-		rec.family, rec.familyStart, rec.scopes = old.family, old.familyStart, old.scopes
+		rec.family, rec.familyStart, rec.scopes, rec.orgID = old.family, old.familyStart, old.scopes, old.orgID
 		if old.rotatedAt.IsZero() {
 			old.rotatedAt = now
 		}
@@ -150,23 +170,34 @@ func (s *Server) refreshGrant(w http.ResponseWriter, fields map[string]string) {
 		return
 	}
 	ec := exchangeClientOf(c)
+	if !s.mayRefresh(ec) {
+		s.Logf("refresh token grant: client %s: its grant_types does not list refresh_token", ec.id)
+		oauthErr(w, 403, "unauthorized_client", "Grant type 'refresh_token' not allowed for the client.")
+		return
+	}
 	now := time.Now()
 	rec, f, why := s.useRefreshToken(ec, fields["refresh_token"], now)
 	var u *tenant.User
 	var rs *tenant.ResourceServer
+	var org *tenant.Organization
 	if f == nil {
 		u, rs = s.St.Users[rec.userID], s.FindResourceServer(rec.audience)
+		if rec.orgID != "" {
+			org = s.St.Organizations[rec.orgID]
+		}
 		switch {
 		case u == nil || u.IsBlocked():
 			f, why = refuse(403, "invalid_grant", "Unknown or invalid refresh token."), "the user is gone or blocked"
 		case rs == nil || rs.Identifier != rec.audience:
 			f, why = refuse(403, "invalid_grant", "Unknown or invalid refresh token."), "the API is gone"
+		case rec.orgID != "" && org == nil:
+			f, why = refuse(403, "invalid_grant", "Unknown or invalid refresh token."), "the organization is gone"
 		}
 	}
 	var tokens wire.Ordered
 	if f == nil {
 		req := &exchangeRequest{client: ec, rs: rs, scopes: rec.scopes, refreshing: rec}
-		tokens, f = s.issueUserTokens(req, &outcome{user: u}, &postLoginOutcome{accessClaims: rec.access, idClaims: rec.id}, now)
+		tokens, f = s.issueUserTokens(req, &outcome{user: u, organization: org}, &postLoginOutcome{accessClaims: rec.access, idClaims: rec.id}, now)
 	}
 	if f != nil {
 		s.Logf("refresh token grant: client %s: %d %s: %s", ec.id, f.status, f.code, why)

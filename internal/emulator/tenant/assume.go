@@ -63,6 +63,12 @@ type Assumptions struct {
 	// confidence): "refuse" (400 invalid_request, as observed) or "accept"
 	// (the action sees it in event.transaction.requested_token_type).
 	RequestedTokenType string
+	// RefreshGrantType is whether a client whose grant_types does not list
+	// refresh_token gets refresh tokens (the reference is silent [?]; the
+	// client credentials grant checks its own grant type): "refuse" (no
+	// refresh token is issued, and the refresh grant is 403
+	// unauthorized_client) or "accept" (as if it were listed).
+	RefreshGrantType string
 	// GrantSubjectType is what a second grant of one client for one API
 	// answers when its subject_type differs (the reference gives 409 for a
 	// second grant of the pair [R], not whether a user grant and a client
@@ -98,6 +104,7 @@ var AllAssumptions = []Assumption{
 	{"client_patch", []string{"replace", "merge"}, func(a *Assumptions) *string { return &a.ClientPatch }},
 	{"unfit_token_exchange", []string{"accept", "refuse"}, func(a *Assumptions) *string { return &a.UnfitTokenExchange }},
 	{"requested_token_type", []string{"refuse", "accept"}, func(a *Assumptions) *string { return &a.RequestedTokenType }},
+	{"refresh_grant_type", []string{"refuse", "accept"}, func(a *Assumptions) *string { return &a.RefreshGrantType }},
 	{"grant_subject_type", []string{"shared", "separate"}, func(a *Assumptions) *string { return &a.GrantSubjectType }},
 	{"ungranted_scope", []string{"narrow", "refuse"}, func(a *Assumptions) *string { return &a.UngrantedScope }},
 }

@@ -77,7 +77,8 @@ address and prints one JSON line: domain, base_url, audience (what to ask
 the token endpoint for to call the API), client_id, client_secret, and
 ca_file with --tls, demo ids with --demo.
 
-Rate limits: by default none. --rate-limit-rps with --rate-limit-burst is
+Management API rate limits: by default none (the token exchange has its
+own, --exchange-rate-limit). --rate-limit-rps with --rate-limit-burst is
 a token bucket; adding --rate-limit-window makes it a fixed window of
 --rate-limit-burst requests (or rps x window) that all come back at the
 window's end. --clock-skew shifts the clock the answers show (Date and
