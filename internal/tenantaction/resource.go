@@ -103,7 +103,7 @@ func (r *actionResource) Create(ctx context.Context, req resource.CreateRequest,
 	if resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("secrets_wo"), &wo)...); resp.Diagnostics.HasError() {
 		return
 	}
-	timeout, diags := m.Timeouts.Create(ctx, DefaultTimeout)
+	timeout, diags := m.Timeouts.Create(ctx, defaultTimeout)
 	secrets, d := writeOnlySecrets(ctx, wo)
 	diags.Append(d...)
 	body, d := m.toCreate(ctx, secrets)
@@ -184,7 +184,7 @@ func (r *actionResource) Update(ctx context.Context, req resource.UpdateRequest,
 	if resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("secrets_wo"), &wo)...); resp.Diagnostics.HasError() {
 		return
 	}
-	timeout, diags := plan.Timeouts.Update(ctx, DefaultTimeout)
+	timeout, diags := plan.Timeouts.Update(ctx, defaultTimeout)
 	secrets, d := writeOnlySecrets(ctx, wo)
 	diags.Append(d...)
 	body, d := plan.toUpdate(ctx, state, secrets)
