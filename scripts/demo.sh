@@ -115,9 +115,9 @@ for label, signing_key in (("a legacy token", key), ("the same token signed with
 PY
 
 echo
-echo "Inspect the emulator:   curl -s $domain/__emulator/state | python3 -m json.tool"
-echo "Request counters:       curl -s $domain/__emulator/stats"
 if [[ "${DEMO_KEEP:-0}" == 1 ]]; then
+  echo "Inspect the emulator:   curl -s $domain/__emulator/state | python3 -m json.tool"
+  echo "Request counters:       curl -s $domain/__emulator/stats"
   # Everything the kept configuration needs, for the commands printed below.
   env_file="$work/demo.env"
   (
@@ -134,5 +134,5 @@ if [[ "${DEMO_KEEP:-0}" == 1 ]]; then
 else
   echo "==> terraform destroy"
   terraform -chdir="$config" destroy -auto-approve -input=false -no-color | tail -n 1
-  echo "Stopping the emulator (run with DEMO_KEEP=1 to keep it and the working folder for the commands above)."
+  echo "Stopping the emulator (run with DEMO_KEEP=1 to keep it and the working folder, and to see the commands that inspect them)."
 fi

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework/flex"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
@@ -67,7 +68,7 @@ func (r *serverResource) ValidateConfig(ctx context.Context, req resource.Valida
 	if life.IsNull() {
 		life = types.Int64Value(defaultTokenLifetime)
 	}
-	if !life.IsUnknown() && !web.IsNull() && !web.IsUnknown() && web.ValueInt64() > life.ValueInt64() {
+	if !life.IsUnknown() && flex.IsSet(web) && web.ValueInt64() > life.ValueInt64() {
 		detail := fmt.Sprintf("Attribute token_lifetime_for_web must be at most token_lifetime (%d), got: %d.", life.ValueInt64(), web.ValueInt64())
 		if m.TokenLifetime.IsNull() {
 			detail += fmt.Sprintf(" token_lifetime is not set, so it is the default, %d.", defaultTokenLifetime)
@@ -77,7 +78,7 @@ func (r *serverResource) ValidateConfig(ctx context.Context, req resource.Valida
 	}
 	dialect := m.TokenDialect.ValueString()
 	// Only an explicit false: left out, enforce_policies keeps the tenant's value.
-	if !m.TokenDialect.IsUnknown() && strings.HasSuffix(dialect, "_authz") && !m.EnforcePolicies.IsNull() && !m.EnforcePolicies.IsUnknown() && !m.EnforcePolicies.ValueBool() {
+	if !m.TokenDialect.IsUnknown() && strings.HasSuffix(dialect, "_authz") && flex.IsSet(m.EnforcePolicies) && !m.EnforcePolicies.ValueBool() {
 		resp.Diagnostics.AddAttributeWarning(path.Root("token_dialect"), "Token dialect without enforced policies", fmt.Sprintf(
 			"token_dialect = %q adds the user's permissions to access tokens only when role-based access control is enforced. "+
 				"Set enforce_policies = true, or use a dialect without _authz.", dialect))

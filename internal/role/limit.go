@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework/flex"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/validate"
 )
 
@@ -23,13 +24,13 @@ func (v atMost) Description(context.Context) string {
 func (v atMost) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
 func (v atMost) ValidateMap(ctx context.Context, req validator.MapRequest, resp *validator.MapResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+	if !flex.IsSet(req.ConfigValue) {
 		return
 	}
 	n := 0
 	for _, e := range req.ConfigValue.Elements() {
 		names, ok := e.(basetypes.ListValuable)
-		if !ok || e.IsUnknown() || e.IsNull() {
+		if !ok || !flex.IsSet(e) {
 			continue
 		}
 		l, diags := names.ToListValue(ctx)
@@ -61,7 +62,7 @@ func (v namesValidator) Description(context.Context) string {
 func (v namesValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
 func (v namesValidator) ValidateList(ctx context.Context, req validator.ListRequest, resp *validator.ListResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+	if !flex.IsSet(req.ConfigValue) {
 		return
 	}
 	elems := req.ConfigValue.Elements()

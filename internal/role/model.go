@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework/flex"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/validate"
 )
@@ -31,20 +32,20 @@ var permissionNamesType = framework.NewUnorderedListType(types.StringType)
 // name, may be unknown (they come from another resource); at apply time
 // they never are.
 func (m permissionsExclusiveModel) pairs() ([]mgmt.Permission, bool) {
-	if m.Permissions.IsUnknown() || m.Permissions.IsNull() {
+	if !flex.IsSet(m.Permissions) {
 		return nil, false
 	}
 	var out []mgmt.Permission
 	known := true
 	for ident, v := range m.Permissions.Elements() {
 		names, ok := v.(framework.UnorderedList)
-		if !ok || names.IsUnknown() || names.IsNull() {
+		if !ok || !flex.IsSet(names) {
 			known = false
 			continue
 		}
 		for _, n := range names.Elements() {
 			name, ok := n.(types.String)
-			if !ok || name.IsUnknown() || name.IsNull() {
+			if !ok || !flex.IsSet(name) {
 				known = false
 				continue
 			}

@@ -178,7 +178,7 @@ func (m actionModel) trigger() string {
 }
 
 func (m actionModel) triggers(ctx context.Context) ([]mgmt.ActionTrigger, diag.Diagnostics) {
-	if m.SupportedTriggers.IsNull() || m.SupportedTriggers.IsUnknown() {
+	if !flex.IsSet(m.SupportedTriggers) {
 		return []mgmt.ActionTrigger{}, nil
 	}
 	var t triggerModel
@@ -190,7 +190,7 @@ func (m actionModel) triggers(ctx context.Context) ([]mgmt.ActionTrigger, diag.D
 // the order of their names (a map has none).
 func (m actionModel) dependencies(ctx context.Context) ([]mgmt.ActionDependency, diag.Diagnostics) {
 	out := []mgmt.ActionDependency{}
-	if m.Dependencies.IsNull() || m.Dependencies.IsUnknown() {
+	if !flex.IsSet(m.Dependencies) {
 		return out, nil
 	}
 	items := map[string]dependencyModel{}
@@ -204,7 +204,7 @@ func (m actionModel) dependencies(ctx context.Context) ([]mgmt.ActionDependency,
 
 // secrets is never nil: an empty list is what clears them.
 func (m actionModel) secrets(ctx context.Context) ([]mgmt.ActionSecretValue, diag.Diagnostics) {
-	if m.Secrets.IsNull() || m.Secrets.IsUnknown() {
+	if !flex.IsSet(m.Secrets) {
 		return []mgmt.ActionSecretValue{}, nil
 	}
 	var items []secretModel
@@ -215,7 +215,7 @@ func (m actionModel) secrets(ctx context.Context) ([]mgmt.ActionSecretValue, dia
 // writeOnlySecrets reads secrets_wo from the configuration (the plan and
 // the state never hold it); nil when it is not set.
 func writeOnlySecrets(ctx context.Context, list types.List) ([]mgmt.ActionSecretValue, diag.Diagnostics) {
-	if list.IsNull() || list.IsUnknown() {
+	if !flex.IsSet(list) {
 		return nil, nil
 	}
 	var items []secretModel
@@ -240,7 +240,7 @@ func (m actionModel) secretsFrom(ctx context.Context, shown []mgmt.ActionSecret,
 		return types.ListNull(secretType)
 	}
 	var held []secretModel
-	if !m.Secrets.IsNull() && !m.Secrets.IsUnknown() {
+	if flex.IsSet(m.Secrets) {
 		diags.Append(m.Secrets.ElementsAs(ctx, &held, false)...)
 	}
 	remaining := make(map[string]bool, len(shown))

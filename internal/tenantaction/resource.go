@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework/flex"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
@@ -65,7 +66,7 @@ func (r *actionResource) ValidateConfig(ctx context.Context, req resource.Valida
 		return
 	}
 	for attr, v := range map[string]types.List{"secrets": m.Secrets, "secrets_wo": m.SecretsWO} {
-		if v.IsNull() || v.IsUnknown() {
+		if !flex.IsSet(v) {
 			continue
 		}
 		var items []secretModel
@@ -85,7 +86,7 @@ func (r *actionResource) ValidateConfig(ctx context.Context, req resource.Valida
 func duplicate(values []types.String) string {
 	seen := map[string]bool{}
 	for _, v := range values {
-		if v.IsNull() || v.IsUnknown() {
+		if !flex.IsSet(v) {
 			continue
 		}
 		if seen[v.ValueString()] {
@@ -103,7 +104,7 @@ func (r *actionResource) Create(ctx context.Context, req resource.CreateRequest,
 	if resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("secrets_wo"), &wo)...); resp.Diagnostics.HasError() {
 		return
 	}
-	timeout, diags := m.Timeouts.Create(ctx, DefaultTimeout)
+	timeout, diags := m.Timeouts.Create(ctx, defaultTimeout)
 	secrets, d := writeOnlySecrets(ctx, wo)
 	diags.Append(d...)
 	body, d := m.toCreate(ctx, secrets)
@@ -184,7 +185,7 @@ func (r *actionResource) Update(ctx context.Context, req resource.UpdateRequest,
 	if resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("secrets_wo"), &wo)...); resp.Diagnostics.HasError() {
 		return
 	}
-	timeout, diags := plan.Timeouts.Update(ctx, DefaultTimeout)
+	timeout, diags := plan.Timeouts.Update(ctx, defaultTimeout)
 	secrets, d := writeOnlySecrets(ctx, wo)
 	diags.Append(d...)
 	body, d := plan.toUpdate(ctx, state, secrets)

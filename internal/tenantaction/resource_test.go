@@ -154,7 +154,7 @@ func TestAccAction_basic(t *testing.T) {
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringRegexp(uuidPattern)),
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(name)),
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("code"), knownvalue.StringExact(codeV1)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("runtime"), knownvalue.StringExact(tenantaction.DefaultRuntime)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("runtime"), knownvalue.StringExact("node22")),
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("supported_triggers"), knownvalue.ObjectExact(map[string]knownvalue.Check{
 					"id":      knownvalue.StringExact("custom-token-exchange"),
 					"version": knownvalue.StringExact("v1"),
@@ -297,7 +297,7 @@ func TestAccAction_update(t *testing.T) {
 				Config:           target.Config(testAccActionConfig_basic(name, codeV2)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: update, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 				Check: checkTenant(target, func(a *mgmt.Action) error {
-					if a.Runtime != tenantaction.DefaultRuntime || a.SupportedTriggers[0].Version != "v1" {
+					if a.Runtime != "node22" || a.SupportedTriggers[0].Version != "v1" {
 						return fmt.Errorf("tenant holds runtime %q, trigger %+v", a.Runtime, a.SupportedTriggers)
 					}
 					return nil

@@ -25,9 +25,9 @@ import (
 // TypeName is the resource type.
 const TypeName = "tenant_action"
 
-// DefaultRuntime is the runtime the API gives an action created without one
+// defaultRuntime is the runtime the API gives an action created without one
 // (reference §2, node22 in 2026); removing runtime returns to it.
-const DefaultRuntime = "node22"
+const defaultRuntime = "node22"
 
 // maxDependencies is how many npm modules an action may have: the
 // platform's Actions limitations page [R] ("Each Action may have a maximum
@@ -36,9 +36,9 @@ const DefaultRuntime = "node22"
 // of thousands.
 const maxDependencies = 10
 
-// DefaultTimeout bounds a create or an update (the build, then the deploy)
+// defaultTimeout bounds a create or an update (the build, then the deploy)
 // when the configuration sets no timeouts.
-const DefaultTimeout = 10 * time.Minute
+const defaultTimeout = 10 * time.Minute
 
 var (
 	// Runtimes are the runtimes an action may use: node22 (the default),
@@ -93,11 +93,11 @@ func (r *actionResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 				Required: true,
 			},
 			"runtime": schema.StringAttribute{
-				MarkdownDescription: "The Node.js runtime: `node22`, `node18` or `node18-actions`. Defaults to `" + DefaultRuntime + "`, the tenant's " +
-					"default; removing it returns to `" + DefaultRuntime + "`. Updated in place.",
+				MarkdownDescription: "The Node.js runtime: `node22`, `node18` or `node18-actions`. Defaults to `" + defaultRuntime + "`, the tenant's " +
+					"default; removing it returns to `" + defaultRuntime + "`. Updated in place.",
 				Optional:   true,
 				Computed:   true,
-				Default:    stringdefault.StaticString(DefaultRuntime),
+				Default:    stringdefault.StaticString(defaultRuntime),
 				Validators: []validator.String{stringvalidator.OneOf(Runtimes...)},
 			},
 			"dependencies": schema.MapNestedAttribute{

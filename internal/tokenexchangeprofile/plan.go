@@ -6,6 +6,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework/flex"
 )
 
 // namePlan plans name when the configuration leaves it unset. A profile
@@ -38,7 +40,7 @@ func (namePlan) PlanModifyString(ctx context.Context, req planmodifier.StringReq
 
 // nameFor is the name of a profile created for sst without one.
 func nameFor(sst types.String) types.String {
-	if sst.IsUnknown() || sst.IsNull() {
+	if !flex.IsSet(sst) {
 		return types.StringUnknown()
 	}
 	r := []rune(sst.ValueString())

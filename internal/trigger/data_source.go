@@ -39,9 +39,9 @@ func (d *bindingsDataSource) Schema(ctx context.Context, _ datasource.SchemaRequ
 	}.Schema(r.Schema)
 	// The trigger is the one look-up key, so it is required.
 	s.Attributes["trigger"] = dschema.StringAttribute{
-		MarkdownDescription: "The trigger: `" + strings.Join(Triggers(), "`, `") + "`.",
+		MarkdownDescription: "The trigger: `" + strings.Join(triggers(), "`, `") + "`.",
 		Required:            true,
-		Validators:          []validator.String{stringvalidator.OneOf(Triggers()...)},
+		Validators:          []validator.String{stringvalidator.OneOf(triggers()...)},
 	}
 	resp.Schema = s
 }

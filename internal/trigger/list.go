@@ -32,7 +32,7 @@ func (l *bindingsList) ListResourceConfigSchema(_ context.Context, _ list.ListRe
 	resp.Schema = listschema.Schema{
 		MarkdownDescription: fmt.Sprintf("Lists the triggers that run actions, one result per trigger with its bound actions in "+
 			"execution order, for `terraform query`. It reads the bindings of each of the %d triggers this resource manages "+
-			"(one request each); a trigger without bindings is left out.", len(Triggers())),
+			"(one request each); a trigger without bindings is left out.", len(triggers())),
 	}
 }
 
@@ -44,7 +44,7 @@ type triggerBindings struct {
 
 func (l *bindingsList) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
 	each := func(yield func(triggerBindings, error) bool) {
-		for _, t := range Triggers() {
+		for _, t := range triggers() {
 			b, err := l.Tenant.API.TriggerBindings(ctx, t)
 			if !yield(triggerBindings{t, b}, err) || err != nil {
 				return

@@ -53,3 +53,14 @@ func TestModel_planned(t *testing.T) {
 		t.Fatalf("%+v", p)
 	}
 }
+
+func TestTriggers(t *testing.T) {
+	for _, tr := range triggers() {
+		if tr == "custom-token-exchange" {
+			t.Fatal("the entity-bound trigger is among the triggers of bindings")
+		}
+	}
+	if len(triggers()) != 7 {
+		t.Fatalf("triggers %v", triggers())
+	}
+}

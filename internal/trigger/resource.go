@@ -127,12 +127,12 @@ func (r *bindingsResource) Delete(ctx context.Context, req resource.DeleteReques
 
 // ImportState accepts the trigger's id (or an identity's id).
 func (r *bindingsResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	accepted := "the trigger's id: " + strings.Join(Triggers(), ", ")
+	accepted := "the trigger's id: " + strings.Join(triggers(), ", ")
 	id := framework.ImportID(ctx, req, &resp.Diagnostics)
 	if resp.Diagnostics.Append(framework.CheckImportID(TypeName, id, accepted)...); resp.Diagnostics.HasError() {
 		return
 	}
-	if !slices.Contains(Triggers(), id) {
+	if !slices.Contains(triggers(), id) {
 		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("The import ID %q for %s is not a trigger whose bindings it manages. %sUse %s.",
 			id, TypeName, entityBoundNote(id), accepted))
 		return

@@ -30,9 +30,9 @@ const maxBindings = 20
 // uuid is the form of action ids (reference §0.2: UUID v4).
 var uuid = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 
-// Triggers are the triggers whose bindings this resource manages: the
+// triggers are the triggers whose bindings this resource manages: the
 // triggers an action may support, but the entity-bound ones.
-func Triggers() []string {
+func triggers() []string {
 	var out []string
 	for _, t := range mgmt.ActionTriggerIDs {
 		if !mgmt.IsEntityBound(t) {
@@ -66,7 +66,7 @@ func (r *bindingsResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"trigger": schema.StringAttribute{
-				MarkdownDescription: "The trigger: `" + strings.Join(Triggers(), "`, `") + "`. Changing it unbinds the " +
+				MarkdownDescription: "The trigger: `" + strings.Join(triggers(), "`, `") + "`. Changing it unbinds the " +
 					"actions of the old trigger and binds them to the new one (a replacement).",
 				Required:      true,
 				Validators:    []validator.String{stringvalidator.OneOf(mgmt.ActionTriggerIDs...)},

@@ -36,17 +36,6 @@ func TestSchema_validateImplementation(t *testing.T) {
 	}
 }
 
-func TestTriggers(t *testing.T) {
-	for _, tr := range trigger.Triggers() {
-		if tr == "custom-token-exchange" {
-			t.Fatal("the entity-bound trigger is among the triggers of bindings")
-		}
-	}
-	if len(trigger.Triggers()) != 7 {
-		t.Fatalf("triggers %v", trigger.Triggers())
-	}
-}
-
 func TestMoveState_fromIncumbent(t *testing.T) {
 	state, identity, moved, diags := acctest.MoveState(t, trigger.NewResource(), "registry.terraform.io/auth0/auth0", "auth0_trigger_actions",
 		`{"id": "post-login", "trigger": "post-login", "actions": [

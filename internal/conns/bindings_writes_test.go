@@ -1,0 +1,97 @@
+package conns_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/conns"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
+)
+
+// waitingContext tells, through waiting, that a select has taken its Done
+// channel: AfterWrites takes it only to wait, so the test knows it waits
+// without a timer.
+type waitingContext struct {
+	context.Context
+	once    sync.Once
+	waiting chan struct{}
+}
+
+func (c *waitingContext) Done() <-chan struct{} {
+	c.once.Do(func() { close(c.waiting) })
+	return c.Context.Done()
+}
+
+// TestTriggerBindings_afterWrites: AfterWrites returns only once the write
+// of the trigger's bindings in flight has ended, and a Read after it shows
+// what the write left (a bound action's refused delete relies on both), even
+// when the trigger was read before the write.
+func TestTriggerBindings_afterWrites(t *testing.T) {
+	var (
+		mu       sync.Mutex
+		bindings = []mgmt.TriggerBinding{}
+		arrived  = make(chan struct{})
+		release  = make(chan struct{})
+	)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/api/v2/actions/triggers/post-login/bindings" {
+			http.NotFound(w, r)
+			return
+		}
+		if r.Method == http.MethodPatch {
+			close(arrived)
+			<-release
+			mu.Lock()
+			bindings = []mgmt.TriggerBinding{{ID: "b1", TriggerID: "post-login", DisplayName: "a", Action: mgmt.Action{ID: "act1"}}}
+			mu.Unlock()
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"bindings": bindings})
+	}))
+	t.Cleanup(srv.Close)
+	var releaseOnce sync.Once
+	free := func() { releaseOnce.Do(func() { close(release) }) }
+	t.Cleanup(free) // before srv.Close, which waits for the held write
+	tc, err := conns.New(mgmt.Config{Domain: srv.URL, APIToken: "token", MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+
+	if got, err := tc.Bindings.Read(ctx, "post-login"); err != nil || len(got) != 0 {
+		t.Fatalf("before the write: %v %v", got, err)
+	}
+	wrote := make(chan error, 1)
+	go func() {
+		_, err := tc.API.UpdateTriggerBindings(ctx, "post-login", []mgmt.BindingUpdate{{Ref: mgmt.BindingRef{Type: mgmt.BindingByActionID, Value: "act1"}, DisplayName: "a"}})
+		wrote <- err
+	}()
+	<-arrived // the write is sent, and held by the tenant until release
+
+	wctx := &waitingContext{Context: ctx, waiting: make(chan struct{})}
+	returned := make(chan struct{})
+	go func() {
+		tc.Bindings.AfterWrites(wctx, "post-login")
+		close(returned)
+	}()
+	select {
+	case <-wctx.waiting:
+	case <-returned:
+		t.Fatal("AfterWrites returned while the write of the trigger's bindings was in flight")
+	}
+	free()
+	<-returned
+	got, err := tc.Bindings.Read(ctx, "post-login")
+	if err != nil || len(got) != 1 || got[0].Action.ID != "act1" {
+		t.Fatalf("a read after AfterWrites: %v %v, want the binding the write left", got, err)
+	}
+	if err := <-wrote; err != nil {
+		t.Fatal(err)
+	}
+}
