@@ -221,3 +221,50 @@ func TestClose_endsBusyWorkers(t *testing.T) {
 		t.Fatalf("after Close: %v", err)
 	}
 }
+
+// Work an execution leaves behind fails no later execution, in a worker
+// of the version's only one: the first execution leaves a timer, or a
+// promise, that loops or ends the process once the second has started.
+func TestRun_leftoverWorkFailsNoLaterExecution(t *testing.T) {
+	for name, leftover := range map[string]string{
+		"a timer that loops":              `setInterval(() => { if (globalThis.go) { for (;;) {} } }, 10);`,
+		"a timer that ends the process":   `setInterval(() => { if (globalThis.go) process.exit(0); }, 10);`,
+		"a promise that ends the process": `new Promise((r) => { globalThis.go = r; }).then(() => process.exit(0));`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			rt, _ := newRuntime(t, actionruntime.Options{PerVersion: 1, Timeout: 5 * time.Second})
+			// The second execution sets the signal (or resolves the
+			// promise), then waits past the timer's next turn.
+			v := version("leftover", handler(`if (event.first) { `+leftover+` api.authentication.setUserById("first"); return; }
+  if (typeof globalThis.go === "function") globalThis.go(); else globalThis.go = true;
+  await new Promise((r) => setTimeout(r, 100));
+  api.authentication.setUserById("second");`))
+			for _, event := range []map[string]any{{"first": true}, {}} {
+				res, err := rt.Run(context.Background(), v, event, nil)
+				if err != nil || res.Thrown != nil {
+					t.Fatalf("%v: %v %+v", event, err, res)
+				}
+			}
+		})
+	}
+}
+
+// A worker whose execution left nothing behind (a fetch's open connection
+// is not work) waits warm for the next execution of its version.
+func TestRun_workerLeftCleanIsReused(t *testing.T) {
+	rt, _ := newRuntime(t, actionruntime.Options{PerVersion: 1})
+	up := emutest.NewUpstream(t)
+	up.Release("clean")
+	v := version("clean", handler(`if (event.throws) { `+up.Fetch("/hold/clean")+` throw new Error("refused"); }
+  `+up.Fetch("/hold/clean")+` api.authentication.setUserById("clean");`))
+	var seen []int
+	for _, event := range []map[string]any{{}, {"throws": true}, {}} {
+		if _, err := rt.Run(context.Background(), v, event, nil); err != nil {
+			t.Fatal(err)
+		}
+		seen = append(seen, pids(rt, "clean")...)
+	}
+	if len(seen) != 3 || seen[0] != seen[1] || seen[1] != seen[2] {
+		t.Fatalf("the version's worker after each execution: %v", seen)
+	}
+}

@@ -282,8 +282,9 @@ func (rt *Runtime) Run(ctx context.Context, v Version, event any, cache map[stri
 		res, err := rt.execute(ctx, w, event, cache)
 		rt.release(w, err == nil)
 		if errors.Is(err, errNotTaken) {
-			// The worker ended while it was idle: not this execution's
-			// doing, so it runs in another.
+			// The worker ended while it was idle, or by the doing of an
+			// execution it ran before: not this execution's doing, so it
+			// runs in another.
 			continue
 		}
 		return res, err
