@@ -268,3 +268,29 @@ func TestRun_workerLeftCleanIsReused(t *testing.T) {
 		t.Fatalf("the version's worker after each execution: %v", seen)
 	}
 }
+
+// Executions of a retired version that wait for a worker run in the
+// version's workers as they come free, within the version's bound, and
+// those workers stop once none waits.
+func TestRetire_waitingExecutionsTakeTheRetiredWorkers(t *testing.T) {
+	rt, _ := newRuntime(t, actionruntime.Options{PerVersion: 2})
+	up := emutest.NewUpstream(t)
+	v1 := version("v1", handler(up.Fetch("/hold/v1")+` api.authentication.setUserById(String(process.pid));`))
+	done := make(chan []outcome, 1)
+	go func() { done <- runAll(rt, context.Background(), v1, v1, v1, v1) }()
+	up.Arrived(t, "v1", 2)
+	eventually(t, "two executions to wait for a worker", func() bool { return rt.Waiting("v1") == 2 })
+	rt.Retire(func(v actionruntime.Version) bool { return v.VersionID == "v1" })
+	up.Release("v1")
+	ran := map[string]bool{}
+	for i, o := range <-done {
+		if o.err != nil {
+			t.Fatalf("execution %d: %v", i, o.err)
+		}
+		ran[userOf(t, o.res)] = true
+	}
+	if len(ran) != 2 {
+		t.Errorf("the four executions ran in the processes %v, not in the version's 2", ran)
+	}
+	eventually(t, "the retired version's workers to end", func() bool { return len(pids(rt, "v1")) == 0 })
+}

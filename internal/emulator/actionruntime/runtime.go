@@ -292,22 +292,16 @@ func (rt *Runtime) Run(ctx context.Context, v Version, event any, cache map[stri
 }
 
 // Retire stops the workers of the versions stale names: idle ones at once,
-// busy ones when their execution has ended, on their version. An
-// execution of a retired version asked for later runs in a new worker.
+// busy ones when their execution has ended, on their version, and after
+// the executions of the version that wait for a worker have had theirs.
 func (rt *Runtime) Retire(stale func(Version) bool) {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
-	for key, p := range rt.pools {
-		if !stale(p.v) {
-			continue
+	for _, p := range rt.pools {
+		if stale(p.v) {
+			p.retired = true
+			rt.settleRetired(p)
 		}
-		p.retired = true
-		for _, w := range p.idle {
-			rt.total--
-			w.stop()
-		}
-		p.idle = nil
-		delete(rt.pools, key)
 	}
 	rt.notify()
 }
