@@ -150,25 +150,42 @@ func TestRun_evictionNeverStopsABusyWorker(t *testing.T) {
 	}
 }
 
-// Waiting for a worker counts against the execution's time limit.
+// Waiting for a worker counts against the execution's time limit, which
+// alone bounds it here. Two executions that hang are asked at once of a
+// version's only worker, warm: one runs until its limit; the other waits,
+// and when the first's worker ends it has next to nothing of its own limit
+// left, too little to start another worker (counted from the end of its
+// wait, it would run and hang, and answer as the first does).
 func TestRun_waitingCountsAgainstTheLimit(t *testing.T) {
-	rt, _ := newRuntime(t, actionruntime.Options{PerVersion: 1})
+	rt, _ := newRuntime(t, actionruntime.Options{Timeout: time.Second, PerVersion: 1})
 	up := emutest.NewUpstream(t)
 	v := version("one", handler(`if (event.hold) { `+up.Fetch("/hold/one")+` } api.authentication.setUserById("ran");`))
-	held := make(chan outcome, 1)
-	go func() {
-		res, err := rt.Run(context.Background(), v, map[string]any{"hold": true}, nil)
-		held <- outcome{res, err}
-	}()
-	up.Arrived(t, "one", 1)
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-	defer cancel()
-	_, err := rt.Run(ctx, v, map[string]any{}, nil)
-	if kindOf(err) != actionruntime.Timeout || !strings.Contains(err.Error(), "waiting for a worker") {
-		t.Fatalf("an execution that found no worker free: %v", err)
+	if _, err := rt.Run(context.Background(), v, map[string]any{}, nil); err != nil {
+		t.Fatal(err)
 	}
+	out := make([]outcome, 2)
+	var wg sync.WaitGroup
+	for i := range out {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i].res, out[i].err = rt.Run(context.Background(), v, map[string]any{"hold": true}, nil)
+		}()
+	}
+	wg.Wait()
 	up.Release("one")
-	<-held
+	waited := 0
+	for _, o := range out {
+		if kindOf(o.err) != actionruntime.Timeout {
+			t.Fatalf("an execution that hangs: %v %+v", o.err, o.res)
+		}
+		if strings.Contains(o.err.Error(), "waiting for a worker") || strings.Contains(o.err.Error(), "while its worker loaded the code") {
+			waited++
+		}
+	}
+	if waited != 1 {
+		t.Fatalf("one of the two should have timed out before it ran: %v, %v", out[0].err, out[1].err)
+	}
 }
 
 // An error of an execution that has answered (a promise it left behind)
