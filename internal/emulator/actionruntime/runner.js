@@ -272,5 +272,6 @@ if (!loadError) {
     }
     queue = queue.then(() => execute(req));
   });
-  lines.on('close', () => queue.then(() => process.exit(0)));
+  // The emulator has stopped, or died: no execution's answer is awaited.
+  lines.on('close', () => process.exit(0));
 }
