@@ -223,8 +223,10 @@ type Server struct {
 	log     *log.Logger // nil: no log
 
 	runtime *actionruntime.Runtime
-	oauth   *oauth.Server
-	api     *mgmtapi.Server
+	// cancelRequests ends the requests' contexts, at a stop.
+	cancelRequests context.CancelFunc
+	oauth          *oauth.Server
+	api            *mgmtapi.Server
 }
 
 // Start listens on a loopback address and serves until Close.
@@ -331,7 +333,10 @@ func Start(opts Options) (*Server, error) {
 	}
 	s.start = s.t.St.Clone()
 
-	s.srv = &http.Server{Handler: s.handler(), ReadHeaderTimeout: 10 * time.Second}
+	base, cancelRequests := context.WithCancel(context.Background())
+	s.cancelRequests = cancelRequests
+	s.srv = &http.Server{Handler: s.handler(), ReadHeaderTimeout: 10 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return base }}
 	if opts.TLS {
 		cert, caFile, err := selfSigned()
 		if err != nil {
@@ -359,13 +364,26 @@ func exchangeRate(limit float64) float64 {
 }
 
 // Close stops the server, writes Options.StateFile when set, and, with
-// TLS, removes the certificate's folder.
+// TLS, removes the certificate's folder. Requests still under way after a
+// grace of 5 seconds (an action that hangs) are ended: a stop is not an
+// error.
 func (s *Server) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	err := s.srv.Shutdown(ctx)
+	if s.srv.Shutdown(ctx) != nil {
+		// The actions' executions end, so that their requests answer
+		// (Unavailable); then the requests' contexts, for any other wait;
+		// a connection still open after that is closed.
+		_ = s.runtime.Close()
+		s.cancelRequests()
+		again, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		if s.srv.Shutdown(again) != nil {
+			_ = s.srv.Close()
+		}
+	}
 	s.t.Installer.Close()
-	err = errors.Join(err, s.runtime.Close())
+	err := s.runtime.Close()
 	if s.opts.StateFile != "" {
 		err = errors.Join(err, s.t.SaveState(s.opts.StateFile, s.opts.ClientID, s.opts.ClientSecret))
 	}

@@ -167,3 +167,21 @@ func TestExchange_callerGoneKeepsNothing(t *testing.T) {
 		t.Fatalf("an exchange whose caller had gone wrote the cache: the next one saw %s", m)
 	}
 }
+
+// A stop with an exchange whose action hangs ends it after the grace, and
+// is no error; the exchange answers.
+func TestExchange_stopEndsAHungExchange(t *testing.T) {
+	up := emutest.NewUpstream(t)
+	up.Release("started")
+	x := newExchangeTenant(t, Options{}, up.Fetch("/hold/started")+`
+  await new Promise(() => setInterval(() => {}, 1000));`, "", "")
+	hung := make(chan answer, 1)
+	go func() { hung <- x.exchangeCtx(context.Background(), "hang") }()
+	up.Arrived(t, "started", 1)
+	if err := x.s.Close(); err != nil {
+		t.Fatalf("the stop: %v", err)
+	}
+	if a := <-hung; a.err != nil || a.status < 500 {
+		t.Fatalf("the hung exchange: %d %v %v", a.status, a.body, a.err)
+	}
+}

@@ -150,25 +150,42 @@ func TestRun_evictionNeverStopsABusyWorker(t *testing.T) {
 	}
 }
 
-// Waiting for a worker counts against the execution's time limit.
+// Waiting for a worker counts against the execution's time limit, which
+// alone bounds it here. Two executions that hang are asked at once of a
+// version's only worker, warm: one runs until its limit; the other waits,
+// and when the first's worker ends it has next to nothing of its own limit
+// left, too little to start another worker (counted from the end of its
+// wait, it would run and hang, and answer as the first does).
 func TestRun_waitingCountsAgainstTheLimit(t *testing.T) {
-	rt, _ := newRuntime(t, actionruntime.Options{PerVersion: 1})
+	rt, _ := newRuntime(t, actionruntime.Options{Timeout: time.Second, PerVersion: 1})
 	up := emutest.NewUpstream(t)
 	v := version("one", handler(`if (event.hold) { `+up.Fetch("/hold/one")+` } api.authentication.setUserById("ran");`))
-	held := make(chan outcome, 1)
-	go func() {
-		res, err := rt.Run(context.Background(), v, map[string]any{"hold": true}, nil)
-		held <- outcome{res, err}
-	}()
-	up.Arrived(t, "one", 1)
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-	defer cancel()
-	_, err := rt.Run(ctx, v, map[string]any{}, nil)
-	if kindOf(err) != actionruntime.Timeout || !strings.Contains(err.Error(), "waiting for a worker") {
-		t.Fatalf("an execution that found no worker free: %v", err)
+	if _, err := rt.Run(context.Background(), v, map[string]any{}, nil); err != nil {
+		t.Fatal(err)
 	}
+	out := make([]outcome, 2)
+	var wg sync.WaitGroup
+	for i := range out {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i].res, out[i].err = rt.Run(context.Background(), v, map[string]any{"hold": true}, nil)
+		}()
+	}
+	wg.Wait()
 	up.Release("one")
-	<-held
+	waited := 0
+	for _, o := range out {
+		if kindOf(o.err) != actionruntime.Timeout {
+			t.Fatalf("an execution that hangs: %v %+v", o.err, o.res)
+		}
+		if strings.Contains(o.err.Error(), "waiting for a worker") || strings.Contains(o.err.Error(), "while its worker loaded the code") {
+			waited++
+		}
+	}
+	if waited != 1 {
+		t.Fatalf("one of the two should have timed out before it ran: %v, %v", out[0].err, out[1].err)
+	}
 }
 
 // An error of an execution that has answered (a promise it left behind)
@@ -220,4 +237,77 @@ func TestClose_endsBusyWorkers(t *testing.T) {
 	if _, err := rt.Run(context.Background(), v, map[string]any{}, nil); kindOf(err) != actionruntime.Unavailable {
 		t.Fatalf("after Close: %v", err)
 	}
+}
+
+// Work an execution leaves behind fails no later execution, in a worker
+// of the version's only one: the first execution leaves a timer, or a
+// promise, that loops or ends the process once the second has started.
+func TestRun_leftoverWorkFailsNoLaterExecution(t *testing.T) {
+	for name, leftover := range map[string]string{
+		"a timer that loops":              `setInterval(() => { if (globalThis.go) { for (;;) {} } }, 10);`,
+		"a timer that ends the process":   `setInterval(() => { if (globalThis.go) process.exit(0); }, 10);`,
+		"a promise that ends the process": `new Promise((r) => { globalThis.go = r; }).then(() => process.exit(0));`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			rt, _ := newRuntime(t, actionruntime.Options{PerVersion: 1, Timeout: 5 * time.Second})
+			// The second execution sets the signal (or resolves the
+			// promise), then waits past the timer's next turn.
+			v := version("leftover", handler(`if (event.first) { `+leftover+` api.authentication.setUserById("first"); return; }
+  if (typeof globalThis.go === "function") globalThis.go(); else globalThis.go = true;
+  await new Promise((r) => setTimeout(r, 100));
+  api.authentication.setUserById("second");`))
+			for _, event := range []map[string]any{{"first": true}, {}} {
+				res, err := rt.Run(context.Background(), v, event, nil)
+				if err != nil || res.Thrown != nil {
+					t.Fatalf("%v: %v %+v", event, err, res)
+				}
+			}
+		})
+	}
+}
+
+// A worker whose execution left nothing behind (a fetch's open connection
+// is not work) waits warm for the next execution of its version.
+func TestRun_workerLeftCleanIsReused(t *testing.T) {
+	rt, _ := newRuntime(t, actionruntime.Options{PerVersion: 1})
+	up := emutest.NewUpstream(t)
+	up.Release("clean")
+	v := version("clean", handler(`if (event.throws) { `+up.Fetch("/hold/clean")+` throw new Error("refused"); }
+  `+up.Fetch("/hold/clean")+` api.authentication.setUserById("clean");`))
+	var seen []int
+	for _, event := range []map[string]any{{}, {"throws": true}, {}} {
+		if _, err := rt.Run(context.Background(), v, event, nil); err != nil {
+			t.Fatal(err)
+		}
+		seen = append(seen, pids(rt, "clean")...)
+	}
+	if len(seen) != 3 || seen[0] != seen[1] || seen[1] != seen[2] {
+		t.Fatalf("the version's worker after each execution: %v", seen)
+	}
+}
+
+// Executions of a retired version that wait for a worker run in the
+// version's workers as they come free, within the version's bound, and
+// those workers stop once none waits.
+func TestRetire_waitingExecutionsTakeTheRetiredWorkers(t *testing.T) {
+	rt, _ := newRuntime(t, actionruntime.Options{PerVersion: 2})
+	up := emutest.NewUpstream(t)
+	v1 := version("v1", handler(up.Fetch("/hold/v1")+` api.authentication.setUserById(String(process.pid));`))
+	done := make(chan []outcome, 1)
+	go func() { done <- runAll(rt, context.Background(), v1, v1, v1, v1) }()
+	up.Arrived(t, "v1", 2)
+	eventually(t, "two executions to wait for a worker", func() bool { return rt.Waiting("v1") == 2 })
+	rt.Retire(func(v actionruntime.Version) bool { return v.VersionID == "v1" })
+	up.Release("v1")
+	ran := map[string]bool{}
+	for i, o := range <-done {
+		if o.err != nil {
+			t.Fatalf("execution %d: %v", i, o.err)
+		}
+		ran[userOf(t, o.res)] = true
+	}
+	if len(ran) != 2 {
+		t.Errorf("the four executions ran in the processes %v, not in the version's 2", ran)
+	}
+	eventually(t, "the retired version's workers to end", func() bool { return len(pids(rt, "v1")) == 0 })
 }

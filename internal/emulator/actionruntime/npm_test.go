@@ -27,7 +27,7 @@ func TestInstall_endsWithItsLimitAndItsOwner(t *testing.T) {
 		limit time.Duration
 		want  string
 	}{
-		{"limit", time.Second, "npm install did not end within 1s"},
+		{"limit", 5 * time.Second, "npm install did not end within 5s"},
 		{"close", time.Hour, "the emulator stopped during npm install"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

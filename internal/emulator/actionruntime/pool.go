@@ -13,8 +13,9 @@ type pool struct {
 	idle     []*worker // the most recently used last
 	busy     int       // workers running an execution
 	starting int       // workers whose process is starting
-	// retired: the version does not run any more; its workers stop when
-	// their execution ends.
+	waiting  int       // executions waiting for a worker
+	// retired: the version does not run any more; its workers serve the
+	// executions that wait for one, and stop when none waits.
 	retired bool
 
 	prepared sync.Once // the version's folder, written once
@@ -32,8 +33,8 @@ func (p *pool) size() int { return len(p.idle) + p.busy + p.starting }
 // chose it; the wait ends with ctx.
 func (rt *Runtime) acquire(ctx context.Context, v Version) (*worker, error) {
 	key := v.key()
+	rt.mu.Lock()
 	for {
-		rt.mu.Lock()
 		if rt.closed {
 			rt.mu.Unlock()
 			return nil, &Error{Kind: Unavailable, Message: "the emulator is stopping"}
@@ -53,14 +54,42 @@ func (rt *Runtime) acquire(ctx context.Context, v Version) (*worker, error) {
 			rt.mu.Unlock()
 			return rt.startFor(ctx, p)
 		}
+		// Counted as waiting until it looks again under the lock, so that
+		// a retired version's worker freed meanwhile is kept for it.
 		wait := rt.changed
 		full := fmt.Sprintf(" (waiting for a worker: the version's %d or the emulator's %d were busy)", rt.opts.PerVersion, rt.opts.Total)
+		p.waiting++
 		rt.mu.Unlock()
+		var err error
 		select {
 		case <-wait:
 		case <-ctx.Done():
-			return nil, rt.ctxError(ctx, full)
+			err = rt.ctxError(ctx, full)
 		}
+		rt.mu.Lock()
+		p.waiting--
+		if err != nil {
+			rt.settleRetired(p)
+			rt.mu.Unlock()
+			return nil, err
+		}
+	}
+}
+
+// settleRetired stops a retired pool's idle workers once no execution
+// waits for one, and forgets the pool once it has no worker. Under the
+// lock.
+func (rt *Runtime) settleRetired(p *pool) {
+	if !p.retired || p.waiting > 0 {
+		return
+	}
+	for _, w := range p.idle {
+		rt.total--
+		w.stop()
+	}
+	p.idle = nil
+	if p.size() == 0 && rt.pools[p.v.key()] == p {
+		delete(rt.pools, p.v.key())
 	}
 }
 
@@ -144,24 +173,25 @@ func (rt *Runtime) startFor(ctx context.Context, p *pool) (*worker, error) {
 }
 
 // release ends an execution's hold on its worker: with reuse, and while
-// its version runs and its process is healthy, it waits idle for the next
-// execution; otherwise it stops.
+// its process is healthy, it waits idle for the next execution (of a
+// retired version, only while one waits); otherwise it stops.
 func (rt *Runtime) release(w *worker, reuse bool) {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	p := w.pool
 	w.busy = false
 	p.busy--
-	if reuse && !p.retired && !rt.closed && !w.tainted.Load() && w.alive() {
+	if reuse && !rt.closed && !w.tainted.Load() && w.alive() {
 		w.lastUsed = time.Now()
 		p.idle = append(p.idle, w)
-		if len(p.idle) > 1 {
+		if len(p.idle) > 1 && !p.retired {
 			w.idleTimer = time.AfterFunc(rt.opts.IdleExtra, func() { rt.reapIdle(p, w) })
 		}
 	} else {
 		rt.total--
 		w.stop()
 	}
+	rt.settleRetired(p)
 	rt.notify()
 }
 

@@ -8,9 +8,11 @@ import (
 )
 
 // newProcessGroup starts the command in a process group of its own, so
-// that ending it ends whatever it started.
+// that ending it ends whatever it started; where the system can, the
+// process ends with the emulator, also one killed without a stop.
 func newProcessGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	endWithParent(cmd.SysProcAttr)
 }
 
 // killGroup kills the command's process group.

@@ -224,16 +224,39 @@ function uncaught(err) {
 process.on('uncaughtException', uncaught);
 process.on('unhandledRejection', uncaught);
 
+// A process ended by an execution that has answered (process.exit in its
+// timer) while another runs: the running one did not fail, and the
+// emulator runs it again in another worker.
+process.on('exit', () => {
+  if (current !== null && executions.getStore() !== current) answer({ id: current, foreign: true });
+});
+
+// The timers and immediates pending in the idle worker. An execution that
+// leaves more behind has work still to run: the emulator stops its worker
+// once it has answered, so that this work meets no other execution.
+// (Sockets are not counted: fetch keeps its connections open; it also
+// leaves an immediate, gone at the next turn, which settled() waits for.)
+function settled() {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+function pending() {
+  return process.getActiveResourcesInfo().filter((r) => r === 'Timeout' || r === 'Immediate').length;
+}
+const IDLE_PENDING = pending();
+
 async function execute(req) {
   const calls = [];
   const writes = [];
   const api = makeApi(calls, makeCache(req.cache, writes));
   current = req.id;
+  answer({ id: req.id, started: true });
   try {
     await executions.run(req.id, () => handler(req.event, api));
-    answer({ id: req.id, calls, cache: writes });
+    await settled();
+    answer({ id: req.id, calls, cache: writes, leftover: pending() > IDLE_PENDING });
   } catch (err) {
-    answer({ id: req.id, calls, cache: writes, error: Object.assign({ kind: 'thrown' }, describe(err)) });
+    await settled();
+    answer({ id: req.id, calls, cache: writes, leftover: pending() > IDLE_PENDING, error: Object.assign({ kind: 'thrown' }, describe(err)) });
   } finally {
     current = null;
   }
@@ -252,5 +275,6 @@ if (!loadError) {
     }
     queue = queue.then(() => execute(req));
   });
-  lines.on('close', () => queue.then(() => process.exit(0)));
+  // The emulator has stopped, or died: no execution's answer is awaited.
+  lines.on('close', () => process.exit(0));
 }

@@ -282,8 +282,9 @@ func (rt *Runtime) Run(ctx context.Context, v Version, event any, cache map[stri
 		res, err := rt.execute(ctx, w, event, cache)
 		rt.release(w, err == nil)
 		if errors.Is(err, errNotTaken) {
-			// The worker ended while it was idle: not this execution's
-			// doing, so it runs in another.
+			// The worker ended while it was idle, or by the doing of an
+			// execution it ran before: not this execution's doing, so it
+			// runs in another.
 			continue
 		}
 		return res, err
@@ -291,22 +292,16 @@ func (rt *Runtime) Run(ctx context.Context, v Version, event any, cache map[stri
 }
 
 // Retire stops the workers of the versions stale names: idle ones at once,
-// busy ones when their execution has ended, on their version. An
-// execution of a retired version asked for later runs in a new worker.
+// busy ones when their execution has ended, on their version, and after
+// the executions of the version that wait for a worker have had theirs.
 func (rt *Runtime) Retire(stale func(Version) bool) {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
-	for key, p := range rt.pools {
-		if !stale(p.v) {
-			continue
+	for _, p := range rt.pools {
+		if stale(p.v) {
+			p.retired = true
+			rt.settleRetired(p)
 		}
-		p.retired = true
-		for _, w := range p.idle {
-			rt.total--
-			w.stop()
-		}
-		p.idle = nil
-		delete(rt.pools, key)
 	}
 	rt.notify()
 }

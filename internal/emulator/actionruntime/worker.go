@@ -37,16 +37,24 @@ type worker struct {
 	stopOnce sync.Once
 }
 
-// workerLine is one line a worker answers: ready (once), an execution's
-// answer, or a request to take no more executions.
+// workerLine is one line a worker answers: ready (once), that an
+// execution has started, an execution's answer, that the process ends by
+// the doing of another execution than the running one, or a request to
+// take no more executions.
 type workerLine struct {
-	Ready  bool  `json:"ready"`
-	Retire bool  `json:"retire"`
-	ID     int64 `json:"id"`
+	Ready   bool  `json:"ready"`
+	Retire  bool  `json:"retire"`
+	ID      int64 `json:"id"`
+	Started bool  `json:"started"`
+	Foreign bool  `json:"foreign"`
+	// Leftover: the execution left timers behind, work that would run
+	// during the next one.
+	Leftover bool `json:"leftover"`
 	Result
 }
 
-// errNotTaken: the worker ended before it took the execution.
+// errNotTaken: the worker ended before it took the execution, or by the
+// doing of an execution it ran before.
 var errNotTaken = errors.New("the worker ended before it took the execution")
 
 func (w *worker) alive() bool {
@@ -249,6 +257,7 @@ func (rt *Runtime) execute(ctx context.Context, w *worker, event any, cache map[
 		w.tainted.Store(true)
 		return nil, errNotTaken
 	}
+	started, foreign := false, false
 	for {
 		select {
 		case l, ok := <-w.answers:
@@ -257,10 +266,20 @@ func (rt *Runtime) execute(ctx context.Context, w *worker, event any, cache map[
 				if rt.isClosed() {
 					return nil, &Error{Kind: Unavailable, Message: "the emulator is stopping"}
 				}
+				if !started || foreign {
+					return nil, errNotTaken
+				}
 				return nil, &Error{Kind: Crash, Message: "the worker ended during the execution"}
 			}
 			if l.ID != id {
 				continue
+			}
+			if l.Started || l.Foreign {
+				started, foreign = started || l.Started, foreign || l.Foreign
+				continue
+			}
+			if l.Leftover {
+				w.tainted.Store(true)
 			}
 			if l.Thrown != nil && l.Thrown.Kind == "crash" {
 				w.tainted.Store(true)
