@@ -467,14 +467,6 @@ func mapValues(m map[string]string) []string {
 	return out
 }
 
-func copyFiles(files map[string]string) map[string]string {
-	out := make(map[string]string, len(files))
-	for k, v := range files {
-		out[k] = v
-	}
-	return out
-}
-
 // unzip is the text of every file of a saved plan (a zip archive).
 func unzip(t *testing.T, data string) string {
 	t.Helper()
