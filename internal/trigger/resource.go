@@ -119,9 +119,37 @@ func (r *bindingsResource) Delete(ctx context.Context, req resource.DeleteReques
 		return
 	}
 	body = slices.DeleteFunc(body, func(b mgmt.BindingUpdate) bool { return slices.Contains(unbind, b.Ref.Value) })
-	if _, err := r.Tenant.API.UpdateTriggerBindings(ctx, trigger, body); err != nil {
+	if err := r.unbindOnly(ctx, trigger, body); err != nil {
 		resp.Diagnostics.AddError("Unable to update trigger actions", framework.APIErrorDetail(fmt.Sprintf(
 			"Unbinding the actions this apply deletes (%s) from the trigger %q", strings.Join(unbind, ", "), trigger), err))
+	}
+}
+
+// unbindOnly writes keep, the bindings of the state without the actions a
+// replacement's destroy unbinds. Another action that this apply deletes may
+// be gone already (a destroy that planned after these bindings deletes its
+// action with the tenant unbinding it, in no set order with this write),
+// and the tenant refuses a list that names a missing action (the emulator
+// answers 404; the reference does not say, so a 400 is taken the same way):
+// the write is sent again with only the actions the trigger still binds,
+// read after the refusal, as long as that list gets shorter.
+func (r *bindingsResource) unbindOnly(ctx context.Context, trigger string, keep []mgmt.BindingUpdate) error {
+	for {
+		_, err := r.Tenant.API.UpdateTriggerBindings(ctx, trigger, keep)
+		if !mgmt.IsNotFound(err) && !mgmt.IsBadRequest(err) || len(keep) == 0 {
+			return err
+		}
+		current, rerr := r.Tenant.API.TriggerBindings(ctx, trigger)
+		if rerr != nil {
+			return err
+		}
+		still := slices.DeleteFunc(slices.Clone(keep), func(b mgmt.BindingUpdate) bool {
+			return !slices.ContainsFunc(current, func(c mgmt.TriggerBinding) bool { return c.Action.ID == b.Ref.Value })
+		})
+		if len(still) == len(keep) {
+			return err
+		}
+		keep = still
 	}
 }
 
