@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
 )
 
 const bindingsPath = "/api/v2/actions/triggers/post-login/bindings"
@@ -146,6 +148,23 @@ func TestBindings_refusals(t *testing.T) {
 	// Twenty is the limit, not past it.
 	if r := h.call(tok, "PATCH", bindingsPath, refs(many[:20]...)); r.status != 200 || strings.Count(bound(t, r), ",") != 19 {
 		t.Fatalf("20 bindings: %d %s", r.status, r.body)
+	}
+}
+
+// TestBindings_missingAction: a list that names an action that does not
+// exist is refused with the action's own 404, or a 400 under
+// --assume bind_missing_action=invalid; either way nothing is bound.
+func TestBindings_missingAction(t *testing.T) {
+	for mode, status := range map[string]int{"not_found": 404, "invalid": 400} {
+		t.Run(mode, func(t *testing.T) {
+			h := start(t, Options{Assume: tenant.Assumptions{BindMissingAction: mode}})
+			tok := h.admin()
+			a := h.action(tok, "post-login", true)
+			h.expect(h.call(tok, "PATCH", bindingsPath, refs(a, "00000000-0000-4000-8000-000000000000")), status, `"message":"That action does not exist."`)
+			if r := h.call(tok, "GET", bindingsPath, nil); bound(t, r) != "" {
+				t.Fatalf("a refused PATCH bound %s", bound(t, r))
+			}
+		})
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
@@ -126,13 +127,15 @@ func (r *bindingsResource) Delete(ctx context.Context, req resource.DeleteReques
 }
 
 // unbindOnly writes keep, the bindings of the state without the actions a
-// replacement's destroy unbinds. Another action that this apply deletes may
-// be gone already (a destroy that planned after these bindings deletes its
-// action with the tenant unbinding it, in no set order with this write),
-// and the tenant refuses a list that names a missing action (the emulator
-// answers 404; the reference does not say, so a 400 is taken the same way):
-// the write is sent again with only the actions the trigger still binds,
-// read after the refusal, as long as that list gets shorter.
+// replacement's destroy unbinds. With bindings that name their actions by
+// literal ids (not references, which order the destroy before the deletes),
+// another action of that list that this apply deletes may be gone already:
+// its destroy, planned after these bindings, deleted it with the tenant
+// unbinding it, in no set order with this write. The tenant refuses a list
+// that names a missing action (the emulator answers 404; the reference does
+// not say, so a 400 is taken the same way): the write is sent again with
+// only the actions the trigger still binds, read after the refusal, as long
+// as that list gets shorter.
 func (r *bindingsResource) unbindOnly(ctx context.Context, trigger string, keep []mgmt.BindingUpdate) error {
 	for {
 		_, err := r.Tenant.API.UpdateTriggerBindings(ctx, trigger, keep)
@@ -141,6 +144,7 @@ func (r *bindingsResource) unbindOnly(ctx context.Context, trigger string, keep 
 		}
 		current, rerr := r.Tenant.API.TriggerBindings(ctx, trigger)
 		if rerr != nil {
+			tflog.Warn(ctx, "reading the trigger's bindings after a refused write failed", map[string]any{"trigger": trigger, "error": rerr.Error()})
 			return err
 		}
 		still := slices.DeleteFunc(slices.Clone(keep), func(b mgmt.BindingUpdate) bool {

@@ -82,7 +82,8 @@ func (s *Server) triggerBindings(w http.ResponseWriter, r *http.Request, _ *call
 //     specification's item); ref.type is action_id, action_name (the
 //     default) or binding_id (a binding of this trigger), and ref.value
 //     names an existing action: otherwise 404 "That action does not exist."
-//     (the action's own 404, reference §0.4);
+//     (the action's own 404, reference §0.4), or 400 with that text under
+//     --assume bind_missing_action=invalid;
 //   - display_name defaults to the action's name;
 //   - an action is bound once: a second item for it is 400 "Payload
 //     validation error: 'Array items are not unique (indexes i and j)' on
@@ -166,7 +167,11 @@ func (s *Server) updateTriggerBindings(w http.ResponseWriter, r *http.Request, _
 		}
 		a := s.bindingTarget(trigger, kind, value)
 		if a == nil {
-			return wire.NewErr(404, "That action does not exist.", "")
+			status := 404
+			if s.Assume.BindMissingAction == "invalid" {
+				status = 400
+			}
+			return wire.NewErr(status, "That action does not exist.", "")
 		}
 		if j, dup := seen[a.ID]; dup {
 			return wire.PayloadErr("Array items are not unique (indexes "+strconv.Itoa(j)+" and "+strconv.Itoa(i)+")", "bindings")

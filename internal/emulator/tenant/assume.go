@@ -81,6 +81,11 @@ type Assumptions struct {
 	// token carries the granted ones asked for) or "refuse" (403
 	// access_denied).
 	UngrantedScope string
+	// BindMissingAction is how a PATCH of a trigger's bindings that names an
+	// action that does not exist answers (trigger-bindings.md is silent):
+	// "not_found" (404 "That action does not exist.", the action's own
+	// answer) or "invalid" (400, as for the other items the tenant refuses).
+	BindMissingAction string
 }
 
 // Assumption describes one setting of Assumptions.
@@ -107,6 +112,7 @@ var AllAssumptions = []Assumption{
 	{"refresh_grant_type", []string{"refuse", "accept"}, func(a *Assumptions) *string { return &a.RefreshGrantType }},
 	{"grant_subject_type", []string{"shared", "separate"}, func(a *Assumptions) *string { return &a.GrantSubjectType }},
 	{"ungranted_scope", []string{"narrow", "refuse"}, func(a *Assumptions) *string { return &a.UngrantedScope }},
+	{"bind_missing_action", []string{"not_found", "invalid"}, func(a *Assumptions) *string { return &a.BindMissingAction }},
 }
 
 // Set sets the assumption name to value ("name=value" of --assume).
