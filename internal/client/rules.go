@@ -16,77 +16,141 @@ import (
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/framework/flex"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/framework/planmodifiers"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework/planrules"
 )
-
-// planRule is what the plan of an attribute the configuration leaves out
-// holds (a value the configuration sets is the plan's, whatever the rule),
-// and where that is decided.
-type planRule struct {
-	class, rule, by string
-	attributes      []string // paths, dotted below the top level
-}
 
 // clientRules are tenant_client's rules: every attribute that a
 // configuration may leave out, by class. The schema attaches each rule
 // (TestPlanRules_schema checks that they agree, and that the resource's
 // page shows this table); TestPlanRules shows each at work.
-var clientRules = []planRule{
-	{"assigned", "The state's value: the tenant sets it.", "`UseStateForUnknown`",
-		[]string{"id", "client_id", "client_authentication_methods"}},
-	{"default", "The tenant's default for a new client; removing the argument returns to it.", "the schema's `Default`",
-		[]string{"description", "is_first_party", "is_token_endpoint_ip_header_trusted", "sso_disabled", "cross_origin_authentication",
+var clientRules = []planrules.Rule{
+	{
+		Class:      "assigned",
+		Rule:       "The state's value: the tenant sets it.",
+		By:         "`UseStateForUnknown`",
+		Attributes: []string{"id", "client_id", "client_authentication_methods"},
+	},
+	{
+		Class: "default",
+		Rule:  "The tenant's default for a new client; removing the argument returns to it.",
+		By:    "the schema's `Default`",
+		Attributes: []string{
+			"description", "is_first_party", "is_token_endpoint_ip_header_trusted", "sso_disabled", "cross_origin_authentication",
 			"custom_login_page_on", "require_pushed_authorization_requests", "require_proof_of_possession", "client_secret_in_state",
 			"native_social_login", "native_social_login.apple", "native_social_login.facebook", "native_social_login.google",
 			"refresh_token", "refresh_token.rotation_type", "refresh_token.expiration_type", "refresh_token.leeway",
-			"refresh_token.token_lifetime", "refresh_token.idle_token_lifetime"}},
-	{"derived default", "The tenant's default for another attribute's planned value (`app_type`, `expiration_type`); " +
-		"removing the argument returns to it.", "`DefaultFrom`",
-		[]string{"oidc_conformant", "refresh_token.infinite_token_lifetime", "refresh_token.infinite_idle_token_lifetime"}},
-	{"kept", "The state's value, none included: removing the argument leaves the tenant's value as it is.", "`UseStateForUnknown`",
-		[]string{"app_type", "logo_uri", "sso", "cross_origin_loc", "custom_login_page", "custom_login_page_preview", "form_template",
+			"refresh_token.token_lifetime", "refresh_token.idle_token_lifetime"},
+	},
+	{
+		Class: "derived default",
+		Rule: "The tenant's default for another attribute's planned value (`app_type`, `expiration_type`); " +
+			"removing the argument returns to it.",
+		By: "`DefaultFrom`",
+		Attributes: []string{
+			"oidc_conformant", "refresh_token.infinite_token_lifetime", "refresh_token.infinite_idle_token_lifetime"},
+	},
+	{
+		Class: "kept",
+		Rule:  "The state's value, none included: removing the argument leaves the tenant's value as it is.",
+		By:    "`UseStateForUnknown`",
+		Attributes: []string{
+			"app_type", "logo_uri", "sso", "cross_origin_loc", "custom_login_page", "custom_login_page_preview", "form_template",
 			"token_endpoint_auth_method", "initiate_login_uri", "organization_usage", "organization_require_behavior",
-			"third_party_security_mode", "redirection_policy", "fedcm_login", "identity_assertion_authorization_grant"}},
-	{"kept, filled inside", "The state's object, as `kept`; inside it, as `filled`.", "`KeepFilled`",
-		[]string{"jwt_configuration", "oidc_logout"}},
-	{"filled", "Inside an object the configuration sets: the state's value; where the tenant answered none, none while " +
-		"the update does not send the object (nothing the configuration sets in it changes), known after apply when it " +
-		"does (the tenant may fill it then) and in an object added now.", "`KeepFilled` of the top-level object",
-		[]string{"jwt_configuration.alg", "jwt_configuration.lifetime_in_seconds", "jwt_configuration.secret_encoded",
+			"third_party_security_mode", "redirection_policy", "fedcm_login", "identity_assertion_authorization_grant"},
+	},
+	{
+		Class:      "kept, filled inside",
+		Rule:       "The state's object, as `kept`; inside it, as `filled`.",
+		By:         "`KeepFilled`",
+		Attributes: []string{"jwt_configuration", "oidc_logout"},
+	},
+	{
+		Class: "filled",
+		Rule: "Inside an object the configuration sets: the state's value; where the tenant answered none, none while " +
+			"the update does not send the object (nothing the configuration sets in it changes), known after apply when it " +
+			"does (the tenant may fill it then) and in an object added now.",
+		By: "`KeepFilled` of the top-level object",
+		Attributes: []string{"jwt_configuration.alg", "jwt_configuration.lifetime_in_seconds", "jwt_configuration.secret_encoded",
 			"oidc_logout.backchannel_logout_initiators", "oidc_logout.backchannel_logout_initiators.selected_initiators",
 			"oidc_logout.backchannel_logout_session_metadata",
 			"session_transfer.can_create_session_transfer_token", "session_transfer.allowed_authentication_methods",
 			"session_transfer.enforce_device_binding", "session_transfer.allow_refresh_token",
 			"session_transfer.enforce_online_refresh_tokens", "session_transfer.enforce_cascade_revocation",
 			"session_transfer.delegation", "session_transfer.delegation.allow_delegated_access",
-			"session_transfer.delegation.enforce_device_binding"}},
-	{"cleared", "None: removing the argument clears the value on the tenant.", "no rule",
-		[]string{"callbacks", "allowed_origins", "web_origins", "client_aliases", "allowed_clients", "allowed_logout_urls",
+			"session_transfer.delegation.enforce_device_binding"},
+	},
+	{
+		Class: "cleared",
+		Rule:  "None: removing the argument clears the value on the tenant.",
+		By:    "no rule",
+		Attributes: []string{
+			"callbacks", "allowed_origins", "web_origins", "client_aliases", "allowed_clients", "allowed_logout_urls",
 			"client_metadata", "refresh_token.policies", "organization_discovery_methods",
 			"compliance_level", "default_organization", "token_exchange", "token_quota", "resource_server_identifier",
-			"skip_non_verifiable_callback_uri_confirmation_prompt", "async_approval_notification_channels"}},
-	{"cleared where the tenant lets go", "None: removing the argument sends none and shows it known after apply; a " +
-		"tenant that keeps it anyway (one that merges the object into the one it holds) keeps it, the apply warns, and it " +
-		"is the state's from then on.", "`KeepFilled` of the top-level object",
-		[]string{"jwt_configuration.scopes"}},
-	{"cleared, filled inside", "None, as `cleared`; inside an object the configuration sets, as `filled`.", "`KeepFilled`",
-		[]string{"session_transfer"}},
-	{"shown", "The state's list, as `kept`; when the state holds none (no answer showed one), none while the update " +
-		"changes nothing else, known after apply when it does (its answer may show the list).", "`ModifyPlan`",
-		[]string{"grant_types"}},
-	{"switch", "None: the resource's own setting, never sent; removing it changes nothing on the tenant.", "no rule",
-		[]string{"client_secret_rotation"}},
-	{"secret", "None without `client_secret_in_state`; with it, known after apply on create, when switched on and when " +
-		"`client_secret_rotation` changes, else the state's.", "`secretPlan`",
-		[]string{"client_secret"}},
+			"skip_non_verifiable_callback_uri_confirmation_prompt", "async_approval_notification_channels"},
+	},
+	{
+		Class: "cleared where the tenant lets go",
+		Rule: "None: removing the argument sends none and shows it known after apply; a " +
+			"tenant that keeps it anyway (one that merges the object into the one it holds) keeps it, the apply warns, and it " +
+			"is the state's from then on.",
+		By:         "`KeepFilled` of the top-level object",
+		Attributes: []string{"jwt_configuration.scopes"},
+	},
+	{
+		Class:      "cleared, filled inside",
+		Rule:       "None, as `cleared`; inside an object the configuration sets, as `filled`.",
+		By:         "`KeepFilled`",
+		Attributes: []string{"session_transfer"},
+	},
+	{
+		Class: "shown",
+		Rule: "The state's list, as `kept`; when the state holds none (no answer showed one), none while the update " +
+			"changes nothing else, known after apply when it does (its answer may show the list).",
+		By:         "`ModifyPlan`",
+		Attributes: []string{"grant_types"},
+	},
+	{
+		Class:      "switch",
+		Rule:       "None: the resource's own setting, never sent; removing it changes nothing on the tenant.",
+		By:         "no rule",
+		Attributes: []string{"client_secret_rotation"},
+	},
+	{
+		Class: "secret",
+		Rule: "None without `client_secret_in_state`; with it, known after apply on create, when switched on and when " +
+			"`client_secret_rotation` changes, else the state's.",
+		By:         "`secretPlan`",
+		Attributes: []string{"client_secret"},
+	},
 }
 
 // grantRules are tenant_client_grant's rules, as clientRules.
-var grantRules = []planRule{
-	{"assigned", "The state's value: the tenant sets it.", "`UseStateForUnknown`", []string{"id", "is_system"}},
-	{"default", "The tenant's default for a new grant; removing the argument returns to it.", "the schema's `Default`",
-		[]string{"allow_all_scopes", "subject_type", "organization_usage", "allow_any_organization"}},
-	{"derived default", "None (an empty set), or null with `allow_all_scopes`.", "`DefaultFrom`", []string{"scopes"}},
-	{"cleared", "None: removing the argument clears the value on the tenant.", "no rule", []string{"authorization_details_types"}},
+var grantRules = []planrules.Rule{
+	{
+		Class:      "assigned",
+		Rule:       "The state's value: the tenant sets it.",
+		By:         "`UseStateForUnknown`",
+		Attributes: []string{"id", "is_system"},
+	},
+	{
+		Class:      "default",
+		Rule:       "The tenant's default for a new grant; removing the argument returns to it.",
+		By:         "the schema's `Default`",
+		Attributes: []string{"allow_all_scopes", "subject_type", "organization_usage", "allow_any_organization"},
+	},
+	{
+		Class:      "derived default",
+		Rule:       "None (an empty set), or null with `allow_all_scopes`.",
+		By:         "`DefaultFrom`",
+		Attributes: []string{"scopes"},
+	},
+	{
+		Class:      "cleared",
+		Rule:       "None: removing the argument clears the value on the tenant.",
+		By:         "no rule",
+		Attributes: []string{"authorization_details_types"},
+	},
 }
 
 // The modifiers of the rules above.

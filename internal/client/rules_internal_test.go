@@ -3,10 +3,6 @@ package client
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"maps"
-	"math/big"
-	"slices"
 	"strings"
 	"testing"
 
@@ -21,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework/planrules"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
@@ -228,30 +225,11 @@ func TestPlanRules(t *testing.T) {
 				prior = r.state(t, tc.answer, tc.inState)
 			}
 			planned := r.plan(t, config, prior, []byte(tc.private))
-			got, want := flatten("", planned), map[string]string{}
-			if tc.answer != "" {
-				want = flatten("", prior)
-			}
-			for p, v := range tc.want {
-				for q := range want {
-					if q == p || strings.HasPrefix(q, p+".") || strings.HasPrefix(p, q+".") {
-						delete(want, q)
-					}
-				}
-				want[p] = v
-			}
-			for _, p := range slices.Sorted(maps.Keys(want)) {
-				if got[p] != want[p] {
-					t.Errorf("%s: planned %s, want %s", p, got[p], want[p])
-				}
+			for _, d := range planrules.Differences(planned, prior, tc.want) {
+				t.Error(d)
 			}
 			if tc.answer == "" {
 				return
-			}
-			for _, p := range slices.Sorted(maps.Keys(got)) {
-				if _, ok := want[p]; !ok {
-					t.Errorf("%s: planned %s, not in the state", p, got[p])
-				}
 			}
 			if sent := r.sends(t, planned, prior); sent != tc.sends {
 				t.Errorf("sends %s\nwant  %s", sent, tc.sends)
@@ -345,26 +323,7 @@ func (r ruleSet) state(t *testing.T, answer string, inState bool) tftypes.Value 
 // plan is the framework's plan of config over prior, from the proposal
 // Terraform makes.
 func (r ruleSet) plan(t *testing.T, config, prior tftypes.Value, private []byte) tftypes.Value {
-	dv := func(v tftypes.Value) *tfprotov6.DynamicValue {
-		d, err := tfprotov6.NewDynamicValue(r.typ, v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return &d
-	}
-	resp, err := r.srv.PlanResourceChange(context.Background(), &tfprotov6.PlanResourceChangeRequest{
-		TypeName: r.typeName, Config: dv(config), PriorState: dv(prior), ProposedNewState: dv(proposed(r.schema.Attributes, prior, config)),
-		PriorPrivate: private,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range resp.Diagnostics {
-		if d.Severity == tfprotov6.DiagnosticSeverityError {
-			t.Fatalf("%s: %s", d.Summary, d.Detail)
-		}
-	}
-	planned, err := resp.PlannedState.Unmarshal(r.typ)
+	planned, err := planrules.Plan(r.srv, r.typeName, r.schema, config, prior, private)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -400,131 +359,6 @@ func (r ruleSet) sends(t *testing.T, planned, prior tftypes.Value) string {
 		t.Fatal(err)
 	}
 	return string(b)
-}
-
-// proposed is the proposed new state Terraform sends with config over
-// prior (hashicorp/terraform internal/plans/objchange, proposedNewAttributes
-// and proposedNewNestedType): the configuration's value of each attribute,
-// the prior's where the attribute is computed and the configuration null,
-// but null for an optional and computed object whose prior value holds a
-// value that is not computed (optionalValueNotComputable); inside a nested
-// object, the same.
-func proposed(attrs map[string]schema.Attribute, prior, config tftypes.Value) tftypes.Value {
-	if config.IsNull() || !config.IsKnown() {
-		return config
-	}
-	var c, p map[string]tftypes.Value
-	if err := config.As(&c); err != nil {
-		panic(err)
-	}
-	if !prior.IsNull() {
-		if err := prior.As(&p); err != nil {
-			panic(err)
-		}
-	}
-	out := map[string]tftypes.Value{}
-	for name, a := range attrs {
-		cv := c[name]
-		pv := tftypes.NewValue(cv.Type(), nil)
-		if p != nil {
-			pv = p[name]
-		}
-		v := pv
-		switch {
-		case !a.IsComputed(), cv.IsKnown() && !cv.IsNull():
-			v = cv
-		case a.IsOptional() && notComputable(a, pv):
-			v = cv
-		}
-		if n, ok := a.(schema.SingleNestedAttribute); ok {
-			v = proposed(n.Attributes, pv, v)
-		}
-		out[name] = v
-	}
-	return tftypes.NewValue(config.Type(), out)
-}
-
-// notComputable reports whether v, the value of the object attribute a,
-// holds a value of an attribute that is not computed: then it came from a
-// configuration, and Terraform will not keep it when the configuration
-// leaves the object out.
-func notComputable(a schema.Attribute, v tftypes.Value) bool {
-	n, ok := a.(schema.SingleNestedAttribute)
-	if !ok || v.IsNull() || !v.IsKnown() {
-		return false
-	}
-	var vals map[string]tftypes.Value
-	if err := v.As(&vals); err != nil {
-		panic(err)
-	}
-	for name, inner := range n.Attributes {
-		if vals[name].IsNull() {
-			continue
-		}
-		if !inner.IsComputed() || notComputable(inner, vals[name]) {
-			return true
-		}
-	}
-	return false
-}
-
-// flatten is v by dotted path down to its leaves: a null or unknown object
-// is one leaf, so is a list or map; "?" is unknown.
-func flatten(at string, v tftypes.Value) map[string]string {
-	out := map[string]string{}
-	if v.Type().Is(tftypes.Object{}) && v.IsKnown() && !v.IsNull() {
-		var attrs map[string]tftypes.Value
-		if err := v.As(&attrs); err != nil {
-			panic(err)
-		}
-		for name, a := range attrs {
-			p := name
-			if at != "" {
-				p = at + "." + name
-			}
-			maps.Copy(out, flatten(p, a))
-		}
-		return out
-	}
-	out[at] = render(v)
-	return out
-}
-
-// render is v as a short text: null, ?, a JSON-like value.
-func render(v tftypes.Value) string {
-	switch {
-	case !v.IsKnown():
-		return "?"
-	case v.IsNull():
-		return "null"
-	case v.Type().Is(tftypes.List{}), v.Type().Is(tftypes.Set{}):
-		var elems []tftypes.Value
-		_ = v.As(&elems)
-		out := make([]string, len(elems))
-		for i, e := range elems {
-			out[i] = render(e)
-		}
-		return "[" + strings.Join(out, ",") + "]"
-	case v.Type().Is(tftypes.Map{}), v.Type().Is(tftypes.Object{}):
-		var elems map[string]tftypes.Value
-		_ = v.As(&elems)
-		var out []string
-		for _, k := range slices.Sorted(maps.Keys(elems)) {
-			out = append(out, fmt.Sprintf("%s:%s", k, render(elems[k])))
-		}
-		return "{" + strings.Join(out, ",") + "}"
-	case v.Type().Is(tftypes.String):
-		var s string
-		_ = v.As(&s)
-		return fmt.Sprintf("%q", s)
-	case v.Type().Is(tftypes.Number):
-		var n big.Float
-		_ = v.As(&n)
-		return n.Text('f', -1)
-	}
-	var b bool
-	_ = v.As(&b)
-	return fmt.Sprint(b)
 }
 
 // ruleProvider serves the client and the grant unconfigured: their plan
