@@ -6,11 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/provider"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -275,8 +271,8 @@ func rules(t *testing.T, typeName string) ruleSet {
 	if typeName == GrantTypeName {
 		s = grantSchema()
 	}
-	srv := providerserver.NewProtocol6(ruleProvider{})()
-	if _, err := srv.GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{}); err != nil {
+	srv, err := planrules.Server(NewResource, NewGrantResource)
+	if err != nil {
 		t.Fatal(err)
 	}
 	return ruleSet{typeName: typeName, schema: s, typ: s.Type().TerraformType(context.Background()), srv: srv}
@@ -359,23 +355,4 @@ func (r ruleSet) sends(t *testing.T, planned, prior tftypes.Value) string {
 		t.Fatal(err)
 	}
 	return string(b)
-}
-
-// ruleProvider serves the client and the grant unconfigured: their plan
-// rules need no request.
-type ruleProvider struct{}
-
-func (ruleProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
-	resp.TypeName = "tenant"
-}
-
-func (ruleProvider) Schema(context.Context, provider.SchemaRequest, *provider.SchemaResponse) {}
-
-func (ruleProvider) Configure(context.Context, provider.ConfigureRequest, *provider.ConfigureResponse) {
-}
-
-func (ruleProvider) DataSources(context.Context) []func() datasource.DataSource { return nil }
-
-func (ruleProvider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{NewResource, NewGrantResource}
 }
