@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"net"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -274,13 +276,37 @@ func newObjects(t *testing.T, before, after emulator.State) []tenantObject {
 	return out
 }
 
-// freePort is a loopback port free now, for a guide's fixed one.
+// freePort is a loopback port free now, for a guide's fixed one. It is
+// chosen below the kernel's range of ephemeral ports (the local ports of
+// the connections every test opens, and of listeners on port 0), so that
+// none of those takes it between its release here and the guide's
+// emulator binding it.
 func freePort(t *testing.T) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	low, high := 20000, ephemeralLow()
+	for range 100 {
+		port := low + rand.IntN(high-low)
+		l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+		if err != nil {
+			continue
+		}
+		_ = l.Close()
+		return fmt.Sprint(port)
 	}
-	defer l.Close()
-	return fmt.Sprint(l.Addr().(*net.TCPAddr).Port)
+	t.Fatalf("no free loopback port between %d and %d", low, high)
+	return ""
+}
+
+// ephemeralLow is the lowest ephemeral port (Linux's range, 32768 where it
+// cannot be read).
+func ephemeralLow() int {
+	b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range")
+	if err != nil {
+		return 32768
+	}
+	var low, high int
+	if _, err := fmt.Sscan(string(b), &low, &high); err != nil || low <= 21000 {
+		return 32768
+	}
+	return low
 }
