@@ -9,6 +9,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/acctest"
@@ -281,21 +282,34 @@ func newObjects(t *testing.T, before, after emulator.State) []tenantObject {
 // the connections every test opens, and of listeners on port 0), so that
 // none of those takes it between its release here and the guide's
 // emulator binding it.
+// A port is handed out once in a test binary.
 func freePort(t *testing.T) string {
 	t.Helper()
 	low, high := 20000, ephemeralLow()
+	handedOut.Lock()
+	defer handedOut.Unlock()
 	for range 100 {
 		port := low + rand.IntN(high-low)
+		if handedOut.ports[port] {
+			continue
+		}
 		l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
 		if err != nil {
 			continue
 		}
 		_ = l.Close()
+		handedOut.ports[port] = true
 		return fmt.Sprint(port)
 	}
 	t.Fatalf("no free loopback port between %d and %d", low, high)
 	return ""
 }
+
+// handedOut are the ports freePort has returned.
+var handedOut = struct {
+	sync.Mutex
+	ports map[int]bool
+}{ports: map[int]bool{}}
 
 // ephemeralLow is the lowest ephemeral port (Linux's range, 32768 where it
 // cannot be read).

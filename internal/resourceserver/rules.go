@@ -16,7 +16,7 @@ var resourceServerRules = []planrules.Rule{
 	{
 		Class: "computed",
 		Rule: "The tenant's thumbprint of the key: the state's while `pem` is unchanged; known after apply when `pem` " +
-			"changes, in a key added now, and where the state holds none while anything in the API changes.",
+			"changes, in a key added now, and where the state holds none while the plan differs from the state.",
 		By:         "`thumbprintPlan`",
 		Attributes: []string{"token_encryption.encryption_key.thumbprint_sha256"},
 	},
@@ -32,7 +32,7 @@ var resourceServerRules = []planrules.Rule{
 	{
 		Class: "derived default",
 		Rule: "7200 seconds, or the planned `token_lifetime` when that is shorter (the tenant refuses more), known after " +
-			"apply while that is; removing the argument returns to it.",
+			"apply while `token_lifetime` is; removing the argument returns to it.",
 		By:         "`webLifetimePlan`",
 		Attributes: []string{"token_lifetime_for_web"},
 	},
@@ -53,8 +53,8 @@ var resourceServerRules = []planrules.Rule{
 	{
 		Class: "filled",
 		Rule: "Inside an object the configuration sets: the state's value when it holds one (removing the argument " +
-			"keeps the tenant's); where it holds none, known after apply in an object added now and whenever anything " +
-			"in the API changes, and the update then sends the object again.",
+			"keeps the tenant's); where it holds none, known after apply in an object added now and whenever the plan " +
+			"differs from the state, and the update then sends the object again.",
 		By: "`UseNonNullStateForUnknown`",
 		Attributes: []string{
 			"proof_of_possession.required_for", "token_encryption.encryption_key.name", "token_encryption.encryption_key.kid"},

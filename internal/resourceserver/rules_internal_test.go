@@ -96,9 +96,11 @@ func TestPlanRules(t *testing.T) {
 			sends: `{"scopes":[],"consent_policy":null}`,
 		},
 		{
-			name:   "filled: required_for left out keeps the tenant's",
-			config: ruleConfig("," + dpop), answer: ruleAnswer(`,"proof_of_possession":{"mechanism":"dpop","required":true,"required_for":"all_clients"}`),
-			sends: `{}`,
+			name:   "filled: required_for left out keeps the tenant's while the name changes",
+			config: `{"identifier":"https://api.example.com","name":"B",` + dpop + `}`,
+			answer: ruleAnswer(`,"proof_of_possession":{"mechanism":"dpop","required":true,"required_for":"all_clients"}`),
+			want:   map[string]string{"name": `"B"`},
+			sends:  `{"name":"B"}`,
 		},
 		{
 			name:   "filled: a none the tenant answered is known after apply when anything changes, and the object sent again",
