@@ -485,7 +485,9 @@ func TestAccTriggerActions_preventDestroy(t *testing.T) {
 	emu.ResetStats()
 	out, err := cli.Run("plan", "-input=false", "-no-color", `-var=names=["a"]`)
 	flat := strings.Join(strings.Fields(out), " ")
-	if err == nil || !strings.Contains(flat, "Instance cannot be destroyed") ||
+	// Terraform's summary is "Instance cannot be destroyed", OpenTofu's
+	// "Resource instance cannot be destroyed".
+	if err == nil || !strings.Contains(flat, "nstance cannot be destroyed") ||
 		!strings.Contains(flat, "With lifecycle prevent_destroy on this resource Terraform refuses the replacement: remove the actions from actions in one apply, and from the configuration in the next.") {
 		t.Fatalf("the plan does not say what to do: %v\n%s", err, out)
 	}
