@@ -143,6 +143,13 @@ func TestOrganizations_clientGrants(t *testing.T) {
 		`{"client_grants":[{"id":"`+grant+`","client_id":"`+client+`",`, `"start":0,"limit":50,"total":1}`)
 	h.expect(h.call(tok, "GET", "/api/v2/client-grants/"+grant+"/organizations?include_totals=true&per_page=50", nil), 200,
 		`{"organizations":[{"id":"`+org+`","name":"grants","display_name":"Grants"}],"start":0,"limit":50,"total":1}`)
+	// One without a display name shows it empty in that list (recorded: always there).
+	r = h.call(tok, "POST", "/api/v2/organizations", `{"name":"plain"}`)
+	h.expect(r, 201)
+	plain := r.json(t)["id"].(string)
+	h.expect(h.call(tok, "POST", "/api/v2/organizations/"+plain+"/client-grants", `{"grant_id":"`+grant+`"}`), 201)
+	h.expect(h.call(tok, "GET", "/api/v2/client-grants/"+grant+"/organizations", nil), 200,
+		`{"id":"`+plain+`","name":"plain","display_name":""}`)
 	h.expect(h.call(tok, "POST", "/api/v2/organizations/"+org+"/client-grants", `{"grant_id":"cgr_nope"}`), 404)
 	// The list shows the grants as /client-grants does; grant_ids filters.
 	h.expect(h.call(tok, "GET", "/api/v2/organizations/"+org+"/client-grants?grant_ids="+grant, nil), 200, strings.TrimSuffix(h.call(tok, "GET", "/api/v2/client-grants/"+grant, nil).body, "\n"))

@@ -104,10 +104,21 @@ func (s *Server) grantOrganizations(w http.ResponseWriter, r *http.Request, _ *c
 	var all []wire.Ordered
 	for _, o := range tenant.SortedBySeq(s.St.Organizations, func(o *tenant.Organization) int64 { return o.Seq }) {
 		if slices.Contains(o.Grants, g.ID) {
-			all = append(all, o.View())
+			all = append(all, grantOrgView(o))
 		}
 	}
 	return writeList(w, r, s.FieldsEverywhere, "organizations", all, false)
+}
+
+// grantOrgView is an organization as a grant's list shows it: display_name
+// always, empty when it has none [O: clients-and-grants.md, "organizations[]:
+// always display_name, id, name"], where GET /organizations/{id} leaves it out.
+func grantOrgView(o *tenant.Organization) wire.Ordered {
+	v := o.View()
+	if o.DisplayName == "" {
+		v = slices.Insert(v, 2, wire.Ordered{{"display_name", ""}}...)
+	}
+	return v
 }
 
 // clientsOfOrganization reads GET /clients' q=client_grant.organization_id:<id>
