@@ -27,7 +27,7 @@ func (s *Server) discovery(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Cache-Control", "public, max-age=15")
 	wire.WriteJSON(w, 200, wire.Ordered{
-		{"issuer", "https://" + s.Host + "/"},
+		{"issuer", s.issuer()},
 		{"authorization_endpoint", base + "/authorize"},
 		{"token_endpoint", base + "/oauth/token"},
 		{"device_authorization_endpoint", base + "/oauth/device/code"},

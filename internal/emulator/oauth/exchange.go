@@ -553,7 +553,7 @@ func (s *Server) issueUserTokens(req *exchangeRequest, out *outcome, post *postL
 			openid = openid || sc == "openid"
 		}
 	}
-	iss := "https://" + s.Host + "/"
+	iss := s.issuer()
 	life := time.Duration(rs.TokenLifetime) * time.Second
 	var aud any = rs.Identifier
 	if openid && rs.SigningAlg != "HS256" {

@@ -158,7 +158,7 @@ func (s *Server) issue(fields map[string]string) (tok issued, status int, code, 
 	}
 	now := time.Now()
 	claims := jwt.MapClaims{
-		"iss": "https://" + s.Host + "/", "sub": c.ID + "@clients", "aud": aud,
+		"iss": s.issuer(), "sub": c.ID + "@clients", "aud": aud,
 		"iat": now.Unix(), "exp": now.Add(tok.life).Unix(), "gty": "client-credentials", "azp": c.ID,
 	}
 	if len(scopes) > 0 {
@@ -200,3 +200,7 @@ func signingCert(host string, key *rsa.PrivateKey) string {
 	}
 	return string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}))
 }
+
+// issuer is the tokens' iss, the discovery document's issuer: the tenant's
+// https origin with a trailing slash, whatever scheme the request came on.
+func (s *Server) issuer() string { return "https://" + s.Host + "/" }
