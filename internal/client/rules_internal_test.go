@@ -1,6 +1,7 @@
 package client
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"strings"
@@ -213,7 +214,7 @@ func TestPlanRules(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			typeName := cmp(tc.typeName, TypeName)
+			typeName := cmp.Or(tc.typeName, TypeName)
 			r := rules(t, typeName)
 			config := r.value(t, tc.config)
 			prior := tftypes.NewValue(r.typ, nil)
@@ -249,13 +250,6 @@ func grantConfig(more string) string {
 
 func grantAnswer(more string) string {
 	return `{"id":"cgr_0123456789abcdef","client_id":"AbCdEfGhIjKlMnOpQrStUvWxYz012345","audience":"https://api.example.com",` + more + `}`
-}
-
-func cmp(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // ruleSet plans one resource type through the framework's protocol server.

@@ -1,6 +1,7 @@
 package resourceserver
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"testing"
@@ -161,7 +162,7 @@ func TestPlanRules(t *testing.T) {
 					t.Fatal(err)
 				}
 				var m resourceModel
-				diags := tfsdk.Config{Schema: sr.Schema, Raw: value(cmp(tc.was, tc.config))}.Get(ctx, &m)
+				diags := tfsdk.Config{Schema: sr.Schema, Raw: value(cmp.Or(tc.was, tc.config))}.Get(ctx, &m)
 				diags.Append(m.fromAPI(ctx, &s)...)
 				st := tfsdk.State{Schema: sr.Schema, Raw: prior}
 				if diags.Append(st.Set(ctx, &m)...); diags.HasError() {
@@ -202,11 +203,4 @@ func TestPlanRules(t *testing.T) {
 			}
 		})
 	}
-}
-
-func cmp(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
