@@ -225,8 +225,9 @@ func TestTokenExchange_application(t *testing.T) {
 
 // TestTokenExchange_providerLeaksNothing proves an exchange with the
 // provider, as the testing guide's helper module does, with TRACE logs
-// and a saved plan: no log line, no output, no plan file and no state
-// holds the subject token, the application's secret or any token.
+// and a saved plan, a support agent acting for the user: no log line, no
+// output, no plan file and no state holds the subject token, the actor
+// token, the application's secret or any token.
 func TestTokenExchange_providerLeaksNothing(t *testing.T) {
 	t.Parallel() // its own emulator and folders
 	d := deployTokenExchange(t)
@@ -234,13 +235,14 @@ func TestTokenExchange_providerLeaksNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	subject := legacyToken(t, "legacy-42", legacyKey)
+	subject, actor := legacyToken(t, "legacy-42", legacyKey), legacyToken(t, "agent-7", legacyKey)
 	cli := acctest.NewCLI(t, map[string]string{"main.tf": string(helper)})
 	cli.Env = append(cli.Env, "TENANT_DOMAIN="+d.emu.Domain(), "TENANT_CLIENT_ID="+d.emu.ClientID(), "TENANT_CLIENT_SECRET="+d.emu.ClientSecret(),
 		"TENANT_API_TOKEN=", "TF_VAR_client_id="+d.clientID, "TF_VAR_subject_token_type="+d.subjectType, "TF_VAR_audience="+d.audience,
 		"TF_VAR_subject_token="+subject, `TF_VAR_scopes=["openid","read:orders"]`, "TF_VAR_expected_user_id=auth0|legacy-42",
-		`TF_VAR_expected_scopes=["openid","read:orders"]`)
-	secrets := map[string]string{"subject token": subject, "application's client secret": d.clientSecret, "provider's client secret": d.emu.ClientSecret()}
+		`TF_VAR_expected_scopes=["openid","read:orders"]`, "TF_VAR_actor_token="+actor,
+		"TF_VAR_actor_token_type=urn:acme:support-agent-token", "TF_VAR_expected_actor=agent-7")
+	secrets := map[string]string{"subject token": subject, "actor token": actor, "application's client secret": d.clientSecret, "provider's client secret": d.emu.ClientSecret()}
 	leakCheck(t, cli, secrets,
 		[]string{"plan", "-input=false", "-no-color", "-out=exchange.tfplan"},
 		[]string{"show", "-no-color", "exchange.tfplan"},
