@@ -33,11 +33,7 @@ func (s *Server) exchangeGrant(w http.ResponseWriter, r *http.Request, fields ma
 		return
 	}
 	s.Lock()
-	c, ok := s.St.Clients[fields["client_id"]]
-	var ec *exchangeClient
-	if ok && (c.Secret == fields["client_secret"] || c.Str("token_endpoint_auth_method") == "none") {
-		ec = exchangeClientOf(c)
-	}
+	ec := s.authenticatedClient(fields)
 	s.Unlock()
 	if ec == nil {
 		oauthErr(w, 401, "access_denied", "Unauthorized")
@@ -45,6 +41,18 @@ func (s *Server) exchangeGrant(w http.ResponseWriter, r *http.Request, fields ma
 	}
 	delete(fields, "client_secret")
 	s.tokenExchange(w, r, ec, fields)
+}
+
+// authenticatedClient is the client the request's client_id names, read
+// for an exchange or a refresh, when its client_secret is the client's or
+// the client is public (token_endpoint_auth_method none); nil otherwise.
+// The caller holds the tenant's lock.
+func (s *Server) authenticatedClient(fields map[string]string) *exchangeClient {
+	c, ok := s.St.Clients[fields["client_id"]]
+	if !ok || (c.Secret != fields["client_secret"] && c.Str("token_endpoint_auth_method") != "none") {
+		return nil
+	}
+	return exchangeClientOf(c)
 }
 
 // exchangeClientOf reads what an exchange needs of a stored client; the

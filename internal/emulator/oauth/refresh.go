@@ -164,12 +164,11 @@ func (s *Server) useRefreshToken(c *exchangeClient, token string, now time.Time)
 func (s *Server) refreshGrant(w http.ResponseWriter, fields map[string]string) {
 	s.Lock()
 	defer s.Unlock()
-	c, ok := s.St.Clients[fields["client_id"]]
-	if !ok || (c.Secret != fields["client_secret"] && c.Str("token_endpoint_auth_method") != "none") {
+	ec := s.authenticatedClient(fields)
+	if ec == nil {
 		oauthErr(w, 401, "access_denied", "Unauthorized")
 		return
 	}
-	ec := exchangeClientOf(c)
 	if !s.mayRefresh(ec) {
 		s.Logf("refresh token grant: client %s: its grant_types does not list refresh_token", ec.id)
 		oauthErr(w, 403, "unauthorized_client", "Grant type 'refresh_token' not allowed for the client.")
