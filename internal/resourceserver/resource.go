@@ -77,8 +77,9 @@ func (r *serverResource) ValidateConfig(ctx context.Context, req resource.Valida
 			detail+" Lower token_lifetime_for_web or raise token_lifetime.")
 	}
 	dialect := m.TokenDialect.ValueString()
-	// Only an explicit false: left out, enforce_policies keeps the tenant's value.
-	if !m.TokenDialect.IsUnknown() && strings.HasSuffix(dialect, "_authz") && flex.IsSet(m.EnforcePolicies) && !m.EnforcePolicies.ValueBool() {
+	// Left out, enforce_policies is not enforced either: a new API leaves it
+	// unset, and removing true plans false (enforcePoliciesPlan).
+	if !m.TokenDialect.IsUnknown() && strings.HasSuffix(dialect, "_authz") && !m.EnforcePolicies.IsUnknown() && !m.EnforcePolicies.ValueBool() {
 		resp.Diagnostics.AddAttributeWarning(path.Root("token_dialect"), "Token dialect without enforced policies", fmt.Sprintf(
 			"token_dialect = %q adds the user's permissions to access tokens only when role-based access control is enforced. "+
 				"Set enforce_policies = true, or use a dialect without _authz.", dialect))

@@ -1075,9 +1075,10 @@ func TestAccResourceServer_identity(t *testing.T) {
 	})
 }
 
-// TestAccResourceServer_dialectWarning: an _authz dialect warns only when
-// enforce_policies is set to false; left out, it keeps the tenant's value,
-// which may well be true.
+// TestAccResourceServer_dialectWarning: an _authz dialect warns unless
+// enforce_policies = true: left out, policies are not enforced either (a new
+// API leaves it unset, and removing true plans false), so the dialect would
+// add no permissions.
 func TestAccResourceServer_dialectWarning(t *testing.T) {
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("runs the terraform CLI; set TF_ACC=1")
@@ -1086,7 +1087,7 @@ func TestAccResourceServer_dialectWarning(t *testing.T) {
 	for _, tc := range []struct {
 		enforce string
 		warns   bool
-	}{{"", false}, {"enforce_policies = true", false}, {"enforce_policies = false", true}} {
+	}{{"", true}, {"enforce_policies = true", false}, {"enforce_policies = false", true}} {
 		cli := acctest.NewCLI(t, map[string]string{"main.tf": fmt.Sprintf(`
 resource "tenant_resource_server" "test" {
   identifier    = "https://api.example.com/dialect"
