@@ -12,7 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	"github.com/tenant-iac/terraform-provider-tenant/internal/framework/planrules"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework/planrules/planrulestest"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
@@ -170,15 +170,15 @@ func TestPlanRules(t *testing.T) {
 				}
 				prior = st.Raw
 			}
-			srv, err := planrules.Server(NewResource)
+			srv, err := planrulestest.Server(NewResource)
 			if err != nil {
 				t.Fatal(err)
 			}
-			planned, err := planrules.Plan(srv, TypeName, sr.Schema, config, prior, nil)
+			planned, err := planrulestest.Plan(srv, TypeName, sr.Schema, config, prior, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, d := range planrules.Differences(planned, prior, tc.want) {
+			for _, d := range planrulestest.Differences(planned, prior, tc.want) {
 				t.Error(d)
 			}
 			if tc.answer == "" {
