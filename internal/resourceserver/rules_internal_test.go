@@ -97,6 +97,32 @@ func TestPlanRules(t *testing.T) {
 			sends: `{"scopes":[],"consent_policy":null}`,
 		},
 		{
+			name:   "cleared: token_encryption removed turns encryption off",
+			config: ruleConfig(""), was: ruleConfig("," + key),
+			answer: ruleAnswer(`,"token_encryption":{"format":"compact-nested-jwe","encryption_key":{"name":"k","kid":"k1","alg":"RSA-OAEP-256","thumbprint_sha256":"t1"}}`),
+			want:   map[string]string{"token_encryption": "null"},
+			sends:  `{"token_encryption":null}`,
+		},
+		{
+			name:   "cleared: proof_of_possession removed, required_for the tenant filled with it",
+			config: ruleConfig(""), was: ruleConfig("," + dpop),
+			answer: ruleAnswer(`,"proof_of_possession":{"mechanism":"dpop","required":true,"required_for":"all_clients"}`),
+			want:   map[string]string{"proof_of_possession": "null"},
+			sends:  `{"proof_of_possession":null}`,
+		},
+		{
+			name:   "cleared: authorization_policy removed",
+			config: ruleConfig(""), answer: ruleAnswer(`,"authorization_policy":{"policy_id":"pol_0123"}`),
+			want:  map[string]string{"authorization_policy": "null"},
+			sends: `{"authorization_policy":null}`,
+		},
+		{
+			name:   "cleared: authorization_details removed",
+			config: ruleConfig(""), answer: ruleAnswer(`,"authorization_details":[{"type":"payment_initiation"}]`),
+			want:  map[string]string{"authorization_details": "null"},
+			sends: `{"authorization_details":null}`,
+		},
+		{
 			name:   "filled: required_for left out keeps the tenant's while the name changes",
 			config: `{"identifier":"https://api.example.com","name":"B",` + dpop + `}`,
 			answer: ruleAnswer(`,"proof_of_possession":{"mechanism":"dpop","required":true,"required_for":"all_clients"}`),
