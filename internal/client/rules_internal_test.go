@@ -14,7 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	"github.com/tenant-iac/terraform-provider-tenant/internal/framework/planrules"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework/planrules/planrulestest"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
@@ -222,7 +222,7 @@ func TestPlanRules(t *testing.T) {
 				prior = r.state(t, tc.answer, tc.inState)
 			}
 			planned := r.plan(t, config, prior, []byte(tc.private))
-			for _, d := range planrules.Differences(planned, prior, tc.want) {
+			for _, d := range planrulestest.Differences(planned, prior, tc.want) {
 				t.Error(d)
 			}
 			if tc.answer == "" {
@@ -265,7 +265,7 @@ func rules(t *testing.T, typeName string) ruleSet {
 	if typeName == GrantTypeName {
 		s = grantSchema()
 	}
-	srv, err := planrules.Server(NewResource, NewGrantResource)
+	srv, err := planrulestest.Server(NewResource, NewGrantResource)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +313,7 @@ func (r ruleSet) state(t *testing.T, answer string, inState bool) tftypes.Value 
 // plan is the framework's plan of config over prior, from the proposal
 // Terraform makes.
 func (r ruleSet) plan(t *testing.T, config, prior tftypes.Value, private []byte) tftypes.Value {
-	planned, err := planrules.Plan(r.srv, r.typeName, r.schema, config, prior, private)
+	planned, err := planrulestest.Plan(r.srv, r.typeName, r.schema, config, prior, private)
 	if err != nil {
 		t.Fatal(err)
 	}

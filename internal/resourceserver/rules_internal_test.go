@@ -12,7 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	"github.com/tenant-iac/terraform-provider-tenant/internal/framework/planrules"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework/planrules/planrulestest"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
@@ -97,6 +97,32 @@ func TestPlanRules(t *testing.T) {
 			sends: `{"scopes":[],"consent_policy":null}`,
 		},
 		{
+			name:   "cleared: token_encryption removed turns encryption off",
+			config: ruleConfig(""), was: ruleConfig("," + key),
+			answer: ruleAnswer(`,"token_encryption":{"format":"compact-nested-jwe","encryption_key":{"name":"k","kid":"k1","alg":"RSA-OAEP-256","thumbprint_sha256":"t1"}}`),
+			want:   map[string]string{"token_encryption": "null"},
+			sends:  `{"token_encryption":null}`,
+		},
+		{
+			name:   "cleared: proof_of_possession removed, required_for the tenant filled with it",
+			config: ruleConfig(""), was: ruleConfig("," + dpop),
+			answer: ruleAnswer(`,"proof_of_possession":{"mechanism":"dpop","required":true,"required_for":"all_clients"}`),
+			want:   map[string]string{"proof_of_possession": "null"},
+			sends:  `{"proof_of_possession":null}`,
+		},
+		{
+			name:   "cleared: authorization_policy removed",
+			config: ruleConfig(""), answer: ruleAnswer(`,"authorization_policy":{"policy_id":"pol_0123"}`),
+			want:  map[string]string{"authorization_policy": "null"},
+			sends: `{"authorization_policy":null}`,
+		},
+		{
+			name:   "cleared: authorization_details removed",
+			config: ruleConfig(""), answer: ruleAnswer(`,"authorization_details":[{"type":"payment_initiation"}]`),
+			want:  map[string]string{"authorization_details": "null"},
+			sends: `{"authorization_details":null}`,
+		},
+		{
 			name:   "filled: required_for left out keeps the tenant's while the name changes",
 			config: `{"identifier":"https://api.example.com","name":"B",` + dpop + `}`,
 			answer: ruleAnswer(`,"proof_of_possession":{"mechanism":"dpop","required":true,"required_for":"all_clients"}`),
@@ -170,15 +196,15 @@ func TestPlanRules(t *testing.T) {
 				}
 				prior = st.Raw
 			}
-			srv, err := planrules.Server(NewResource)
+			srv, err := planrulestest.Server(NewResource)
 			if err != nil {
 				t.Fatal(err)
 			}
-			planned, err := planrules.Plan(srv, TypeName, sr.Schema, config, prior, nil)
+			planned, err := planrulestest.Plan(srv, TypeName, sr.Schema, config, prior, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, d := range planrules.Differences(planned, prior, tc.want) {
+			for _, d := range planrulestest.Differences(planned, prior, tc.want) {
 				t.Error(d)
 			}
 			if tc.answer == "" {

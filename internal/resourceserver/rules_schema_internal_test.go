@@ -6,12 +6,12 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
-	"github.com/tenant-iac/terraform-provider-tenant/internal/framework/planrules"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework/planrules/planrulestest"
 )
 
 // ruleShapes are what each class of resourceServerRules asks of the schema
 // of its attributes.
-var ruleShapes = map[string]planrules.Shape{
+var ruleShapes = map[string]planrulestest.Shape{
 	"assigned":        {Computed: true, Modifiers: []string{"useStateForUnknownModifier"}},
 	"computed":        {Computed: true, Modifiers: []string{"resourceserver.thumbprintPlan"}},
 	"default":         {Optional: true, Computed: true, Default: true},
@@ -31,6 +31,6 @@ var ruleShapes = map[string]planrules.Shape{
 func TestPlanRules_schema(t *testing.T) {
 	var resp resource.SchemaResponse
 	NewResource().Schema(context.Background(), resource.SchemaRequest{}, &resp)
-	planrules.Check(t, resp.Schema, resourceServerRules, ruleShapes)
-	planrules.Page(t, "../../templates/resources/resource_server.md.tmpl", resourceServerRules)
+	planrulestest.Check(t, resp.Schema, resourceServerRules, ruleShapes)
+	planrulestest.Page(t, "../../templates/resources/resource_server.md.tmpl", resourceServerRules)
 }

@@ -1,7 +1,6 @@
 // Package planrules states a resource's plan rules as a table, one class of
-// attributes a row, and holds what the tests of such a table share: the check
-// that a schema follows it (Check, Page) and a plan through the framework as
-// Terraform asks for one (Plan, Differences).
+// attributes a row (Rule), and renders the table for the resource's page
+// (Table). What the tests of such a table share is in planrulestest.
 package planrules
 
 import (

@@ -1,4 +1,4 @@
-package planrules
+package planrulestest
 
 import (
 	"context"

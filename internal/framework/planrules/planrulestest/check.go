@@ -1,4 +1,4 @@
-package planrules
+package planrulestest
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+
+	"github.com/tenant-iac/terraform-provider-tenant/internal/framework/planrules"
 )
 
 // Shape is what a class asks of the schema of each attribute in it.
@@ -42,7 +44,7 @@ type Reporter interface {
 // configuration may leave out (not required, not inside a computed-only
 // object) that is in no class or in two, a listed path that is no such
 // attribute, and an attribute whose schema is not its class's shape.
-func Check(t Reporter, s schema.Schema, rules []Rule, shapes map[string]Shape) {
+func Check(t Reporter, s schema.Schema, rules []planrules.Rule, shapes map[string]Shape) {
 	t.Helper()
 	classOf := map[string]string{}
 	for _, r := range rules {
@@ -77,16 +79,16 @@ func Check(t Reporter, s schema.Schema, rules []Rule, shapes map[string]Shape) {
 	}
 }
 
-// Page reports it when the page template at file does not hold the Table
-// of rules.
-func Page(t Reporter, file string, rules []Rule) {
+// Page reports it when the page template at file does not hold the
+// planrules.Table of rules.
+func Page(t Reporter, file string, rules []planrules.Rule) {
 	t.Helper()
 	page, err := os.ReadFile(file)
 	if err != nil {
 		t.Errorf("%v", err)
 		return
 	}
-	if table := Table(rules); !strings.Contains(string(page), table) {
+	if table := planrules.Table(rules); !strings.Contains(string(page), table) {
 		t.Errorf("%s does not hold the table of the rules:\n%s", file, table)
 	}
 }
