@@ -157,8 +157,11 @@ func terraformPath() string {
 	return "terraform"
 }
 
-// TerraformVersion is the version of the terraform binary the tests run.
-func TerraformVersion() (*version.Version, error) {
+// TerraformVersion is the version of the terraform binary the tests run,
+// asked once per test process (each `terraform version` costs a CLI start).
+func TerraformVersion() (*version.Version, error) { return cliVersion() }
+
+var cliVersion = sync.OnceValues(func() (*version.Version, error) {
 	out, err := exec.Command(terraformPath(), "version", "-json").Output()
 	if err != nil {
 		return nil, fmt.Errorf("terraform version: %w", err)
@@ -170,7 +173,7 @@ func TerraformVersion() (*version.Version, error) {
 		return nil, err
 	}
 	return version.NewVersion(v.Version)
-}
+})
 
 // RequireTerraform skips a whole-process test when the terraform binary is
 // older than min (e.g. "1.14.0" for actions and terraform query), and on
@@ -201,10 +204,28 @@ func RequireCLI(t testing.TB, tf, tofu, why string) {
 	}
 }
 
-// OpenTofu reports whether the CLI the tests run is OpenTofu.
-func OpenTofu() bool {
+// OpenTofu reports whether the CLI the tests run is OpenTofu (asked once
+// per test process).
+func OpenTofu() bool { return isOpenTofu() }
+
+var isOpenTofu = sync.OnceValue(func() bool {
 	out, err := exec.Command(terraformPath(), "version").Output()
 	return err == nil && bytes.Contains(out, []byte("OpenTofu"))
+})
+
+// OnceAcrossCLIs marks a test of the provider's own decisions, whose
+// outcome no CLI changes: bounds refused before any request, the tenant's
+// refusals, errors and faults, the requests a run sends. make test runs it,
+// with the newest Terraform and the race detector; the passes that run the
+// suite again with other CLIs to test what a CLI decides (plan, apply,
+// refresh, import, identity, moved, write-only and ephemeral values, the
+// guides), make testacc and make testacc-opentofu, set TENANT_ACC_CLI_PASS
+// and skip it, saying so.
+func OnceAcrossCLIs(t testing.TB) {
+	t.Helper()
+	if os.Getenv("TENANT_ACC_CLI_PASS") != "" {
+		t.Skip("the provider's own decision, the same under every CLI: make test runs it")
+	}
 }
 
 // Write replaces one file of the working folder.

@@ -232,6 +232,7 @@ func TestAccClientGrant_drift(t *testing.T) {
 // second resource of the configuration for the same pair. A grant for an
 // API that neither the tenant nor the configuration has warns.
 func TestAccClientGrant_conflicts(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	emu := target.RequireEmulator(t)
 	var existing string
@@ -303,6 +304,7 @@ resource "tenant_client_grant" "test" {
 // TestAccClientGrant_validation: bounds and enums refused at plan, before
 // any request.
 func TestAccClientGrant_validation(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	var cases []acctest.PlanError
 	for _, tc := range []struct{ body, want string }{

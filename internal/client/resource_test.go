@@ -408,6 +408,7 @@ func TestAccClient_drift(t *testing.T) {
 // OIDC-conformant warns at plan; a tenant that refuses it fails the apply
 // with its message, a tenant that takes it applies.
 func TestAccClient_unfitTokenExchange(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	const config = `
 resource "tenant_client" "test" {
   name           = %q
@@ -451,6 +452,7 @@ func planOutput(t *testing.T, config string) string {
 // TestAccClient_validation: every bound and enum is refused at plan,
 // naming the attribute, bound and value, before any request.
 func TestAccClient_validation(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	var cases []acctest.PlanError
 	for _, tc := range []struct{ body, want string }{
@@ -855,6 +857,7 @@ resource "tenant_client" "test" {
 // does not adopt it, since names are not unique: the error names it with
 // its import command, and the tenant holds the one client, not two.
 func TestAccClient_lostCreate(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	emu := target.RequireEmulator(t)
 	name := acctest.RandomName()

@@ -13,6 +13,7 @@ import (
 // the API. (The action's bounds are checked at the protocol level in
 // internal/phoneprovider, since Terraform 1.11 cannot plan actions.)
 func TestBadInput_catalogue(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	const action = "00000000-0000-4000-8000-000000000000"
 	profile := func(attrs string) string {

@@ -172,6 +172,7 @@ func applyUntilConverged(t *testing.T, cli *acctest.CLI, args ...string) int {
 }
 
 func TestFaultSuite(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	t.Parallel() // its own emulator and folders
 	requireAcc(t)
 	for _, seed := range []int64{1, 2, 3} {

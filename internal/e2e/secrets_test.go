@@ -144,6 +144,7 @@ output "role" {
 // TestTokens_expireMidRun applies with 2-second tokens for longer than a
 // token lives: the provider fetches new ones and the apply completes.
 func TestTokens_expireMidRun(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	t.Parallel() // its own emulator and folders
 	requireAcc(t)
 	emu, err := emulator.Start(emulator.Options{TokenLifetime: 2 * time.Second, Faults: emulator.Faults{LatencyMS: 150}})

@@ -191,6 +191,7 @@ func TestAccPhoneProvider_importTwilio(t *testing.T) {
 // create in a tenant that has one is refused at plan, with the import
 // command, and nothing is written.
 func TestAccPhoneProvider_secondIsRefused(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTargetWith(t, emulator.Options{Demo: true})
 	emu := target.RequireEmulator(t)
 	id := emu.Demo().PhoneProviderID
@@ -224,6 +225,7 @@ func TestAccPhoneProvider_secondIsRefused(t *testing.T) {
 }
 
 func TestAccPhoneProvider_refusedBeforeAnyRequest(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	twilio := func(cfg, creds string) string {
 		return fmt.Sprintf(`

@@ -205,6 +205,7 @@ resource "tenant_resource_server" "test" {
 }
 
 func TestAccResourceServer_fieldValidation(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	var cases []acctest.PlanError
 	for _, tc := range []struct{ body, want string }{

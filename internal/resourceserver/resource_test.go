@@ -370,6 +370,7 @@ func TestAccResourceServer_drift(t *testing.T) {
 // Management API, and the two the tenant makes from a template when an API
 // is created with their identifier (reference §4).
 func TestAccResourceServer_systemAPIRefused(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	ep := target.Client().Endpoint()
 	before := target.Requests()
@@ -472,6 +473,7 @@ func findServer(t *testing.T, target *acctest.Target, ident string) *mgmt.Resour
 }
 
 func TestAccResourceServer_validation(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	var cases []acctest.PlanError
 	for _, tc := range []struct{ body, want string }{
@@ -515,6 +517,7 @@ func TestAccResourceServer_validation(t *testing.T) {
 // never taken over, even when it equals the configuration; the error names
 // it and the import command, and importing it then works.
 func TestAccResourceServer_conflict(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	ident := "https://api.example.com/" + acctest.RandomName()
 	name := "pre-existing"

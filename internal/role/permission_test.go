@@ -318,6 +318,7 @@ func TestAccRolePermission_withRole(t *testing.T) {
 // TestAccRolePermission_multiByteBounds: an identifier of 600 and a
 // permission name of 280 multi-byte characters (the API counts characters).
 func TestAccRolePermission_multiByteBounds(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	role := target.Role(t)
 	prefix := "https://api.example.com/" + acctest.RandomName() + "/"
@@ -346,6 +347,7 @@ func TestAccRolePermission_multiByteBounds(t *testing.T) {
 // TestAccRolePermission_validation: every bound is refused before any
 // request, with two- and three-byte characters at the length bounds.
 func TestAccRolePermission_validation(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	body := func(role, ident, name string) string {
 		return fmt.Sprintf("role_id = %q\n  resource_server_identifier = %q\n  permission_name = %q", role, ident, name)
@@ -375,6 +377,7 @@ func TestAccRolePermission_validation(t *testing.T) {
 // API writes (a resource of the run may create it); an undefined scope
 // takes the same path (TestAccRolePermissions_unknownPair).
 func TestAccRolePermission_apiErrors(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	emu := target.RequireEmulator(t)
 	role, ident := target.Role(t), api(t, target, 1)

@@ -233,6 +233,7 @@ func TestAccRolePermissions_drift(t *testing.T) {
 // when the removal fails the role still holds every pair it needs (kept, old
 // and new); nothing is lost, and the next apply finishes the job.
 func TestAccRolePermissions_removalFails(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	emu := target.RequireEmulator(t)
 	role, ident := target.Role(t), api(t, target, 3)
@@ -298,6 +299,7 @@ func TestAccRolePermissions_import(t *testing.T) {
 // TestAccRolePermissions_500 assigns, reads (5 pages) and removes 500
 // permissions on one role.
 func TestAccRolePermissions_500(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	role, ident := target.Role(t), api(t, target, 500)
 	cfg := func(n int) string {
@@ -333,6 +335,7 @@ resource "tenant_role_permissions" "test" {
 }
 
 func TestAccRolePermissions_validation(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	var cases []acctest.PlanError
 	for _, tc := range []struct{ body, want string }{
@@ -363,6 +366,7 @@ func TestAccRolePermissions_validation(t *testing.T) {
 // reference does not say); an API the tenant does not hold takes the same
 // path (TestAccRolePermission_apiErrors).
 func TestAccRolePermissions_unknownPair(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	for _, answer := range []string{"refuse", "accept"} {
 		t.Run(answer, func(t *testing.T) {
 			target := acctest.NewTargetWith(t, emulator.Options{Assume: emulator.Assumptions{UndefinedScope: answer}})

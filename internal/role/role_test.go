@@ -137,6 +137,7 @@ func TestAccRole_import(t *testing.T) {
 // TestAccRole_conflict: a role that exists before the apply is never taken
 // over; the error names it and the import command, and importing it works.
 func TestAccRole_conflict(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	existing := target.Role(t)
 	cfg := target.Config(testAccRoleConfig_described(existing.Name, existing.Description))
@@ -171,6 +172,7 @@ func TestAccRole_conflict(t *testing.T) {
 // TestAccRole_renameConflict: renaming to a name another role holds is
 // refused (409) with the other role's id, and the role keeps its name.
 func TestAccRole_renameConflict(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	other := target.Role(t)
 	name := acctest.RandomName()
@@ -199,6 +201,7 @@ func TestAccRole_renameConflict(t *testing.T) {
 // replaces), with the way out. (-replace plans and applies: see the e2e
 // TestPlanPredictsTheApply_replace.)
 func TestAccRole_duplicateName(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	a, b, c := acctest.RandomName(), acctest.RandomName(), acctest.RandomName()
 	two := func(first, second string) string {
@@ -291,6 +294,7 @@ func TestAccRole_disappears(t *testing.T) {
 // TestAccRole_validation: every bound is refused before any request. The
 // bounds count characters: two- and three-byte characters at each bound.
 func TestAccRole_validation(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	var cases []acctest.PlanError
 	for _, tc := range []struct{ body, want string }{
@@ -310,6 +314,7 @@ func TestAccRole_validation(t *testing.T) {
 // TestAccRole_multiByteBounds: a name of 50 and a description of 140
 // multi-byte characters are accepted (the API counts characters).
 func TestAccRole_multiByteBounds(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	prefix := acctest.RandomName()
 	name := prefix + strings.Repeat("é", 50-len(prefix))
@@ -332,6 +337,7 @@ func TestAccRole_multiByteBounds(t *testing.T) {
 // is lost; the role found under the name equals the configuration, so it is
 // taken into the state and not created twice.
 func TestAccRole_lostCreateAnswer(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	emu := target.RequireEmulator(t)
 	name := acctest.RandomName()
@@ -366,6 +372,7 @@ func TestAccRole_lostCreateAnswer(t *testing.T) {
 }
 
 func TestAccRole_apiErrors(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	emu := target.RequireEmulator(t)
 	name := acctest.RandomName()

@@ -760,6 +760,7 @@ func actionsNamed(t *testing.T, target *acctest.Target, name string, want int, s
 }
 
 func TestAccAction_buildFailedOnCreate(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target, name := acctest.NewTarget(t), acctest.RandomName()
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
@@ -789,6 +790,7 @@ func TestAccAction_buildFailedOnCreate(t *testing.T) {
 }
 
 func TestAccAction_buildFailedOnUpdate(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target, name := acctest.NewTarget(t), acctest.RandomName()
 	sameID := statecheck.CompareValue(compare.ValuesSame())
 	resource.ParallelTest(t, resource.TestCase{
@@ -828,6 +830,7 @@ func TestAccAction_buildFailedOnUpdate(t *testing.T) {
 }
 
 func TestAccAction_buildTimeoutOnCreate(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target, name := acctest.NewTargetWith(t, emulator.Options{BuildDelay: 4 * time.Second}), acctest.RandomName()
 	target.RequireEmulator(t)
 	resource.ParallelTest(t, resource.TestCase{
@@ -856,6 +859,7 @@ func TestAccAction_buildTimeoutOnCreate(t *testing.T) {
 }
 
 func TestAccAction_buildTimeoutOnUpdate(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target, name := acctest.NewTargetWith(t, emulator.Options{BuildDelay: 4 * time.Second}), acctest.RandomName()
 	count := &requests{emu: target.RequireEmulator(t)}
 	sameID := statecheck.CompareValue(compare.ValuesSame())
@@ -1013,6 +1017,7 @@ func TestAccAction_forceDestroy(t *testing.T) {
 // the API refuses to delete an action in use, so when the profiles cannot be
 // listed nothing is deleted; once they can, the error names the profile.
 func TestAccAction_deleteWhenProfilesCannotBeListed(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target, name := acctest.NewTarget(t), acctest.RandomName()
 	emu := target.RequireEmulator(t)
 	stt := "urn:acme:" + name
@@ -1213,6 +1218,7 @@ output "ids" {
 // apply, and once it builds, the plan is empty: the failure can be cleared
 // without a change to the configuration.
 func TestAccAction_failedBuildIsRetried(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target, name := acctest.NewTarget(t), acctest.RandomName()
 	emu := target.RequireEmulator(t)
 	cfg := target.Config(testAccActionConfig_dependencies(name, `"jose" = { version = "5.9.6" }`, `"left-pad" = { version = "1.3.0" }`))
@@ -1245,6 +1251,7 @@ func TestAccAction_failedBuildIsRetried(t *testing.T) {
 // TestAccAction_faults creates, updates and destroys an action while the
 // emulator answers slowly and fails one request in ten with a 5xx.
 func TestAccAction_faults(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target, name := acctest.NewTargetWith(t, emulator.Options{Faults: emulator.Faults{LatencyMS: 100, ErrorRate: 0.1, Seed: 1}}), acctest.RandomName()
 	count := &requests{emu: target.RequireEmulator(t)}
 	resource.ParallelTest(t, resource.TestCase{
@@ -1282,6 +1289,7 @@ func TestAccAction_faults(t *testing.T) {
 // the tenant, and no install runs. The timeout only ends an apply that went
 // on to the build.
 func TestAccAction_tooManyDependencies(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target, name := acctest.NewTarget(t), acctest.RandomName()
 	emu := target.RequireEmulator(t)
 	var before int64
@@ -1299,6 +1307,7 @@ func TestAccAction_tooManyDependencies(t *testing.T) {
 }
 
 func TestAccAction_validation(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	target.RequireEmulator(t)
 	body := func(lines string) string { return testAccActionConfig("valid-name", codeV1, lines) }

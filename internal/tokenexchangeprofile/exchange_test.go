@@ -221,6 +221,7 @@ func TestAccTokenExchange_refusalIsAnError(t *testing.T) {
 // where the cause is, not how to check a refusal. The emulator's limit is
 // 5 s here.
 func TestAccTokenExchange_actionFailure(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTargetWith(t, emulator.Options{ActionTimeout: 5 * time.Second})
 	x := newExchangeSetup(t, target)
 	resource.ParallelTest(t, resource.TestCase{
@@ -242,6 +243,7 @@ func TestAccTokenExchange_actionFailure(t *testing.T) {
 // error says so and what to do, not how to check a refusal. The emulator
 // throttles after one rejected token here.
 func TestAccTokenExchange_throttled(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTargetWith(t, emulator.Options{ExchangeThrottle: emulator.ExchangeThrottle{MaxAttempts: 1}})
 	x := newExchangeSetup(t, target)
 	resource.ParallelTest(t, resource.TestCase{
@@ -280,6 +282,7 @@ func TestAccTokenExchange_postcondition(t *testing.T) {
 
 // Bad input is refused at plan, before any request.
 func TestAccTokenExchange_badInput(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	body := func(attrs string) string {
 		return fmt.Sprintf(`

@@ -237,6 +237,7 @@ func TestAccTokenExchangeProfile_drift(t *testing.T) {
 // TestAccTokenExchangeProfile_validation refuses each side of every bound at
 // plan time, and the emulator's counter shows no request reached the API.
 func TestAccTokenExchangeProfile_validation(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	target.RequireEmulator(t)
 	action := target.Action(t, mgmt.TriggerCustomTokenExchange, true)
@@ -285,6 +286,7 @@ func TestAccTokenExchangeProfile_validation(t *testing.T) {
 // TestAccTokenExchangeProfile_apiErrors asserts the diagnostic of each
 // creation error the API can give.
 func TestAccTokenExchangeProfile_apiErrors(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTargetWith(t, emulator.Options{})
 	emu := target.RequireEmulator(t)
 	deployed := target.Action(t, mgmt.TriggerCustomTokenExchange, true)
@@ -342,6 +344,7 @@ func TestAccTokenExchangeProfile_apiErrors(t *testing.T) {
 // action, its trigger and what to do. An action of the configuration, known
 // only at apply, is checked at apply, before the profile is sent.
 func TestAccTokenExchangeProfile_actionItCannotRun(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	undeployed := target.Action(t, mgmt.TriggerCustomTokenExchange, false)
 	postLogin := target.Action(t, "post-login", true)

@@ -188,6 +188,7 @@ func TestAccTriggerActions_import(t *testing.T) {
 // TestAccTriggerActions_refusedBeforeAnyRequest: what the schema and the
 // configuration's own checks refuse, before any request.
 func TestAccTriggerActions_refusedBeforeAnyRequest(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	const a = "5d110643-a54e-432b-a0b7-e58bbf1fae77"
 	target.ExpectPlanErrors(t, []acctest.PlanError{
@@ -214,6 +215,7 @@ func manyBound(n int) []bound {
 // TestAccTriggerActions_refusedAtPlan: what the tenant would refuse is
 // refused at plan, after reading the actions, and nothing is written.
 func TestAccTriggerActions_refusedAtPlan(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	emu := target.RequireEmulator(t)
 	other := target.Action(t, "credentials-exchange", true)
