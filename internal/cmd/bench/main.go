@@ -62,27 +62,32 @@ func main() {
 	only := flag.String("only", "", "run only these parts, comma-separated (collections, memory, blocks, clients), and print them without writing BENCHMARKS.md")
 	flag.Parse()
 	if *only != "" {
-		for _, part := range strings.Split(*only, ",") {
-			run := map[string]func() ([]result, error){
-				"collections": func() ([]result, error) { return runLargeCollections(3) },
-				"memory":      func() ([]result, error) { return runMemory(3) },
-				"blocks":      func() ([]result, error) { return runBlocks(*blocks) },
-				"clients":     func() ([]result, error) { return runClients(3) },
-			}[part]
-			if run == nil {
-				fail(fmt.Errorf("unknown part %q", part))
+		// Each part prints its table and, where it has them, its targets.
+		parts := map[string]struct {
+			run              func() ([]result, error)
+			section, targets func(*strings.Builder, []result)
+		}{
+			"collections": {func() ([]result, error) { return runLargeCollections(3) }, collectionsSection, nil},
+			"memory":      {func() ([]result, error) { return runMemory(3) }, memorySection, nil},
+			"blocks":      {func() ([]result, error) { return runBlocks(*blocks) }, blocksSection, blocksTargets},
+			"clients":     {func() ([]result, error) { return runClients(3) }, clientsSection, clientsTargets},
+		}
+		for _, name := range strings.Split(*only, ",") {
+			p, ok := parts[name]
+			if !ok {
+				fail(fmt.Errorf("unknown part %q", name))
 			}
-			rs, err := run()
+			rs, err := p.run()
 			if err != nil {
 				fail(err)
 			}
-			if part == "blocks" {
-				var b strings.Builder
-				blocksSection(&b, rs)
+			var b strings.Builder
+			p.section(&b, rs)
+			if p.targets != nil {
 				b.WriteString("\n| target | measured | met |\n| --- | --- | --- |\n")
-				blocksTargets(&b, rs)
-				fmt.Print(b.String())
+				p.targets(&b, rs)
 			}
+			fmt.Print(b.String())
 		}
 		return
 	}
