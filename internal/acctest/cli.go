@@ -215,7 +215,7 @@ var isOpenTofu = sync.OnceValue(func() bool {
 
 // OnceAcrossCLIs marks a test of the provider's own decisions, whose
 // outcome no CLI changes: bounds refused before any request, the tenant's
-// refusals, errors and faults, the requests a run sends. make test runs it,
+// refusals, errors and faults turned into diagnostics. make test runs it,
 // with the newest Terraform and the race detector; the passes that run the
 // suite again with other CLIs to test what a CLI decides (plan, apply,
 // refresh, import, identity, moved, write-only and ephemeral values, the
@@ -223,10 +223,14 @@ var isOpenTofu = sync.OnceValue(func() bool {
 // and skip it, saying so.
 func OnceAcrossCLIs(t testing.TB) {
 	t.Helper()
-	if os.Getenv("TENANT_ACC_CLI_PASS") != "" {
+	if CLIPass() {
 		t.Skip("the provider's own decision, the same under every CLI: make test runs it")
 	}
 }
+
+// CLIPass reports whether this run is one of the passes with another CLI,
+// which test what the CLI decides (TENANT_ACC_CLI_PASS set).
+func CLIPass() bool { return os.Getenv("TENANT_ACC_CLI_PASS") != "" }
 
 // Write replaces one file of the working folder.
 func (c *CLI) Write(t testing.TB, name, body string) {

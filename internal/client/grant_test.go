@@ -232,7 +232,6 @@ func TestAccClientGrant_drift(t *testing.T) {
 // second resource of the configuration for the same pair. A grant for an
 // API that neither the tenant nor the configuration has warns.
 func TestAccClientGrant_conflicts(t *testing.T) {
-	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	emu := target.RequireEmulator(t)
 	var existing string

@@ -35,7 +35,6 @@ type costCase struct {
 // again just before the apply, so each check's read counts twice here; in
 // a plan of many objects the reads are shared list pages.
 func TestRequestCosts(t *testing.T) {
-	acctest.OnceAcrossCLIs(t)
 	t.Parallel() // its own emulator and folders
 	requireAcc(t)
 	emu, err := emulator.Start(emulator.Options{Demo: true})
@@ -363,7 +362,6 @@ var applyReadBudget = map[string]int64{
 // object and reads that do not grow with n (applyReadBudget), the same
 // requests route by route in every run and at both sizes.
 func TestRequestCosts_applyOfManyObjects(t *testing.T) {
-	acctest.OnceAcrossCLIs(t)
 	t.Parallel() // its own emulator and folders
 	requireAcc(t)
 	for _, shape := range applyShapes {
@@ -442,7 +440,6 @@ func formatRoutes(routes map[string]int64) string {
 // client that may not read roles is told once per run that the check was
 // skipped, not once per API.
 func TestRequestCosts_scopeRemovalReadsRolesOncePerRun(t *testing.T) {
-	acctest.OnceAcrossCLIs(t)
 	t.Parallel() // its own emulator and folders
 	requireAcc(t)
 	emu, err := emulator.Start(emulator.Options{})

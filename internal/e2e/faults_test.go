@@ -172,10 +172,15 @@ func applyUntilConverged(t *testing.T, cli *acctest.CLI, args ...string) int {
 }
 
 func TestFaultSuite(t *testing.T) {
-	acctest.OnceAcrossCLIs(t)
 	t.Parallel() // its own emulator and folders
 	requireAcc(t)
-	for _, seed := range []int64{1, 2, 3} {
+	seeds := []int64{1, 2, 3}
+	if acctest.CLIPass() {
+		// How a CLI keeps state after a failed apply is what this checks
+		// on every CLI; the other seeds vary the faults, not the CLI.
+		seeds = seeds[:1]
+	}
+	for _, seed := range seeds {
 		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
 			t.Parallel()
 			emu, err := emulator.Start(emulator.Options{Demo: true})

@@ -13,6 +13,7 @@ import (
 // TestAccProvider_caFile: the emulator's --tls certificate is trusted
 // through ca_file, and refused without it.
 func TestAccProvider_caFile(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTargetWith(t, emulator.Options{TLS: true})
 	emu := target.RequireEmulator(t)
 	role := fmt.Sprintf("\nresource \"tenant_role\" \"r\" {\n  name = %q\n}\n", acctest.RandomName())

@@ -233,7 +233,6 @@ func TestAccRolePermissions_drift(t *testing.T) {
 // when the removal fails the role still holds every pair it needs (kept, old
 // and new); nothing is lost, and the next apply finishes the job.
 func TestAccRolePermissions_removalFails(t *testing.T) {
-	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	emu := target.RequireEmulator(t)
 	role, ident := target.Role(t), api(t, target, 3)

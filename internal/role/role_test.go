@@ -201,7 +201,6 @@ func TestAccRole_renameConflict(t *testing.T) {
 // replaces), with the way out. (-replace plans and applies: see the e2e
 // TestPlanPredictsTheApply_replace.)
 func TestAccRole_duplicateName(t *testing.T) {
-	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	a, b, c := acctest.RandomName(), acctest.RandomName(), acctest.RandomName()
 	two := func(first, second string) string {

@@ -760,7 +760,6 @@ func actionsNamed(t *testing.T, target *acctest.Target, name string, want int, s
 }
 
 func TestAccAction_buildFailedOnCreate(t *testing.T) {
-	acctest.OnceAcrossCLIs(t)
 	target, name := acctest.NewTarget(t), acctest.RandomName()
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
@@ -790,7 +789,6 @@ func TestAccAction_buildFailedOnCreate(t *testing.T) {
 }
 
 func TestAccAction_buildFailedOnUpdate(t *testing.T) {
-	acctest.OnceAcrossCLIs(t)
 	target, name := acctest.NewTarget(t), acctest.RandomName()
 	sameID := statecheck.CompareValue(compare.ValuesSame())
 	resource.ParallelTest(t, resource.TestCase{

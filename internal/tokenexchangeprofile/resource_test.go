@@ -344,7 +344,6 @@ func TestAccTokenExchangeProfile_apiErrors(t *testing.T) {
 // action, its trigger and what to do. An action of the configuration, known
 // only at apply, is checked at apply, before the profile is sent.
 func TestAccTokenExchangeProfile_actionItCannotRun(t *testing.T) {
-	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	undeployed := target.Action(t, mgmt.TriggerCustomTokenExchange, false)
 	postLogin := target.Action(t, "post-login", true)

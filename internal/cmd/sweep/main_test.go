@@ -12,6 +12,7 @@ import (
 // TestSweep_actions deletes the prefixed actions, a profile's included, and
 // leaves the others.
 func TestSweep_actions(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	emu, err := emulator.Start(emulator.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -63,6 +64,7 @@ func TestSweep_actions(t *testing.T) {
 // TestSweep_clients deletes the prefixed clients with their grants and
 // leaves the others, the emulator's own among them.
 func TestSweep_clients(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
 	emu, err := emulator.Start(emulator.Options{})
 	if err != nil {
 		t.Fatal(err)
