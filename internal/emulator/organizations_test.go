@@ -55,7 +55,14 @@ func TestOrganizations_lifecycle(t *testing.T) {
 		`{"members":[{"user_id":"`+user+`","email":"chuck728@example.com","picture":"https://example-picture-url.jpg","name":"chuck728@example.com"}],"start":0,"limit":50,"total":1}`)
 	h.expect(h.call(tok, "GET", "/api/v2/organizations/"+org+"/members?fields=user_id,roles&include_fields=true&include_totals=true&per_page=50", nil), 200,
 		`{"members":[{"user_id":"`+user+`","roles":[]}],"start":0,"limit":50,"total":1}`)
-	h.expect(h.call(tok, "POST", "/api/v2/organizations/"+org+"/members", `{"members":["auth0|nobody"]}`), 404)
+	h.expect(h.call(tok, "POST", "/api/v2/organizations/"+org+"/members", `{"members":["auth0|nobody"]}`), 404, "The user does not exist.")
+	for body, want := range map[string]string{
+		`{"members":[]}`:                 `'Array is too short (0), minimum 1' on property members.`,
+		`{"members":["auth0|nobody",1]}`: `'Expected type string but found type number' on property members[1].`,
+		`{"member":["auth0|nobody"]}`:    "Additional properties not allowed: member",
+	} {
+		h.expect(h.call(tok, "POST", "/api/v2/organizations/"+org+"/members", body), 400, want)
+	}
 	h.expect(h.call(tok, "DELETE", "/api/v2/organizations/"+org+"/members", `{"members":["`+user+`"]}`), 204)
 	h.expect(h.call(tok, "GET", "/api/v2/organizations/"+org+"/members?include_totals=true&per_page=50", nil), 200, `{"members":[],"start":0,"limit":50,"total":0}`)
 
@@ -189,7 +196,8 @@ func TestOrganizations_memberRoles(t *testing.T) {
 		`{"roles":[{"id":"`+role+`","name":"test-role403","description":"Test Role"}],"start":0,"limit":50,"total":1}`)
 	h.expect(h.call(tok, "GET", "/api/v2/organizations/"+org+"/members?fields=user_id,roles&include_fields=true&include_totals=true&per_page=50", nil), 200,
 		`{"members":[{"user_id":"`+user+`","roles":[{"id":"`+role+`","name":"test-role403"}]}],"start":0,"limit":50,"total":1}`)
-	h.expect(h.call(tok, "POST", path, `{"roles":["rol_nope"]}`), 404)
+	h.expect(h.call(tok, "POST", path, `{"roles":["rol_nope"]}`), 404, "The role does not exist.")
+	h.expect(h.call(tok, "POST", path, `{"roles":["rol_nope","rol_nope"]}`), 400, `'Array items are not unique' on property roles.`)
 	h.expect(h.call(tok, "DELETE", path, `{"roles":["`+role+`"]}`), 204)
 	h.expect(h.call(tok, "GET", path+"?include_totals=true&per_page=50", nil), 200, `{"roles":[],"start":0,"limit":50,"total":0}`)
 }

@@ -294,43 +294,15 @@ func (s *Server) deleteOrganization(w http.ResponseWriter, r *http.Request, _ *c
 	return nil
 }
 
-// memberIDs reads {"members": [user ids]}: 1 or more ids of users that
-// exist (assumption: an id of no user is 404 "The user does not exist.",
+// addMembers answers 204 (recorded). The body is {"members": [user ids]}
+// (idList; assumption: an id of no user is 404 "The user does not exist.",
 // nothing changed, as for a role's users).
-func (s *Server) memberIDs(r *http.Request) ([]string, *wire.Error) {
-	b, e := wire.ReadBody(r)
-	if e != nil {
-		return nil, e
-	}
-	o := b.At("")
-	if e := o.Only("members"); e != nil {
-		return nil, e
-	}
-	if e := o.Require("members"); e != nil {
-		return nil, e
-	}
-	ids, e := stringList(o, "members", nil)
-	if e != nil {
-		return nil, e
-	}
-	if len(ids) == 0 {
-		return nil, wire.PayloadErr("Array is too short (0), minimum 1", "members")
-	}
-	for _, id := range ids {
-		if _, e := s.findUser(id); e != nil {
-			return nil, e
-		}
-	}
-	return ids, nil
-}
-
-// addMembers answers 204 (recorded).
 func (s *Server) addMembers(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	o, e := s.findOrganization(wire.PathID(r))
 	if e != nil {
 		return e
 	}
-	ids, e := s.memberIDs(r)
+	ids, e := idList(r, "members", s.findUser)
 	if e != nil {
 		return e
 	}
@@ -350,7 +322,7 @@ func (s *Server) removeMembers(w http.ResponseWriter, r *http.Request, _ *caller
 	if e != nil {
 		return e
 	}
-	ids, e := s.memberIDs(r)
+	ids, e := idList(r, "members", s.findUser)
 	if e != nil {
 		return e
 	}

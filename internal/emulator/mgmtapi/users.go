@@ -6,7 +6,6 @@ import (
 	"net/mail"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -233,47 +232,19 @@ func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, _ *caller) *w
 
 // assignRoleUsers adds users to a role and answers 200 {} (recorded). The
 // body is {"users": [user ids]} (published specification:
-// additionalProperties false, users required).
+// additionalProperties false, users required; idList).
 //
-// Assumptions: users holds 1 or more ids; an id of no user is 404 "The user
-// does not exist." (errorCode inexistent_user) and nobody is added; a user
-// already in the role keeps the time it was added.
+// Assumptions: users holds 1 or more ids, without repeats; an id of no
+// user is 404 "The user does not exist." (errorCode inexistent_user) and
+// nobody is added; a user already in the role keeps the time it was added.
 func (s *Server) assignRoleUsers(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	ro, e := s.role(r)
 	if e != nil {
 		return e
 	}
-	b, e := wire.ReadBody(r)
+	ids, e := idList(r, "users", s.findUser)
 	if e != nil {
 		return e
-	}
-	o := b.At("")
-	if e := o.Only("users"); e != nil {
-		return e
-	}
-	if e := o.Require("users"); e != nil {
-		return e
-	}
-	items, ok, e := o.Array("users")
-	if e != nil {
-		return e
-	}
-	if !ok {
-		return o.TypeErr("users", "array")
-	}
-	if len(items) == 0 {
-		return wire.PayloadErr("Array is too short (0), minimum 1", "users")
-	}
-	ids := make([]string, 0, len(items))
-	for i, raw := range items {
-		var id string
-		if wire.JSONType(raw) != "string" || json.Unmarshal(raw, &id) != nil {
-			return wire.PayloadErr("Expected type string but found type "+wire.JSONType(raw), "users["+strconv.Itoa(i)+"]")
-		}
-		if _, e := s.findUser(id); e != nil {
-			return e
-		}
-		ids = append(ids, id)
 	}
 	members := s.St.RoleUsers[ro.ID]
 	if members == nil {
