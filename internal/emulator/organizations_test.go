@@ -119,6 +119,13 @@ func TestOrganizations_memberPagesAndSignup(t *testing.T) {
 		t.Fatalf("second page %s", r.body)
 	}
 	h.expect(h.call(tok, "GET", "/api/v2/organizations/"+org+"/members?take=2&from="+r.json(t)["next"].(string), nil), 200, `{"members":[]}`)
+	r = h.call(tok, "GET", "/api/v2/organizations/"+org+"/members?take=1&fields=user_id", nil)
+	h.expect(r, 200, `{"members":[{"user_id":"`, `"}],"next":"`)
+	if strings.Contains(r.body, "email") {
+		t.Fatalf("fields on a checkpoint page: %s", r.body)
+	}
+	// fields and include_fields are read before the page, as on the other lists.
+	h.expect(h.call(tok, "GET", "/api/v2/organizations/"+org+"/members?take=0&include_fields=maybe", nil), 400, "on property include_fields.")
 
 	db := regexp.MustCompile(`con_[A-Za-z0-9]{16}`).FindString(h.call(tok, "GET", "/api/v2/connections?name=Username-Password-Authentication", nil).body)
 	h.expect(h.call(tok, "POST", "/api/v2/organizations/"+org+"/enabled_connections", `{"connection_id":"`+db+`","assign_membership_on_login":false,"is_signup_enabled":true}`), 400,

@@ -333,58 +333,27 @@ func (s *Server) removeMembers(w http.ResponseWriter, r *http.Request, _ *caller
 	return nil
 }
 
-// listMembers lists the members in the order they were added, as
-// {user_id, email, picture, name} (go-auth0's OrganizationMember [S]):
-// offset pages, with include_totals {"members","start","limit","total"}
-// (recorded), or checkpoint pages; with fields naming roles, the member's
-// roles as {id, name} (recorded; organization_roles.go).
+// listMembers lists the members (writeAddedUsers) as {user_id, email,
+// picture, name} (go-auth0's OrganizationMember [S]), with include_totals
+// {"members","start","limit","total"} (recorded); checkpoint pages keep
+// next until a page comes back empty, unlike the other lists (recorded:
+// TestOrganizationManager_MembersCheckpointPagination.yaml). With fields
+// naming roles, each member's roles as {id, name} (recorded;
+// organization_roles.go).
 func (s *Server) listMembers(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	o, e := s.findOrganization(wire.PathID(r))
 	if e != nil {
 		return e
 	}
-	ids := make([]string, 0, len(o.Members))
-	for id := range o.Members {
-		ids = append(ids, id)
-	}
-	slices.SortFunc(ids, func(a, b string) int {
-		if o.Members[a] != o.Members[b] {
-			return int(o.Members[a] - o.Members[b])
-		}
-		return strings.Compare(a, b)
-	})
 	roles := strings.Contains(","+r.URL.Query().Get("fields")+",", ",roles,")
-	var all []wire.Ordered
-	for _, id := range ids {
-		if u := s.St.Users[id]; u != nil {
-			m := u.Member()
-			if roles {
-				m = append(m, wire.Ordered{{"roles", s.memberRoleViews(o.MemberRoles[id], false)}}...)
-			}
-			all = append(all, m)
+	member := func(u *tenant.User) wire.Ordered {
+		m := u.Member()
+		if roles {
+			m = append(m, wire.Ordered{{"roles", s.memberRoleViews(o.MemberRoles[u.UserID], false)}}...)
 		}
+		return m
 	}
-	if q := r.URL.Query(); q.Has("take") || q.Has("from") {
-		// Checkpoint pages whose next is left out only once a page is
-		// empty, unlike the other lists (recorded:
-		// TestOrganizationManager_MembersCheckpointPagination.yaml).
-		take, offset, e := wire.Checkpoint(r)
-		if e != nil {
-			return e
-		}
-		start, end := min(offset, len(all)), min(offset+take, len(all))
-		sel, e := wire.ReadFields(r, true, true)
-		if e != nil {
-			return e
-		}
-		reply := wire.Ordered{{"members", wire.Each(sel, all[start:end])}}
-		if end > start {
-			reply = append(reply, wire.Ordered{{"next", wire.Cursor(end)}}...)
-		}
-		wire.WriteJSON(w, 200, reply)
-		return nil
-	}
-	return writeList(w, r, true, "members", all, false)
+	return s.writeAddedUsers(w, r, "members", o.Members, member, true, true)
 }
 
 // listOrgConnections lists the enabled connections: offset pages, with
