@@ -30,6 +30,8 @@ func TestOrganizations_lifecycle(t *testing.T) {
 	if r := h.call(tok, "GET", "/api/v2/organizations/name/test-organization994", nil); r.body != read {
 		t.Fatalf("read by name %s", r.body)
 	}
+	// By name only: an id is not a name here, as it is for the exchange's organization.
+	h.expect(h.call(tok, "GET", "/api/v2/organizations/name/"+org, nil), 404, "No organization found by that name")
 	h.expect(h.call(tok, "GET", "/api/v2/organizations?include_totals=true&per_page=50", nil), 200, `{"organizations":[{"id":"`+org+`"`, `"start":0,"limit":50,"total":1}`)
 	h.expect(h.call(tok, "PATCH", "/api/v2/organizations/"+org, `{"name":"new-org-name"}`), 200, `"name":"new-org-name"`, `"display_name":"Test Organization"`)
 	h.expect(h.call(tok, "GET", "/api/v2/organizations/name/test-organization994", nil), 404)

@@ -255,13 +255,12 @@ func (s *Server) organizationPart(w http.ResponseWriter, r *http.Request, c *cal
 
 // getOrganizationByName is GET /organizations/name/{name} (recorded).
 func (s *Server) getOrganizationByName(w http.ResponseWriter, name string) *wire.Error {
-	for _, o := range s.St.Organizations {
-		if o.Name == name {
-			wire.WriteJSON(w, 200, o.View())
-			return nil
-		}
+	o := s.OrganizationByName(name)
+	if o == nil {
+		return wire.NewErr(404, "No organization found by that name", "")
 	}
-	return wire.NewErr(404, "No organization found by that name", "")
+	wire.WriteJSON(w, 200, o.View())
+	return nil
 }
 
 // updateOrganization answers 200 with the organization (recorded).
