@@ -194,8 +194,17 @@ type (
 )
 
 // ExchangeThrottle is the pre-custom-token-exchange stage of Suspicious IP
-// Throttling.
-type ExchangeThrottle = oauth.ExchangeThrottle
+// Throttling as the emulator's flags set it at start, over the tenant's
+// setting (tenant.SeedIPThrottling; the throttle itself: oauth/exchange.go).
+type ExchangeThrottle struct {
+	// Disabled turns the throttle off: the setting's enabled is false.
+	Disabled bool
+	// MaxAttempts is the bucket's size (0: the setting's, 10 by default).
+	MaxAttempts int
+	// Rate is how often one attempt comes back (0: the setting's, 10
+	// minutes by default).
+	Rate time.Duration
+}
 
 // AllAssumptions lists every assumption, with its values.
 var AllAssumptions = tenant.AllAssumptions

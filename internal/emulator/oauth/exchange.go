@@ -697,17 +697,6 @@ func (s *Server) applyCacheWrites(trigger string, writes []actionruntime.CacheWr
 // address.
 const ThrottledDescription = "We have detected suspicious login behavior and further attempts will be blocked. Please contact the administrator."
 
-// ExchangeThrottle is the pre-custom-token-exchange stage of Suspicious IP
-// Throttling as the emulator's flags set it at start (tenant.SeedIPThrottling).
-type ExchangeThrottle struct {
-	// Disabled turns the throttle off: the setting's enabled is false.
-	Disabled bool
-	// MaxAttempts is the bucket's size (default 10).
-	MaxAttempts int
-	// Rate is how often one attempt comes back (default 10 minutes).
-	Rate time.Duration
-}
-
 type attemptBucket struct {
 	left float64
 	at   time.Time
