@@ -48,7 +48,7 @@ func actorTransaction(tx map[string]any, fields map[string]string) {
 // with a sub string, nested acts for a chain; a string is taken as the
 // actor's sub. Anything else, or a chain deeper than 5, is an error of the
 // action (500 server_error).
-func readActor(raw json.RawMessage) (json.RawMessage, *userFailure) {
+func readActor(raw json.RawMessage) (json.RawMessage, *exchangeFailure) {
 	var sub string
 	if json.Unmarshal(raw, &sub) == nil {
 		if sub == "" {

@@ -35,8 +35,10 @@ const customTokenExchangeTrigger = "custom-token-exchange"
 // for an ID token); offline_access is granted as refresh.go says.
 var oidcScopes = []string{"openid", "profile", "email"}
 
-// exchangeFailure is an OAuth error answer of the exchange, and the
-// detail its log line adds (stored data the answer leaves out).
+// exchangeFailure is an OAuth error answer of the exchange (or of a
+// refresh), and the detail its log line adds (stored data the answer
+// leaves out): why a request, a user the action set (exchange_users.go)
+// or an actor (delegation.go) was refused.
 type exchangeFailure struct {
 	status      int
 	code        string
@@ -430,9 +432,9 @@ func (s *Server) decide(req *exchangeRequest, calls []actionruntime.Call, now ti
 		case "authentication.setUserById", "authentication.setUserByConnection":
 			sets = append(sets, c)
 		case "authentication.setActor":
-			actor, uf := readActor(arg(c, 0))
-			if uf != nil {
-				return nil, uf.failure()
+			actor, f := readActor(arg(c, 0))
+			if f != nil {
+				return nil, f
 			}
 			out.actor = actor
 		case "authentication.setOrganization":
@@ -450,20 +452,20 @@ func (s *Server) decide(req *exchangeRequest, calls []actionruntime.Call, now ti
 	default:
 		return nil, refuse(500, "server_error", "The custom token exchange action set the user %d times: it must call exactly one of api.authentication.setUserById and setUserByConnection, once.", len(sets))
 	}
-	var uf *userFailure
+	var f *exchangeFailure
 	if c := sets[0]; c.Call == "authentication.setUserById" {
-		out.user, uf = s.userByID(argString(c, 0))
+		out.user, f = s.userByID(argString(c, 0))
 	} else {
 		var attrs, options map[string]json.RawMessage
 		_ = json.Unmarshal(arg(c, 1), &attrs)
 		_ = json.Unmarshal(arg(c, 2), &options)
-		out.change, uf = s.userByConnection(req.client.id, argString(c, 0), attrs, options, now)
-		if uf == nil {
+		out.change, f = s.userByConnection(req.client.id, argString(c, 0), attrs, options, now)
+		if f == nil {
 			out.user, out.login = out.change.user, true
 		}
 	}
-	if uf != nil {
-		return nil, uf.failure()
+	if f != nil {
+		return nil, f
 	}
 	if f := s.setOrganization(req, out, organization); f != nil {
 		return nil, f
