@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"slices"
@@ -575,7 +576,7 @@ func (s *Server) issueUserTokens(req *exchangeRequest, out *outcome, post *postL
 	if strings.HasSuffix(dialect, "_authz") {
 		claims["permissions"] = nonNil(s.UserPermissions(u.UserID, rs.Identifier))
 	}
-	for k, v := range withOrganization(withActor(post.accessClaims, out.actor), org) {
+	for k, v := range withClaim(withClaim(post.accessClaims, "act", out.actor), "org_id", orgIDClaim(org)) {
 		claims[k] = v
 	}
 	access, err := s.signAccessToken(rs, claims, strings.HasPrefix(dialect, "rfc9068_profile"))
@@ -584,7 +585,7 @@ func (s *Server) issueUserTokens(req *exchangeRequest, out *outcome, post *postL
 	}
 	answer := wire.Ordered{{"access_token", access}}
 	if openid {
-		id, err := s.idToken(c, u, granted, iss, withOrganization(withActor(post.idClaims, out.actor), org), now)
+		id, err := s.idToken(c, u, granted, iss, withClaim(withClaim(post.idClaims, "act", out.actor), "org_id", orgIDClaim(org)), now)
 		if err != nil {
 			return nil, refuse(500, "server_error", "The ID token could not be signed: %v", err)
 		}
@@ -597,6 +598,20 @@ func (s *Server) issueUserTokens(req *exchangeRequest, out *outcome, post *postL
 		answer = withRefreshToken(answer, s.refreshTokenFor(req, out, post, granted, now))
 	}
 	return append(answer, wire.Ordered{{"expires_in", int64(life.Seconds())}, {"token_type", "Bearer"}}...), nil
+}
+
+// withClaim is a copy of claims with k set to v, or claims itself when v
+// is nil (no actor, no organization).
+func withClaim(claims map[string]json.RawMessage, k string, v json.RawMessage) map[string]json.RawMessage {
+	if v == nil {
+		return claims
+	}
+	out := maps.Clone(claims)
+	if out == nil {
+		out = map[string]json.RawMessage{}
+	}
+	out[k] = v
+	return out
 }
 
 // signAccessToken signs with the API's algorithm: HS256 with its signing

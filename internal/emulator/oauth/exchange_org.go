@@ -2,7 +2,6 @@ package oauth
 
 import (
 	"encoding/json"
-	"maps"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
 )
@@ -74,17 +73,14 @@ func (s *Server) setOrganization(req *exchangeRequest, out *outcome, named strin
 	return refuse(403, "access_denied", "The user is not a member of the organization.")
 }
 
-// withOrganization adds org_id to a token's claims.
-func withOrganization(claims map[string]json.RawMessage, o *tenant.Organization) map[string]json.RawMessage {
+// orgIDClaim is the org_id claim of the organization's tokens, nil
+// without an organization.
+func orgIDClaim(o *tenant.Organization) json.RawMessage {
 	if o == nil {
-		return claims
+		return nil
 	}
-	out := maps.Clone(claims)
-	if out == nil {
-		out = map[string]json.RawMessage{}
-	}
-	out["org_id"], _ = json.Marshal(o.ID)
-	return out
+	id, _ := json.Marshal(o.ID)
+	return id
 }
 
 // postLoginConnection is a post-login action's event.connection: the
