@@ -140,7 +140,7 @@ func (s *Server) prepareExchange(r *http.Request, c *exchangeClient, fields map[
 	if s.throttled(ip, time.Now()) {
 		return nil, refuse(429, "too_many_attempts", ThrottledDescription)
 	}
-	org, f := s.requestedOrganization(fields["organization"]) // exchange_org.go
+	org, f := s.namedOrganization(fields["organization"]) // exchange_org.go
 	if f != nil {
 		return nil, f
 	}
