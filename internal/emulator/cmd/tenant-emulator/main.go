@@ -27,7 +27,6 @@ func main() {
 	// a script that stops it on that line gets a clean exit.
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
-	o.Log = os.Stderr
 	s, err := emulator.Start(o)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "tenant-emulator:", err)
