@@ -72,7 +72,7 @@ func TestExchange_throttleSettingDrivesTheExchange(t *testing.T) {
 // (here before the client is even authenticated), with Retry-After; the
 // limit is on by default at the platform's Enterprise figure.
 func TestExchange_rateLimit(t *testing.T) {
-	if got := exchangeRate(0); got != 10 || exchangeRate(-1) != -1 || exchangeRate(3) != 3 {
+	if got := ExchangeRate(0).perSecond(); got != 10 || ExchangeRate(-1).perSecond() != -1 || ExchangeRate(3).perSecond() != 3 {
 		t.Fatalf("the default limit: %v", got)
 	}
 	h := start(t, Options{ExchangeRateLimit: 0.001, ExchangeRateBurst: 2})

@@ -124,11 +124,10 @@ type Options struct {
 	// (default 5 minutes); an install past it is ended, and the build goes
 	// on as without npm.
 	InstallTimeout time.Duration
-	// ExchangeRateLimit is the custom token exchange's own rate limit, in
-	// requests a second for the tenant (0: the default, 10, the platform's
-	// figure for its Enterprise tier; negative: no limit), in a bucket of
+	// ExchangeRateLimit is the custom token exchange's own rate limit
+	// (0: the default; negative: no limit), in a bucket of
 	// ExchangeRateBurst (0: one second's worth).
-	ExchangeRateLimit float64
+	ExchangeRateLimit ExchangeRate
 	ExchangeRateBurst int
 	// ExchangeThrottle is the Suspicious IP Throttling of token exchanges.
 	ExchangeThrottle ExchangeThrottle
@@ -195,8 +194,17 @@ type (
 )
 
 // ExchangeThrottle is the pre-custom-token-exchange stage of Suspicious IP
-// Throttling.
-type ExchangeThrottle = oauth.ExchangeThrottle
+// Throttling as the emulator's flags set it at start, over the tenant's
+// setting (tenant.SeedIPThrottling; the throttle itself: oauth/exchange.go).
+type ExchangeThrottle struct {
+	// Disabled turns the throttle off: the setting's enabled is false.
+	Disabled bool
+	// MaxAttempts is the bucket's size (0: the setting's, 10 by default).
+	MaxAttempts int
+	// Rate is how often one attempt comes back (0: the setting's, 10
+	// minutes by default).
+	Rate time.Duration
+}
 
 // AllAssumptions lists every assumption, with its values.
 var AllAssumptions = tenant.AllAssumptions
@@ -307,7 +315,7 @@ func Start(opts Options) (*Server, error) {
 	}
 	s.t.Installer = actionruntime.NewInstaller(actionruntime.InstallerOptions{Cache: opts.PackageCache, Npm: opts.Npm, Registry: opts.NpmRegistry, Timeout: opts.InstallTimeout})
 	s.runtime = actionruntime.New(actionruntime.Options{Node: opts.Node, Timeout: opts.ActionTimeout, Log: s.t.Logf})
-	if s.oauth, err = oauth.New(s.t, s.runtime, oauth.Options{TokenLifetime: opts.TokenLifetime, ExchangeRate: exchangeRate(opts.ExchangeRateLimit), ExchangeBurst: opts.ExchangeRateBurst}); err != nil {
+	if s.oauth, err = oauth.New(s.t, s.runtime, oauth.Options{TokenLifetime: opts.TokenLifetime, ExchangeRate: opts.ExchangeRateLimit.perSecond(), ExchangeBurst: opts.ExchangeRateBurst}); err != nil {
 		l.Close()
 		return nil, err
 	}
@@ -352,15 +360,41 @@ func Start(opts Options) (*Server, error) {
 }
 
 // DefaultExchangeRateLimit is the custom token exchange's rate limit by
-// default, requests a second.
+// default, requests a second: the platform's figure for its Enterprise tier.
 const DefaultExchangeRateLimit = oauth.DefaultExchangeRate
 
-// exchangeRate is Options.ExchangeRateLimit with its default.
-func exchangeRate(limit float64) float64 {
-	if limit == 0 {
+// ExchangeRate is the custom token exchange's own rate limit, in requests
+// a second for the tenant. As an option, 0 is the default
+// (DefaultExchangeRateLimit) and a negative rate no limit. As the
+// command's flag (a flag.Value), the default is the option's and 0 is no
+// limit, as for the command's other limits.
+type ExchangeRate float64
+
+// perSecond is the limit oauth.Options takes: the default for 0, and 0 or
+// less for none.
+func (r ExchangeRate) perSecond() float64 {
+	if r == 0 {
 		return DefaultExchangeRateLimit
 	}
-	return limit
+	return float64(r)
+}
+
+// Set reads the flag's value: a number of requests a second, 0 for none.
+func (r *ExchangeRate) Set(v string) error {
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		return errors.New("parse error") // the flag package's words for a bad number
+	}
+	if f == 0 {
+		f = -1
+	}
+	*r = ExchangeRate(f)
+	return nil
+}
+
+// String is the flag's value: the limit in force, 0 for none.
+func (r *ExchangeRate) String() string {
+	return strconv.FormatFloat(max(r.perSecond(), 0), 'g', -1, 64)
 }
 
 // Close stops the server, writes Options.StateFile when set, and, with

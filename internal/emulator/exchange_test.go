@@ -229,7 +229,8 @@ func TestExchange_clientAuthenticationForms(t *testing.T) {
 // Every refusal of the reference's catalogue, and the assumed answers of
 // its open cases, in the OAuth error shape.
 func TestExchange_refusals(t *testing.T) {
-	x := newExchangeTenant(t, Options{ExchangeThrottle: ExchangeThrottle{Disabled: true}}, `
+	log := &emutest.Log{}
+	x := newExchangeTenant(t, Options{ExchangeThrottle: ExchangeThrottle{Disabled: true}, Log: log}, `
   const t = event.transaction.subject_token;
   if (t === "forged") { api.access.rejectInvalidSubjectToken("The subject token is not a valid legacy IdP token."); return; }
   if (t === "locked") { api.access.deny("account_locked", "The legacy account is locked."); return; }
@@ -267,7 +268,7 @@ func TestExchange_refusals(t *testing.T) {
 		{"create without email", "no-email", nil, 400, "invalid_request", "An email is required"},
 		{"25 profile attributes", "wide", nil, 500, "server_error", "25 attributes, at most 24"},
 		{"creationBehavior out of its enum", "bad-option", nil, 500, "server_error", "options.creationBehavior must be one of"},
-		{"setOrganization", "org", nil, 400, "invalid_request", `The organization "org_123" does not exist.`},
+		{"setOrganization", "org", nil, 400, "invalid_request", "The organization does not exist."},
 		{"organization parameter of no organization", "ok", []string{"organization", "org_123"}, 400, "invalid_request", "The organization does not exist."},
 		{"unknown subject_token_type", "ok", []string{"subject_token_type", "urn:acme:other"}, 400, "invalid_request", `no token exchange profile for the subject_token_type "urn:acme:other"`},
 		{"no subject_token", "", nil, 400, "invalid_request", "Missing required parameter: subject_token"},
@@ -284,6 +285,11 @@ func TestExchange_refusals(t *testing.T) {
 				t.Fatalf("a refusal with a token: %v", out)
 			}
 		})
+	}
+	// The organization named is on the exchange's log line (fecte, logged
+	// before the answer is written), for setOrganization and the parameter.
+	if n := strings.Count(log.String(), `The organization does not exist. (no organization has the id or name "org_123")`); n != 2 {
+		t.Fatalf("%d log lines name the organization: %s", n, log.String())
 	}
 	if status, out := x.exchange("ok"); status != 200 || x.user("auth0|ok") == nil {
 		t.Fatalf("the same client and action, with a good subject token: %d %v", status, out)

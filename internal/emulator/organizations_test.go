@@ -30,6 +30,8 @@ func TestOrganizations_lifecycle(t *testing.T) {
 	if r := h.call(tok, "GET", "/api/v2/organizations/name/test-organization994", nil); r.body != read {
 		t.Fatalf("read by name %s", r.body)
 	}
+	// By name only: an id is not a name here, as it is for the exchange's organization.
+	h.expect(h.call(tok, "GET", "/api/v2/organizations/name/"+org, nil), 404, "No organization found by that name")
 	h.expect(h.call(tok, "GET", "/api/v2/organizations?include_totals=true&per_page=50", nil), 200, `{"organizations":[{"id":"`+org+`"`, `"start":0,"limit":50,"total":1}`)
 	h.expect(h.call(tok, "PATCH", "/api/v2/organizations/"+org, `{"name":"new-org-name"}`), 200, `"name":"new-org-name"`, `"display_name":"Test Organization"`)
 	h.expect(h.call(tok, "GET", "/api/v2/organizations/name/test-organization994", nil), 404)
@@ -55,7 +57,14 @@ func TestOrganizations_lifecycle(t *testing.T) {
 		`{"members":[{"user_id":"`+user+`","email":"chuck728@example.com","picture":"https://example-picture-url.jpg","name":"chuck728@example.com"}],"start":0,"limit":50,"total":1}`)
 	h.expect(h.call(tok, "GET", "/api/v2/organizations/"+org+"/members?fields=user_id,roles&include_fields=true&include_totals=true&per_page=50", nil), 200,
 		`{"members":[{"user_id":"`+user+`","roles":[]}],"start":0,"limit":50,"total":1}`)
-	h.expect(h.call(tok, "POST", "/api/v2/organizations/"+org+"/members", `{"members":["auth0|nobody"]}`), 404)
+	h.expect(h.call(tok, "POST", "/api/v2/organizations/"+org+"/members", `{"members":["auth0|nobody"]}`), 404, "The user does not exist.")
+	for body, want := range map[string]string{
+		`{"members":[]}`:                 `'Array is too short (0), minimum 1' on property members.`,
+		`{"members":["auth0|nobody",1]}`: `'Expected type string but found type number' on property members[1].`,
+		`{"member":["auth0|nobody"]}`:    "Additional properties not allowed: member",
+	} {
+		h.expect(h.call(tok, "POST", "/api/v2/organizations/"+org+"/members", body), 400, want)
+	}
 	h.expect(h.call(tok, "DELETE", "/api/v2/organizations/"+org+"/members", `{"members":["`+user+`"]}`), 204)
 	h.expect(h.call(tok, "GET", "/api/v2/organizations/"+org+"/members?include_totals=true&per_page=50", nil), 200, `{"members":[],"start":0,"limit":50,"total":0}`)
 
@@ -112,6 +121,13 @@ func TestOrganizations_memberPagesAndSignup(t *testing.T) {
 		t.Fatalf("second page %s", r.body)
 	}
 	h.expect(h.call(tok, "GET", "/api/v2/organizations/"+org+"/members?take=2&from="+r.json(t)["next"].(string), nil), 200, `{"members":[]}`)
+	r = h.call(tok, "GET", "/api/v2/organizations/"+org+"/members?take=1&fields=user_id", nil)
+	h.expect(r, 200, `{"members":[{"user_id":"`, `"}],"next":"`)
+	if strings.Contains(r.body, "email") {
+		t.Fatalf("fields on a checkpoint page: %s", r.body)
+	}
+	// fields and include_fields are read before the page, as on the other lists.
+	h.expect(h.call(tok, "GET", "/api/v2/organizations/"+org+"/members?take=0&include_fields=maybe", nil), 400, "on property include_fields.")
 
 	db := regexp.MustCompile(`con_[A-Za-z0-9]{16}`).FindString(h.call(tok, "GET", "/api/v2/connections?name=Username-Password-Authentication", nil).body)
 	h.expect(h.call(tok, "POST", "/api/v2/organizations/"+org+"/enabled_connections", `{"connection_id":"`+db+`","assign_membership_on_login":false,"is_signup_enabled":true}`), 400,
@@ -189,7 +205,8 @@ func TestOrganizations_memberRoles(t *testing.T) {
 		`{"roles":[{"id":"`+role+`","name":"test-role403","description":"Test Role"}],"start":0,"limit":50,"total":1}`)
 	h.expect(h.call(tok, "GET", "/api/v2/organizations/"+org+"/members?fields=user_id,roles&include_fields=true&include_totals=true&per_page=50", nil), 200,
 		`{"members":[{"user_id":"`+user+`","roles":[{"id":"`+role+`","name":"test-role403"}]}],"start":0,"limit":50,"total":1}`)
-	h.expect(h.call(tok, "POST", path, `{"roles":["rol_nope"]}`), 404)
+	h.expect(h.call(tok, "POST", path, `{"roles":["rol_nope"]}`), 404, "The role does not exist.")
+	h.expect(h.call(tok, "POST", path, `{"roles":["rol_nope","rol_nope"]}`), 400, `'Array items are not unique' on property roles.`)
 	h.expect(h.call(tok, "DELETE", path, `{"roles":["`+role+`"]}`), 204)
 	h.expect(h.call(tok, "GET", path+"?include_totals=true&per_page=50", nil), 200, `{"roles":[],"start":0,"limit":50,"total":0}`)
 }

@@ -159,6 +159,8 @@ func cStrings(enum []string) func(o wire.Obj, k string) (json.RawMessage, *wire.
 	}
 }
 
+// stringList is the array of strings k, each one of enum when enum is set,
+// without repeats.
 func stringList(o wire.Obj, k string, enum []string) ([]string, *wire.Error) {
 	items, ok, e := o.Array(k)
 	if e != nil {
@@ -182,6 +184,39 @@ func stringList(o wire.Obj, k string, enum []string) ([]string, *wire.Error) {
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// idList reads a body that is only {key: [ids]}: 1 or more ids without
+// repeats, each of something find finds; the first one find refuses
+// answers the request (its 404), and nothing changes. Assumption: the
+// whole body is checked before any id is looked up, so a payload error
+// comes before a 404, as the API validates a body against its schema
+// before acting on it.
+func idList[T any](r *http.Request, key string, find func(id string) (T, *wire.Error)) ([]string, *wire.Error) {
+	b, e := wire.ReadBody(r)
+	if e != nil {
+		return nil, e
+	}
+	o := b.At("")
+	if e := o.Only(key); e != nil {
+		return nil, e
+	}
+	if e := o.Require(key); e != nil {
+		return nil, e
+	}
+	ids, e := stringList(o, key, nil)
+	if e != nil {
+		return nil, e
+	}
+	if len(ids) == 0 {
+		return nil, wire.PayloadErr("Array is too short (0), minimum 1", key)
+	}
+	for _, id := range ids {
+		if _, e := find(id); e != nil {
+			return nil, e
+		}
+	}
+	return ids, nil
 }
 
 func cObject(o wire.Obj, k string) (json.RawMessage, *wire.Error) {

@@ -13,37 +13,9 @@ import (
 // may be assigned before the user is a member (recorded), and a deleted
 // role is no longer listed.
 
-// memberRoles reads {"roles": [role ids]}: 1 or more ids of roles that
-// exist (assumption: an id of no role is 404 "The role does not exist.",
-// nothing changed).
-func (s *Server) memberRoles(r *http.Request) ([]string, *wire.Error) {
-	b, e := wire.ReadBody(r)
-	if e != nil {
-		return nil, e
-	}
-	o := b.At("")
-	if e := o.Only("roles"); e != nil {
-		return nil, e
-	}
-	if e := o.Require("roles"); e != nil {
-		return nil, e
-	}
-	ids, e := stringList(o, "roles", nil)
-	if e != nil {
-		return nil, e
-	}
-	if len(ids) == 0 {
-		return nil, wire.PayloadErr("Array is too short (0), minimum 1", "roles")
-	}
-	for _, id := range ids {
-		if _, ok := s.St.Roles[id]; !ok {
-			return nil, wire.NewErr(404, "The role does not exist.", "")
-		}
-	}
-	return ids, nil
-}
-
-// assignMemberRoles answers 204 (recorded).
+// assignMemberRoles answers 204 (recorded). The body is {"roles": [role
+// ids]} (idList; assumption: an id of no role is 404 "The role does not
+// exist.", nothing changed).
 func (s *Server) assignMemberRoles(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	o, e := s.findOrganization(wire.PathID(r))
 	if e != nil {
@@ -53,7 +25,7 @@ func (s *Server) assignMemberRoles(w http.ResponseWriter, r *http.Request, _ *ca
 	if e != nil {
 		return e
 	}
-	ids, e := s.memberRoles(r)
+	ids, e := idList(r, "roles", s.findRole)
 	if e != nil {
 		return e
 	}
@@ -75,7 +47,7 @@ func (s *Server) removeMemberRoles(w http.ResponseWriter, r *http.Request, _ *ca
 	if e != nil {
 		return e
 	}
-	ids, e := s.memberRoles(r)
+	ids, e := idList(r, "roles", s.findRole)
 	if e != nil {
 		return e
 	}

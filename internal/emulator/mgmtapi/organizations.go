@@ -255,13 +255,12 @@ func (s *Server) organizationPart(w http.ResponseWriter, r *http.Request, c *cal
 
 // getOrganizationByName is GET /organizations/name/{name} (recorded).
 func (s *Server) getOrganizationByName(w http.ResponseWriter, name string) *wire.Error {
-	for _, o := range s.St.Organizations {
-		if o.Name == name {
-			wire.WriteJSON(w, 200, o.View())
-			return nil
-		}
+	o := s.OrganizationByName(name)
+	if o == nil {
+		return wire.NewErr(404, "No organization found by that name", "")
 	}
-	return wire.NewErr(404, "No organization found by that name", "")
+	wire.WriteJSON(w, 200, o.View())
+	return nil
 }
 
 // updateOrganization answers 200 with the organization (recorded).
@@ -294,43 +293,15 @@ func (s *Server) deleteOrganization(w http.ResponseWriter, r *http.Request, _ *c
 	return nil
 }
 
-// memberIDs reads {"members": [user ids]}: 1 or more ids of users that
-// exist (assumption: an id of no user is 404 "The user does not exist.",
+// addMembers answers 204 (recorded). The body is {"members": [user ids]}
+// (idList; assumption: an id of no user is 404 "The user does not exist.",
 // nothing changed, as for a role's users).
-func (s *Server) memberIDs(r *http.Request) ([]string, *wire.Error) {
-	b, e := wire.ReadBody(r)
-	if e != nil {
-		return nil, e
-	}
-	o := b.At("")
-	if e := o.Only("members"); e != nil {
-		return nil, e
-	}
-	if e := o.Require("members"); e != nil {
-		return nil, e
-	}
-	ids, e := stringList(o, "members", nil)
-	if e != nil {
-		return nil, e
-	}
-	if len(ids) == 0 {
-		return nil, wire.PayloadErr("Array is too short (0), minimum 1", "members")
-	}
-	for _, id := range ids {
-		if _, e := s.findUser(id); e != nil {
-			return nil, e
-		}
-	}
-	return ids, nil
-}
-
-// addMembers answers 204 (recorded).
 func (s *Server) addMembers(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	o, e := s.findOrganization(wire.PathID(r))
 	if e != nil {
 		return e
 	}
-	ids, e := s.memberIDs(r)
+	ids, e := idList(r, "members", s.findUser)
 	if e != nil {
 		return e
 	}
@@ -350,7 +321,7 @@ func (s *Server) removeMembers(w http.ResponseWriter, r *http.Request, _ *caller
 	if e != nil {
 		return e
 	}
-	ids, e := s.memberIDs(r)
+	ids, e := idList(r, "members", s.findUser)
 	if e != nil {
 		return e
 	}
@@ -361,58 +332,27 @@ func (s *Server) removeMembers(w http.ResponseWriter, r *http.Request, _ *caller
 	return nil
 }
 
-// listMembers lists the members in the order they were added, as
-// {user_id, email, picture, name} (go-auth0's OrganizationMember [S]):
-// offset pages, with include_totals {"members","start","limit","total"}
-// (recorded), or checkpoint pages; with fields naming roles, the member's
-// roles as {id, name} (recorded; organization_roles.go).
+// listMembers lists the members (writeAddedUsers) as {user_id, email,
+// picture, name} (go-auth0's OrganizationMember [S]), with include_totals
+// {"members","start","limit","total"} (recorded); checkpoint pages keep
+// next until a page comes back empty, unlike the other lists (recorded:
+// TestOrganizationManager_MembersCheckpointPagination.yaml). With fields
+// naming roles, each member's roles as {id, name} (recorded;
+// organization_roles.go).
 func (s *Server) listMembers(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	o, e := s.findOrganization(wire.PathID(r))
 	if e != nil {
 		return e
 	}
-	ids := make([]string, 0, len(o.Members))
-	for id := range o.Members {
-		ids = append(ids, id)
-	}
-	slices.SortFunc(ids, func(a, b string) int {
-		if o.Members[a] != o.Members[b] {
-			return int(o.Members[a] - o.Members[b])
-		}
-		return strings.Compare(a, b)
-	})
 	roles := strings.Contains(","+r.URL.Query().Get("fields")+",", ",roles,")
-	var all []wire.Ordered
-	for _, id := range ids {
-		if u := s.St.Users[id]; u != nil {
-			m := u.Member()
-			if roles {
-				m = append(m, wire.Ordered{{"roles", s.memberRoleViews(o.MemberRoles[id], false)}}...)
-			}
-			all = append(all, m)
+	member := func(u *tenant.User) wire.Ordered {
+		m := u.Member()
+		if roles {
+			m = append(m, wire.Ordered{{"roles", s.memberRoleViews(o.MemberRoles[u.UserID], false)}}...)
 		}
+		return m
 	}
-	if q := r.URL.Query(); q.Has("take") || q.Has("from") {
-		// Checkpoint pages whose next is left out only once a page is
-		// empty, unlike the other lists (recorded:
-		// TestOrganizationManager_MembersCheckpointPagination.yaml).
-		take, offset, e := wire.Checkpoint(r)
-		if e != nil {
-			return e
-		}
-		start, end := min(offset, len(all)), min(offset+take, len(all))
-		sel, e := wire.ReadFields(r, true, true)
-		if e != nil {
-			return e
-		}
-		reply := wire.Ordered{{"members", wire.Each(sel, all[start:end])}}
-		if end > start {
-			reply = append(reply, wire.Ordered{{"next", wire.Cursor(end)}}...)
-		}
-		wire.WriteJSON(w, 200, reply)
-		return nil
-	}
-	return writeList(w, r, true, "members", all, false)
+	return s.writeAddedUsers(w, r, "members", o.Members, member, true, true)
 }
 
 // listOrgConnections lists the enabled connections: offset pages, with

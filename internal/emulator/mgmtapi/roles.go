@@ -116,7 +116,11 @@ func (s *Server) nameMatches(name, filter string) bool {
 }
 
 func (s *Server) role(r *http.Request) (*tenant.Role, *wire.Error) {
-	ro, ok := s.St.Roles[wire.PathID(r)]
+	return s.findRole(wire.PathID(r))
+}
+
+func (s *Server) findRole(id string) (*tenant.Role, *wire.Error) {
+	ro, ok := s.St.Roles[id]
 	if !ok {
 		return nil, wire.NewErr(404, "The role does not exist.", "")
 	}

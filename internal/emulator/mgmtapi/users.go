@@ -2,11 +2,11 @@ package mgmtapi
 
 import (
 	"encoding/json"
+	"maps"
 	"net/http"
 	"net/mail"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -233,47 +233,19 @@ func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, _ *caller) *w
 
 // assignRoleUsers adds users to a role and answers 200 {} (recorded). The
 // body is {"users": [user ids]} (published specification:
-// additionalProperties false, users required).
+// additionalProperties false, users required; idList).
 //
-// Assumptions: users holds 1 or more ids; an id of no user is 404 "The user
-// does not exist." (errorCode inexistent_user) and nobody is added; a user
-// already in the role keeps the time it was added.
+// Assumptions: users holds 1 or more ids, without repeats; an id of no
+// user is 404 "The user does not exist." (errorCode inexistent_user) and
+// nobody is added; a user already in the role keeps the time it was added.
 func (s *Server) assignRoleUsers(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	ro, e := s.role(r)
 	if e != nil {
 		return e
 	}
-	b, e := wire.ReadBody(r)
+	ids, e := idList(r, "users", s.findUser)
 	if e != nil {
 		return e
-	}
-	o := b.At("")
-	if e := o.Only("users"); e != nil {
-		return e
-	}
-	if e := o.Require("users"); e != nil {
-		return e
-	}
-	items, ok, e := o.Array("users")
-	if e != nil {
-		return e
-	}
-	if !ok {
-		return o.TypeErr("users", "array")
-	}
-	if len(items) == 0 {
-		return wire.PayloadErr("Array is too short (0), minimum 1", "users")
-	}
-	ids := make([]string, 0, len(items))
-	for i, raw := range items {
-		var id string
-		if wire.JSONType(raw) != "string" || json.Unmarshal(raw, &id) != nil {
-			return wire.PayloadErr("Expected type string but found type "+wire.JSONType(raw), "users["+strconv.Itoa(i)+"]")
-		}
-		if _, e := s.findUser(id); e != nil {
-			return e
-		}
-		ids = append(ids, id)
 	}
 	members := s.St.RoleUsers[ro.ID]
 	if members == nil {
@@ -290,13 +262,10 @@ func (s *Server) assignRoleUsers(w http.ResponseWriter, r *http.Request, _ *call
 	return nil
 }
 
-// roleUsers lists a role's users, in the order they were added and by
-// user_id among those added together (as recorded). With take or from the
-// pages are checkpoints, {"users","next"} with next left out on the last
-// page (recorded: take wins over include_totals); otherwise offset pages,
-// a bare array or, with include_totals, {"users","start","limit","total"}
-// (recorded). It needs read:users as well as read:roles ("expected all of",
-// published specification).
+// roleUsers lists a role's users (writeAddedUsers: next is left out on
+// the last checkpoint page, recorded: take wins over include_totals). It
+// needs read:users as well as read:roles ("expected all of", published
+// specification).
 func (s *Server) roleUsers(w http.ResponseWriter, r *http.Request, c *caller) *wire.Error {
 	if !c.scopes["read:users"] {
 		return wire.NewErr(403, "Insufficient scope; expected all of: read:users, read:roles.", "insufficient_scope")
@@ -305,36 +274,43 @@ func (s *Server) roleUsers(w http.ResponseWriter, r *http.Request, c *caller) *w
 	if e != nil {
 		return e
 	}
-	sel, e := wire.ReadFields(r, false, s.FieldsEverywhere)
+	return s.writeAddedUsers(w, r, "users", s.St.RoleUsers[ro.ID], (*tenant.User).Member, s.FieldsEverywhere, false)
+}
+
+// writeAddedUsers writes the users of added (user id: the store's sequence
+// when the user was added) that still exist, each as view shows it, in the
+// order they were added and by user_id among those added together (as
+// recorded for a role's users and an organization's members). With take or
+// from the pages are checkpoints, {key,"next"}, whose next is left out on
+// the last page, or with nextUntilEmpty only once a page comes back empty;
+// otherwise offset pages, a bare array or, with include_totals,
+// {key,"start","limit","total"} (recorded). fields says whether the route
+// takes fields and include_fields.
+func (s *Server) writeAddedUsers(w http.ResponseWriter, r *http.Request, key string, added map[string]int64, view func(*tenant.User) wire.Ordered, fields, nextUntilEmpty bool) *wire.Error {
+	sel, e := wire.ReadFields(r, false, fields)
 	if e != nil {
 		return e
 	}
-	members := s.St.RoleUsers[ro.ID]
-	ids := make([]string, 0, len(members))
-	for id := range members {
-		ids = append(ids, id)
-	}
-	slices.SortFunc(ids, func(a, b string) int {
-		if members[a] != members[b] {
-			return int(members[a] - members[b])
+	ids := slices.SortedFunc(maps.Keys(added), func(a, b string) int {
+		if added[a] != added[b] {
+			return int(added[a] - added[b])
 		}
 		return strings.Compare(a, b)
 	})
 	all := []wire.Ordered{}
 	for _, id := range ids {
 		if u := s.St.Users[id]; u != nil {
-			all = append(all, u.Member())
+			all = append(all, view(u))
 		}
 	}
-	q := r.URL.Query()
-	if q.Has("take") || q.Has("from") {
+	if q := r.URL.Query(); q.Has("take") || q.Has("from") {
 		take, offset, e := wire.Checkpoint(r)
 		if e != nil {
 			return e
 		}
 		start, end := min(offset, len(all)), min(offset+take, len(all))
-		reply := wire.Ordered{{"users", wire.Each(sel, all[start:end])}}
-		if end < len(all) {
+		reply := wire.Ordered{{key, wire.Each(sel, all[start:end])}}
+		if end < len(all) || nextUntilEmpty && end > start {
 			reply = append(reply, wire.Ordered{{"next", wire.Cursor(end)}}...)
 		}
 		wire.WriteJSON(w, 200, reply)
@@ -350,6 +326,6 @@ func (s *Server) roleUsers(w http.ResponseWriter, r *http.Request, c *caller) *w
 		wire.WriteJSON(w, 200, items)
 		return nil
 	}
-	wire.WriteJSON(w, 200, wire.Ordered{{"users", items}, {"start", page * perPage}, {"limit", perPage}, {"total", len(all)}})
+	wire.WriteJSON(w, 200, wire.Ordered{{key, items}, {"start", page * perPage}, {"limit", perPage}, {"total", len(all)}})
 	return nil
 }

@@ -1,9 +1,6 @@
 package oauth
 
-import (
-	"encoding/json"
-	"maps"
-)
+import "encoding/json"
 
 // Delegation in a custom token exchange (token-exchange-flow.md §5, [R]:
 // the token-exchange flow pages and the delegated-authorization release
@@ -48,7 +45,7 @@ func actorTransaction(tx map[string]any, fields map[string]string) {
 // with a sub string, nested acts for a chain; a string is taken as the
 // actor's sub. Anything else, or a chain deeper than 5, is an error of the
 // action (500 server_error).
-func readActor(raw json.RawMessage) (json.RawMessage, *userFailure) {
+func readActor(raw json.RawMessage) (json.RawMessage, *exchangeFailure) {
 	var sub string
 	if json.Unmarshal(raw, &sub) == nil {
 		if sub == "" {
@@ -72,17 +69,4 @@ func readActor(raw json.RawMessage) (json.RawMessage, *userFailure) {
 		return nil, badCall("setActor: the delegation chain has %d levels, at most %d are allowed.", depth, maxActorDepth)
 	}
 	return raw, nil
-}
-
-// withActor is claims with the act claim when an actor is set.
-func withActor(claims map[string]json.RawMessage, actor json.RawMessage) map[string]json.RawMessage {
-	if actor == nil {
-		return claims
-	}
-	out := maps.Clone(claims)
-	if out == nil {
-		out = map[string]json.RawMessage{}
-	}
-	out["act"] = actor
-	return out
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"slices"
@@ -35,8 +36,10 @@ const customTokenExchangeTrigger = "custom-token-exchange"
 // for an ID token); offline_access is granted as refresh.go says.
 var oidcScopes = []string{"openid", "profile", "email"}
 
-// exchangeFailure is an OAuth error answer of the exchange, and the
-// detail its log line adds (stored data the answer leaves out).
+// exchangeFailure is an OAuth error answer of the exchange (or of a
+// refresh), and the detail its log line adds (stored data the answer
+// leaves out): why a request, a user the action set (exchange_users.go)
+// or an actor (delegation.go) was refused.
 type exchangeFailure struct {
 	status      int
 	code        string
@@ -137,7 +140,7 @@ func (s *Server) prepareExchange(r *http.Request, c *exchangeClient, fields map[
 	if s.throttled(ip, time.Now()) {
 		return nil, refuse(429, "too_many_attempts", ThrottledDescription)
 	}
-	org, f := s.requestedOrganization(fields["organization"]) // exchange_org.go
+	org, f := s.namedOrganization(fields["organization"]) // exchange_org.go
 	if f != nil {
 		return nil, f
 	}
@@ -430,9 +433,9 @@ func (s *Server) decide(req *exchangeRequest, calls []actionruntime.Call, now ti
 		case "authentication.setUserById", "authentication.setUserByConnection":
 			sets = append(sets, c)
 		case "authentication.setActor":
-			actor, uf := readActor(arg(c, 0))
-			if uf != nil {
-				return nil, uf.failure()
+			actor, f := readActor(arg(c, 0))
+			if f != nil {
+				return nil, f
 			}
 			out.actor = actor
 		case "authentication.setOrganization":
@@ -450,20 +453,20 @@ func (s *Server) decide(req *exchangeRequest, calls []actionruntime.Call, now ti
 	default:
 		return nil, refuse(500, "server_error", "The custom token exchange action set the user %d times: it must call exactly one of api.authentication.setUserById and setUserByConnection, once.", len(sets))
 	}
-	var uf *userFailure
+	var f *exchangeFailure
 	if c := sets[0]; c.Call == "authentication.setUserById" {
-		out.user, uf = s.userByID(argString(c, 0))
+		out.user, f = s.userByID(argString(c, 0))
 	} else {
 		var attrs, options map[string]json.RawMessage
 		_ = json.Unmarshal(arg(c, 1), &attrs)
 		_ = json.Unmarshal(arg(c, 2), &options)
-		out.change, uf = s.userByConnection(req.client.id, argString(c, 0), attrs, options, now)
-		if uf == nil {
+		out.change, f = s.userByConnection(req.client.id, argString(c, 0), attrs, options, now)
+		if f == nil {
 			out.user, out.login = out.change.user, true
 		}
 	}
-	if uf != nil {
-		return nil, uf.failure()
+	if f != nil {
+		return nil, f
 	}
 	if f := s.setOrganization(req, out, organization); f != nil {
 		return nil, f
@@ -573,7 +576,7 @@ func (s *Server) issueUserTokens(req *exchangeRequest, out *outcome, post *postL
 	if strings.HasSuffix(dialect, "_authz") {
 		claims["permissions"] = nonNil(s.UserPermissions(u.UserID, rs.Identifier))
 	}
-	for k, v := range withOrganization(withActor(post.accessClaims, out.actor), org) {
+	for k, v := range withClaim(withClaim(post.accessClaims, "act", out.actor), "org_id", orgIDClaim(org)) {
 		claims[k] = v
 	}
 	access, err := s.signAccessToken(rs, claims, strings.HasPrefix(dialect, "rfc9068_profile"))
@@ -582,7 +585,7 @@ func (s *Server) issueUserTokens(req *exchangeRequest, out *outcome, post *postL
 	}
 	answer := wire.Ordered{{"access_token", access}}
 	if openid {
-		id, err := s.idToken(c, u, granted, iss, withOrganization(withActor(post.idClaims, out.actor), org), now)
+		id, err := s.idToken(c, u, granted, iss, withClaim(withClaim(post.idClaims, "act", out.actor), "org_id", orgIDClaim(org)), now)
 		if err != nil {
 			return nil, refuse(500, "server_error", "The ID token could not be signed: %v", err)
 		}
@@ -595,6 +598,20 @@ func (s *Server) issueUserTokens(req *exchangeRequest, out *outcome, post *postL
 		answer = withRefreshToken(answer, s.refreshTokenFor(req, out, post, granted, now))
 	}
 	return append(answer, wire.Ordered{{"expires_in", int64(life.Seconds())}, {"token_type", "Bearer"}}...), nil
+}
+
+// withClaim is a copy of claims with k set to v, or claims itself when v
+// is nil (no actor, no organization).
+func withClaim(claims map[string]json.RawMessage, k string, v json.RawMessage) map[string]json.RawMessage {
+	if v == nil {
+		return claims
+	}
+	out := maps.Clone(claims)
+	if out == nil {
+		out = map[string]json.RawMessage{}
+	}
+	out[k] = v
+	return out
 }
 
 // signAccessToken signs with the API's algorithm: HS256 with its signing
@@ -696,17 +713,6 @@ func (s *Server) applyCacheWrites(trigger string, writes []actionruntime.CacheWr
 // when it is disabled, without the block shield, or for an allowlisted
 // address.
 const ThrottledDescription = "We have detected suspicious login behavior and further attempts will be blocked. Please contact the administrator."
-
-// ExchangeThrottle is the pre-custom-token-exchange stage of Suspicious IP
-// Throttling as the emulator's flags set it at start (tenant.SeedIPThrottling).
-type ExchangeThrottle struct {
-	// Disabled turns the throttle off: the setting's enabled is false.
-	Disabled bool
-	// MaxAttempts is the bucket's size (default 10).
-	MaxAttempts int
-	// Rate is how often one attempt comes back (default 10 minutes).
-	Rate time.Duration
-}
 
 type attemptBucket struct {
 	left float64

@@ -2,7 +2,7 @@ package oauth
 
 import (
 	"encoding/json"
-	"maps"
+	"fmt"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/tenant"
 )
@@ -22,15 +22,19 @@ import (
 // otherwise 403 access_denied. The tokens carry no org_name: the platform
 // adds it only under a tenant setting the emulator does not model.
 
-// requestedOrganization is the organization the request's parameter
-// names, nil when there is none.
-func (s *Server) requestedOrganization(v string) (*tenant.Organization, *exchangeFailure) {
+// namedOrganization is the organization v names by id or name (the
+// request's parameter, or setOrganization's argument), nil when v is
+// empty. The answer to a name of none leaves the name to the log, as the
+// token endpoint's other refusals do (§5: errors "reveal less details").
+func (s *Server) namedOrganization(v string) (*tenant.Organization, *exchangeFailure) {
 	if v == "" {
 		return nil, nil
 	}
 	o := s.OrganizationByIDOrName(v)
 	if o == nil {
-		return nil, refuse(400, "invalid_request", "The organization does not exist.")
+		f := refuse(400, "invalid_request", "The organization does not exist.")
+		f.detail = fmt.Sprintf("no organization has the id or name %q", v)
+		return nil, f
 	}
 	return o, nil
 }
@@ -53,8 +57,9 @@ func organizationEvent(o *tenant.Organization) map[string]any {
 func (s *Server) setOrganization(req *exchangeRequest, out *outcome, named string) *exchangeFailure {
 	o := req.org
 	if named != "" {
-		if o = s.OrganizationByIDOrName(named); o == nil {
-			return refuse(400, "invalid_request", "The organization %q does not exist.", named)
+		var f *exchangeFailure
+		if o, f = s.namedOrganization(named); f != nil {
+			return f
 		}
 	}
 	out.organization, out.joinOrganization = o, false
@@ -74,17 +79,14 @@ func (s *Server) setOrganization(req *exchangeRequest, out *outcome, named strin
 	return refuse(403, "access_denied", "The user is not a member of the organization.")
 }
 
-// withOrganization adds org_id to a token's claims.
-func withOrganization(claims map[string]json.RawMessage, o *tenant.Organization) map[string]json.RawMessage {
+// orgIDClaim is the org_id claim of the organization's tokens, nil
+// without an organization.
+func orgIDClaim(o *tenant.Organization) json.RawMessage {
 	if o == nil {
-		return claims
+		return nil
 	}
-	out := maps.Clone(claims)
-	if out == nil {
-		out = map[string]json.RawMessage{}
-	}
-	out["org_id"], _ = json.Marshal(o.ID)
-	return out
+	id, _ := json.Marshal(o.ID)
+	return id
 }
 
 // postLoginConnection is a post-login action's event.connection: the

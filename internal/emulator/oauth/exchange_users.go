@@ -31,22 +31,6 @@ const (
 	maxProfileAttribute = 24
 )
 
-// userFailure is why a user could not be set: an OAuth error of the token
-// endpoint, and its detail for the emulator's log.
-type userFailure struct {
-	status      int
-	code        string
-	description string
-	detail      string
-}
-
-// failure is the exchange's answer; the detail goes to its fecte log line.
-func (f *userFailure) failure() *exchangeFailure {
-	return &exchangeFailure{status: f.status, code: f.code, description: f.description, detail: f.detail}
-}
-
-func (f *userFailure) Error() string { return f.code + ": " + f.description }
-
 // invalidUser is a failure caused by the user the action set (400
 // invalid_request): its description is short and holds no stored user
 // data (no email, no connection), since the platform's token endpoint
@@ -59,12 +43,12 @@ func (f *userFailure) Error() string { return f.code + ": " + f.description }
 // invalid_request; an api call the platform would refuse whatever the
 // user (an unknown connection, a limit, an option out of its enum) is 500
 // server_error, as an error of the action.
-func invalidUser(description, detailFormat string, args ...any) *userFailure {
-	return &userFailure{400, "invalid_request", description, fmt.Sprintf(detailFormat, args...)}
+func invalidUser(description, detailFormat string, args ...any) *exchangeFailure {
+	return &exchangeFailure{400, "invalid_request", description, fmt.Sprintf(detailFormat, args...)}
 }
 
-func badCall(format string, args ...any) *userFailure {
-	return &userFailure{500, "server_error", fmt.Sprintf(format, args...), ""}
+func badCall(format string, args ...any) *exchangeFailure {
+	return refuse(500, "server_error", format, args...)
 }
 
 // blockedUser is the answer for a blocked user.
@@ -72,11 +56,11 @@ func badCall(format string, args ...any) *userFailure {
 // Assumption (token-exchange-flow.md §4: [?]): 401 unauthorized "user is
 // blocked", the token endpoint's answer to a blocked user in the password
 // grant.
-var blockedUser = &userFailure{401, "unauthorized", "user is blocked", ""}
+var blockedUser = &exchangeFailure{401, "unauthorized", "user is blocked", ""}
 
 // userByID resolves setUserById: the user must exist and not be blocked
 // (token-exchange-flow.md §3).
-func (s *Server) userByID(id string) (*tenant.User, *userFailure) {
+func (s *Server) userByID(id string) (*tenant.User, *exchangeFailure) {
 	u, ok := s.St.Users[id]
 	if !ok {
 		return nil, invalidUser("The user does not exist.", "setUserById: the user %q does not exist.", id)
@@ -118,7 +102,7 @@ type userChange struct {
 // documented ones is a bad call; an email is unique in the connection, so
 // creating a user with another user's email fails as invalid_request; the
 // verified flags left out of a replace keep their values.
-func (s *Server) userByConnection(clientID, connection string, attrs map[string]json.RawMessage, options map[string]json.RawMessage, now time.Time) (*userChange, *userFailure) {
+func (s *Server) userByConnection(clientID, connection string, attrs map[string]json.RawMessage, options map[string]json.RawMessage, now time.Time) (*userChange, *exchangeFailure) {
 	if n := len([]rune(connection)); n > maxConnectionName {
 		return nil, badCall("setUserByConnection: connection_name is %d characters long, at most %d are allowed.", n, maxConnectionName)
 	}
@@ -212,9 +196,9 @@ type userProfile struct {
 	Picture                           *string
 }
 
-func readProfile(attrs map[string]json.RawMessage) (*userProfile, *userFailure) {
+func readProfile(attrs map[string]json.RawMessage) (*userProfile, *exchangeFailure) {
 	p := &userProfile{}
-	str := func(k string) (*string, *userFailure) {
+	str := func(k string) (*string, *exchangeFailure) {
 		raw, ok := attrs[k]
 		if !ok || string(raw) == "null" {
 			return nil, nil
@@ -225,7 +209,7 @@ func readProfile(attrs map[string]json.RawMessage) (*userProfile, *userFailure) 
 		}
 		return &v, nil
 	}
-	flag := func(k string) (*bool, *userFailure) {
+	flag := func(k string) (*bool, *exchangeFailure) {
 		raw, ok := attrs[k]
 		if !ok || string(raw) == "null" {
 			return nil, nil
@@ -236,7 +220,7 @@ func readProfile(attrs map[string]json.RawMessage) (*userProfile, *userFailure) 
 		}
 		return &v, nil
 	}
-	var f *userFailure
+	var f *exchangeFailure
 	id, f := str("user_id")
 	if f != nil {
 		return nil, f
@@ -276,7 +260,7 @@ func (p *userProfile) applyNames(u *tenant.User) {
 	}
 }
 
-func replaceProfile(existing *tenant.User, p *userProfile, now time.Time) (*userChange, *userFailure) {
+func replaceProfile(existing *tenant.User, p *userProfile, now time.Time) (*userChange, *exchangeFailure) {
 	for _, c := range []struct {
 		name     string
 		has, got string
@@ -303,7 +287,7 @@ func replaceProfile(existing *tenant.User, p *userProfile, now time.Time) (*user
 	return &userChange{user: &u}, nil
 }
 
-func optionEnum(options map[string]json.RawMessage, k string, values ...string) (string, *userFailure) {
+func optionEnum(options map[string]json.RawMessage, k string, values ...string) (string, *exchangeFailure) {
 	var v string
 	raw, ok := options[k]
 	if !ok || json.Unmarshal(raw, &v) != nil || !slices.Contains(values, v) {

@@ -88,8 +88,14 @@ func (s *Tenant) OrganizationByIDOrName(v string) *Organization {
 	if o := s.St.Organizations[v]; o != nil {
 		return o
 	}
+	return s.OrganizationByName(v)
+}
+
+// OrganizationByName is the organization of that name, or nil (names are
+// unique: mgmtapi's applyOrganization).
+func (s *Tenant) OrganizationByName(name string) *Organization {
 	for _, o := range s.St.Organizations {
-		if o.Name == v {
+		if o.Name == name {
 			return o
 		}
 	}

@@ -27,7 +27,6 @@ func main() {
 	// a script that stops it on that line gets a clean exit.
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
-	o.Log = os.Stderr
 	s, err := emulator.Start(o)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "tenant-emulator:", err)
@@ -154,7 +153,7 @@ name=value (repeatable) answers it another way:
 	fs.StringVar(&o.PackageCache, "package-cache", "", "folder of installed dependency sets, shared by emulators (default: the user's cache folder, tenant-emulator/packages)")
 	fs.DurationVar(&o.ActionTimeout, "action-timeout", 20*time.Second, "how long one execution of an action may take, waiting for a worker included (the exchange's action counts from the request's start)")
 	fs.DurationVar(&o.InstallTimeout, "install-timeout", 5*time.Minute, "how long one npm install of an action's dependencies may take")
-	fs.Float64Var(&o.ExchangeRateLimit, "exchange-rate-limit", emulator.DefaultExchangeRateLimit, "the custom token exchange's own rate limit, requests a second for the tenant (0: none)")
+	fs.Var(&o.ExchangeRateLimit, "exchange-rate-limit", fmt.Sprintf("the custom token exchange's own rate limit, `requests` a second for the tenant (default %v; 0: none)", emulator.DefaultExchangeRateLimit))
 	fs.IntVar(&o.ExchangeThrottle.MaxAttempts, "exchange-max-attempts", 10, "Suspicious IP Throttling of token exchanges: rejected subject tokens an address may send before it is answered 429")
 	fs.DurationVar(&o.ExchangeThrottle.Rate, "exchange-attempt-rate", 10*time.Minute, "Suspicious IP Throttling of token exchanges: how often one attempt comes back")
 	fs.BoolVar(&o.ExchangeThrottle.Disabled, "no-exchange-throttle", false, "turn the Suspicious IP Throttling of token exchanges off")
@@ -162,9 +161,6 @@ name=value (repeatable) answers it another way:
 		return o, err
 	}
 	o.Faults.LatencyMS = int(latency / time.Millisecond)
-	if o.ExchangeRateLimit == 0 {
-		o.ExchangeRateLimit = -1 // the flag's 0 is no limit; the option's is the default
-	}
 	if clients != "" {
 		var err error
 		if o.Clients, err = readClients(clients); err != nil {

@@ -60,6 +60,38 @@ func TestParseFlags_assume(t *testing.T) {
 	}
 }
 
+// --exchange-rate-limit passes through to the option, which resolves it:
+// unset, the default (10 a second); 0, no limit, as the guide says.
+func TestParseFlags_exchangeRateLimit(t *testing.T) {
+	for args, want := range map[string]emulator.ExchangeRate{
+		"":                          0,
+		"--exchange-rate-limit=0":   -1,
+		"--exchange-rate-limit=2.5": 2.5,
+		"--exchange-rate-limit=-1":  -1,
+	} {
+		fs := flag.NewFlagSet("tenant-emulator", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		o, err := parseFlags(fs, strings.Fields(args))
+		if err != nil || o.ExchangeRateLimit != want {
+			t.Errorf("%q: %v, %v, want %v", args, o.ExchangeRateLimit, err, want)
+		}
+		if f := fs.Lookup("exchange-rate-limit"); args == "" && f.Value.String() != "10" {
+			t.Errorf("the flag's value by default: %s", f.Value)
+		}
+	}
+	var out strings.Builder
+	fs := flag.NewFlagSet("tenant-emulator", flag.ContinueOnError)
+	fs.SetOutput(&out)
+	if _, err := parseFlags(fs, []string{"--exchange-rate-limit", "fast"}); err == nil || !strings.Contains(out.String(), `invalid value "fast" for flag -exchange-rate-limit: parse error`) {
+		t.Errorf("a bad number: %v, output %q", err, out.String())
+	}
+	out.Reset()
+	fs.Usage()
+	if want := "-exchange-rate-limit requests\n    \tthe custom token exchange's own rate limit, requests a second for the tenant (default 10; 0: none)\n"; !strings.Contains(out.String(), want) {
+		t.Errorf("help: %s", out.String())
+	}
+}
+
 // TestAssumptions_documented: the emulator guide lists every assumption
 // with its values, the default first.
 func TestAssumptions_documented(t *testing.T) {
