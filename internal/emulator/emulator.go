@@ -27,6 +27,7 @@ import (
 	"io"
 	"log"
 	"maps"
+	"math"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -384,6 +385,9 @@ func (r *ExchangeRate) Set(v string) error {
 	f, err := strconv.ParseFloat(v, 64)
 	if err != nil {
 		return errors.New("parse error") // the flag package's words for a bad number
+	}
+	if f < 0 || math.IsNaN(f) {
+		return fmt.Errorf("%s requests a second: give 0 (no limit) or more", v)
 	}
 	if f == 0 {
 		f = -1

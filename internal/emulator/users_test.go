@@ -134,7 +134,9 @@ func TestRoles_users(t *testing.T) {
 	// The body is checked whole before any id is looked up, as for an
 	// organization's members and a member's roles.
 	h.expect(h.call(tok, "POST", users, `{"users":["auth0|000000000000000000000000",1]}`), 400, `'Expected type string but found type number' on property users[1].`)
-	h.expect(h.call(tok, "POST", users, map[string]any{"users": []string{ids[0], ids[0]}}), 400, `'Array items are not unique' on property users.`)
+	// A repeated id is added once.
+	h.expect(h.call(tok, "POST", users, map[string]any{"users": []string{ids[0], ids[0]}}), 200)
+	h.expect(h.call(tok, "GET", users+"?include_totals=true", nil), 200, `"total":2}`)
 	h.expect(h.call(tok, "POST", "/api/v2/roles/rol_0000000000000000/users", map[string]any{"users": ids[:1]}), 404, "The role does not exist.")
 	h.expect(h.call(tok, "GET", "/api/v2/roles/rol_0000000000000000/users", nil), 404, "The role does not exist.")
 	h.s.AddClient(Client{ID: "roles-only", Secret: "s", Scopes: []string{"read:roles"}})

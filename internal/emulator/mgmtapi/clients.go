@@ -162,6 +162,20 @@ func cStrings(enum []string) func(o wire.Obj, k string) (json.RawMessage, *wire.
 // stringList is the array of strings k, each one of enum when enum is set,
 // without repeats.
 func stringList(o wire.Obj, k string, enum []string) ([]string, *wire.Error) {
+	return stringItems(o, k, enum, refuseRepeats)
+}
+
+// repeats says whether an array of strings may hold one twice.
+type repeats bool
+
+const (
+	refuseRepeats repeats = false
+	acceptRepeats repeats = true
+)
+
+// stringItems is the array of strings k, each one of enum when enum is set,
+// a repeat refused unless r accepts it.
+func stringItems(o wire.Obj, k string, enum []string, r repeats) ([]string, *wire.Error) {
 	items, ok, e := o.Array(k)
 	if e != nil {
 		return nil, e
@@ -178,7 +192,7 @@ func stringList(o wire.Obj, k string, enum []string) ([]string, *wire.Error) {
 		if enum != nil && !wire.Contains(enum, s) {
 			return nil, wire.PayloadErr("No enum match for: \""+s+"\"", o.Prop(k)+"["+strconv.Itoa(i)+"]")
 		}
-		if wire.Contains(out, s) {
+		if r == refuseRepeats && wire.Contains(out, s) {
 			return nil, wire.PayloadErr("Array items are not unique", o.Prop(k))
 		}
 		out = append(out, s)
@@ -186,13 +200,13 @@ func stringList(o wire.Obj, k string, enum []string) ([]string, *wire.Error) {
 	return out, nil
 }
 
-// idList reads a body that is only {key: [ids]}: 1 or more ids without
-// repeats, each of something find finds; the first one find refuses
-// answers the request (its 404), and nothing changes. Assumption: the
-// whole body is checked before any id is looked up, so a payload error
-// comes before a 404, as the API validates a body against its schema
-// before acting on it.
-func idList[T any](r *http.Request, key string, find func(id string) (T, *wire.Error)) ([]string, *wire.Error) {
+// idList reads a body that is only {key: [ids]}: 1 or more ids, a repeat
+// refused unless rep accepts it, each of something find finds; the first
+// one find refuses answers the request (its 404), and nothing changes.
+// Assumption: the whole body is checked before any id is looked up, so a
+// payload error comes before a 404, as the API validates a body against
+// its schema before acting on it.
+func idList[T any](r *http.Request, key string, rep repeats, find func(id string) (T, *wire.Error)) ([]string, *wire.Error) {
 	b, e := wire.ReadBody(r)
 	if e != nil {
 		return nil, e
@@ -204,7 +218,7 @@ func idList[T any](r *http.Request, key string, find func(id string) (T, *wire.E
 	if e := o.Require(key); e != nil {
 		return nil, e
 	}
-	ids, e := stringList(o, key, nil)
+	ids, e := stringItems(o, key, nil, rep)
 	if e != nil {
 		return nil, e
 	}

@@ -25,7 +25,7 @@ func (s *Server) assignMemberRoles(w http.ResponseWriter, r *http.Request, _ *ca
 	if e != nil {
 		return e
 	}
-	ids, e := idList(r, "roles", s.findRole)
+	ids, e := idList(r, "roles", refuseRepeats, s.findRole)
 	if e != nil {
 		return e
 	}
@@ -47,7 +47,7 @@ func (s *Server) removeMemberRoles(w http.ResponseWriter, r *http.Request, _ *ca
 	if e != nil {
 		return e
 	}
-	ids, e := idList(r, "roles", s.findRole)
+	ids, e := idList(r, "roles", refuseRepeats, s.findRole)
 	if e != nil {
 		return e
 	}

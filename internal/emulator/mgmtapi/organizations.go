@@ -301,7 +301,7 @@ func (s *Server) addMembers(w http.ResponseWriter, r *http.Request, _ *caller) *
 	if e != nil {
 		return e
 	}
-	ids, e := idList(r, "members", s.findUser)
+	ids, e := idList(r, "members", refuseRepeats, s.findUser)
 	if e != nil {
 		return e
 	}
@@ -321,7 +321,7 @@ func (s *Server) removeMembers(w http.ResponseWriter, r *http.Request, _ *caller
 	if e != nil {
 		return e
 	}
-	ids, e := idList(r, "members", s.findUser)
+	ids, e := idList(r, "members", refuseRepeats, s.findUser)
 	if e != nil {
 		return e
 	}

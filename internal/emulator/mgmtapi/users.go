@@ -235,15 +235,16 @@ func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, _ *caller) *w
 // body is {"users": [user ids]} (published specification:
 // additionalProperties false, users required; idList).
 //
-// Assumptions: users holds 1 or more ids, without repeats; an id of no
-// user is 404 "The user does not exist." (errorCode inexistent_user) and
+// Assumptions: users holds 1 or more ids, a repeated one added once (the
+// reference does not say whether the API refuses it); an id of no user is
+// 404 "The user does not exist." (errorCode inexistent_user) and
 // nobody is added; a user already in the role keeps the time it was added.
 func (s *Server) assignRoleUsers(w http.ResponseWriter, r *http.Request, _ *caller) *wire.Error {
 	ro, e := s.role(r)
 	if e != nil {
 		return e
 	}
-	ids, e := idList(r, "users", s.findUser)
+	ids, e := idList(r, "users", acceptRepeats, s.findUser)
 	if e != nil {
 		return e
 	}

@@ -67,7 +67,6 @@ func TestParseFlags_exchangeRateLimit(t *testing.T) {
 		"":                          0,
 		"--exchange-rate-limit=0":   -1,
 		"--exchange-rate-limit=2.5": 2.5,
-		"--exchange-rate-limit=-1":  -1,
 	} {
 		fs := flag.NewFlagSet("tenant-emulator", flag.ContinueOnError)
 		fs.SetOutput(io.Discard)
@@ -77,6 +76,13 @@ func TestParseFlags_exchangeRateLimit(t *testing.T) {
 		}
 		if f := fs.Lookup("exchange-rate-limit"); args == "" && f.Value.String() != "10" {
 			t.Errorf("the flag's value by default: %s", f.Value)
+		}
+	}
+	for _, v := range []string{"-1", "NaN"} {
+		fs := flag.NewFlagSet("tenant-emulator", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		if _, err := parseFlags(fs, []string{"--exchange-rate-limit=" + v}); err == nil || !strings.Contains(err.Error(), "give 0 (no limit) or more") {
+			t.Errorf("--exchange-rate-limit=%s: %v, want it refused", v, err)
 		}
 	}
 	var out strings.Builder
