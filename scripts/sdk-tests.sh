@@ -38,7 +38,7 @@ for t in $(sed -n 's/^func \(Test[A-Za-z0-9_]*\)(.*/\1/p' client_test.go client_
 	if grep -q -e '^--- FAIL' -e '^panic' -e '^FAIL' <<<"$out"; then
 		fail=$((fail + 1))
 		echo "FAIL $t"
-		grep -E 'Error:|Messages:|panic:' <<<"$out" | head -3 | sed 's/^/    /'
+		grep -m 3 -E 'Error:|Messages:|panic:' <<<"$out" | sed 's/^/    /'
 	elif grep -q '^--- SKIP' <<<"$out"; then
 		skip=$((skip + 1))
 		echo "SKIP $t"
