@@ -3,6 +3,7 @@ package planrulestest
 import (
 	"fmt"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -143,55 +144,24 @@ func (want Shape) check(a schema.Attribute, filledBy string) error {
 
 // modifiers are the types of a's plan modifiers.
 func modifiers(a schema.Attribute) []string {
-	var out []string
-	add := func(n int, at func(int) any) {
-		for i := range n {
-			out = append(out, fmt.Sprintf("%T", at(i)))
-		}
-	}
-	switch a := a.(type) {
-	case schema.StringAttribute:
-		add(len(a.PlanModifiers), func(i int) any { return a.PlanModifiers[i] })
-	case schema.BoolAttribute:
-		add(len(a.PlanModifiers), func(i int) any { return a.PlanModifiers[i] })
-	case schema.Int64Attribute:
-		add(len(a.PlanModifiers), func(i int) any { return a.PlanModifiers[i] })
-	case schema.ListAttribute:
-		add(len(a.PlanModifiers), func(i int) any { return a.PlanModifiers[i] })
-	case schema.SetAttribute:
-		add(len(a.PlanModifiers), func(i int) any { return a.PlanModifiers[i] })
-	case schema.MapAttribute:
-		add(len(a.PlanModifiers), func(i int) any { return a.PlanModifiers[i] })
-	case schema.SingleNestedAttribute:
-		add(len(a.PlanModifiers), func(i int) any { return a.PlanModifiers[i] })
-	case schema.ListNestedAttribute:
-		add(len(a.PlanModifiers), func(i int) any { return a.PlanModifiers[i] })
-	default:
-		panic(fmt.Sprintf("modifiers: add %T", a))
+	m := field(a, "PlanModifiers")
+	out := make([]string, 0, m.Len())
+	for i := range m.Len() {
+		out = append(out, m.Index(i).Elem().Type().String())
 	}
 	return out
 }
 
-func hasDefault(a schema.Attribute) bool {
-	switch a := a.(type) {
-	case schema.StringAttribute:
-		return a.Default != nil
-	case schema.BoolAttribute:
-		return a.Default != nil
-	case schema.Int64Attribute:
-		return a.Default != nil
-	case schema.ListAttribute:
-		return a.Default != nil
-	case schema.SetAttribute:
-		return a.Default != nil
-	case schema.MapAttribute:
-		return a.Default != nil
-	case schema.SingleNestedAttribute:
-		return a.Default != nil
-	case schema.ListNestedAttribute:
-		return a.Default != nil
+func hasDefault(a schema.Attribute) bool { return !field(a, "Default").IsNil() }
+
+// field is a's field name: every attribute type of the framework's resource
+// schema has PlanModifiers and Default, each of its own type.
+func field(a schema.Attribute, name string) reflect.Value {
+	v := reflect.ValueOf(a).FieldByName(name)
+	if !v.IsValid() {
+		panic(fmt.Sprintf("planrulestest: %T has no %s", a, name))
 	}
-	return false
+	return v
 }
 
 // Table is rules as the resource's page shows them.
