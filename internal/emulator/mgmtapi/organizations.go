@@ -352,7 +352,8 @@ func (s *Server) listMembers(w http.ResponseWriter, r *http.Request, _ *caller) 
 		}
 		return m
 	}
-	return s.writeAddedUsers(w, r, "members", o.Members, member, true, true)
+	const fields, nextUntilEmpty = true, true
+	return s.writeAddedUsers(w, r, "members", o.Members, member, fields, nextUntilEmpty)
 }
 
 // listOrgConnections lists the enabled connections: offset pages, with

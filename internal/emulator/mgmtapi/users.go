@@ -275,7 +275,8 @@ func (s *Server) roleUsers(w http.ResponseWriter, r *http.Request, c *caller) *w
 	if e != nil {
 		return e
 	}
-	return s.writeAddedUsers(w, r, "users", s.St.RoleUsers[ro.ID], (*tenant.User).Member, s.FieldsEverywhere, false)
+	const fields, nextUntilEmpty = false, false
+	return s.writeAddedUsers(w, r, "users", s.St.RoleUsers[ro.ID], (*tenant.User).Member, fields, nextUntilEmpty)
 }
 
 // writeAddedUsers writes the users of added (user id: the store's sequence
@@ -286,9 +287,9 @@ func (s *Server) roleUsers(w http.ResponseWriter, r *http.Request, c *caller) *w
 // the last page, or with nextUntilEmpty only once a page comes back empty;
 // otherwise offset pages, a bare array or, with include_totals,
 // {key,"start","limit","total"} (recorded). fields says whether the route
-// takes fields and include_fields.
+// takes fields and include_fields (the emulator may take them everywhere).
 func (s *Server) writeAddedUsers(w http.ResponseWriter, r *http.Request, key string, added map[string]int64, view func(*tenant.User) wire.Ordered, fields, nextUntilEmpty bool) *wire.Error {
-	sel, e := wire.ReadFields(r, false, fields)
+	sel, e := wire.ReadFields(r, fields, s.FieldsEverywhere)
 	if e != nil {
 		return e
 	}
