@@ -42,12 +42,13 @@ type Server struct {
 	exchangeLimit *rate.Limiter // nil: none
 }
 
-// New makes the tenant's signing key, whose certificate the tenant's
-// clients show, and the token endpoint that signs with it; actions run in rt.
+// New takes the tenant's signing key (processKey), makes the certificate the
+// tenant's clients show, and the token endpoint that signs with the key;
+// actions run in rt.
 func New(t *tenant.Tenant, rt *actionruntime.Runtime, o Options) (*Server, error) {
 	s := &Server{Tenant: t, runtime: rt, tokenLifetime: o.TokenLifetime, exchangeLimit: newExchangeLimiter(o.ExchangeRate, o.ExchangeBurst)}
 	var err error
-	if s.key, s.kid, err = newSigningKey(); err != nil {
+	if s.key, s.kid, err = signingKey(); err != nil {
 		return nil, err
 	}
 	t.SigningCert = signingCert(t.Host, s.key)

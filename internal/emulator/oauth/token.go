@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -21,8 +22,16 @@ import (
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator/wire"
 )
 
-func newSigningKey() (*rsa.PrivateKey, string, error) {
-	k, err := rsa.GenerateKey(rand.Reader, 2048)
+// processKey is made once, and every tenant this process serves signs
+// with it: a 2048-bit key takes a tenth of a second or more of CPU to make,
+// and the tests start a tenant each. A tenant still refuses another
+// tenant's tokens, which name the other tenant as issuer and audience
+// (mgmtapi/auth.go checks both).
+var processKey = sync.OnceValues(func() (*rsa.PrivateKey, error) { return rsa.GenerateKey(rand.Reader, 2048) })
+
+// signingKey is the tenant's signing key and its id.
+func signingKey() (*rsa.PrivateKey, string, error) {
+	k, err := processKey()
 	if err != nil {
 		return nil, "", err
 	}
