@@ -161,7 +161,7 @@ func terraformPath() string {
 // asked once per test process (each `terraform version` costs a CLI start).
 func TerraformVersion() (*version.Version, error) { return cliVersion() }
 
-var cliVersion = sync.OnceValues(func() (*version.Version, error) {
+var cliVersion = onSuccess(func() (*version.Version, error) {
 	out, err := exec.Command(terraformPath(), "version", "-json").Output()
 	if err != nil {
 		return nil, fmt.Errorf("terraform version: %w", err)
@@ -193,7 +193,7 @@ func RequireCLI(t testing.TB, tf, tofu, why string) {
 		t.Fatal(err)
 	}
 	cli, min := "Terraform", tf
-	if OpenTofu() {
+	if OpenTofu(t) {
 		cli, min = "OpenTofu", tofu
 	}
 	if min == "" {
@@ -205,13 +205,49 @@ func RequireCLI(t testing.TB, tf, tofu, why string) {
 }
 
 // OpenTofu reports whether the CLI the tests run is OpenTofu (asked once
-// per test process).
-func OpenTofu() bool { return isOpenTofu() }
+// per test process); a CLI that cannot say fails the test.
+func OpenTofu(t testing.TB) bool {
+	t.Helper()
+	tofu, err := isOpenTofu()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tofu
+}
 
-var isOpenTofu = sync.OnceValue(func() bool {
+// isOpenTofu reads the plain `version`: OpenTofu's -json does not name it.
+var isOpenTofu = onSuccess(func() (bool, error) {
 	out, err := exec.Command(terraformPath(), "version").Output()
-	return err == nil && bytes.Contains(out, []byte("OpenTofu"))
+	if err != nil {
+		return false, fmt.Errorf("%s version: %w", terraformPath(), err)
+	}
+	return bytes.Contains(out, []byte("OpenTofu")), nil
 })
+
+// onSuccess caches f's first answer that is not an error. An error is
+// returned as it is, and f is asked again the next time: one failed start
+// of the CLI on a loaded machine does not decide every later check of the
+// test process.
+func onSuccess[T any](f func() (T, error)) func() (T, error) {
+	var (
+		mu   sync.Mutex
+		done bool
+		v    T
+	)
+	return func() (T, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if done {
+			return v, nil
+		}
+		got, err := f()
+		if err != nil {
+			return got, err
+		}
+		v, done = got, true
+		return v, nil
+	}
+}
 
 // OnceAcrossCLIs marks a test of the provider's own decisions, whose
 // outcome no CLI changes: bounds refused before any request, the tenant's

@@ -97,7 +97,7 @@ func (r *reader) installAsReadme() {
 	}
 
 	local := func(s string) string {
-		return openTofuHost(strings.ReplaceAll(strings.ReplaceAll(s, "/opt/terraform-mirror", r.mirror()), "linux_amd64", platform()))
+		return openTofuHost(t, strings.ReplaceAll(strings.ReplaceAll(s, "/opt/terraform-mirror", r.mirror()), "linux_amd64", platform()))
 	}
 	cmd := exec.Command("bash", "-euo", "pipefail", "-c", local(shell))
 	cmd.Dir, cmd.Env = downloads, r.env

@@ -120,7 +120,7 @@ func TestLargeCollections_oneEditReadsAsOneElement(t *testing.T) {
 				t.Fatalf("plan: %v\n%s", err, out)
 			}
 			got := acctest.ChangedLines(out)
-			if acctest.OpenTofu() {
+			if acctest.OpenTofu(t) {
 				// OpenTofu lists every write-only attribute of a resource it
 				// updates, set or not, as "~ name = (write-only attribute)".
 				got = slices.DeleteFunc(got, func(l string) bool { return strings.HasSuffix(l, "= (write-only attribute)") })

@@ -497,7 +497,7 @@ func TestMigrateGuide(t *testing.T) {
 				}
 			}
 			want := "Plan: 0 to add, 0 to change, 0 to destroy"
-			if acctest.OpenTofu() {
+			if acctest.OpenTofu(t) {
 				// OpenTofu plans an update when only a value's sensitivity
 				// marking changes: the incumbent marked an action's whole
 				// secrets list, this provider marks the values (the guide

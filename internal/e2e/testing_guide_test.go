@@ -35,7 +35,7 @@ import (
 func TestTestingGuide(t *testing.T) {
 	t.Parallel() // a folder, a home and an emulator of its own
 	requireAcc(t)
-	if !acctest.OpenTofu() { // tofu test has it too
+	if !acctest.OpenTofu(t) { // tofu test has it too
 		acctest.RequireTerraform(t, "1.6.0", "terraform test")
 	}
 	emu, err := emulator.Start(emulator.Options{Log: &testLog{t}})

@@ -1,0 +1,30 @@
+package acctest
+
+import (
+	"errors"
+	"testing"
+)
+
+// TestOnSuccess: a failed answer is not kept (the next call asks again);
+// the first answer that is not an error is, and is not asked for again.
+func TestOnSuccess(t *testing.T) {
+	calls := 0
+	answers := []error{errors.New("fork/exec terraform: resource temporarily unavailable"), nil, errors.New("not asked")}
+	ask := onSuccess(func() (int, error) {
+		err := answers[calls]
+		calls++
+		return calls, err
+	})
+	if _, err := ask(); err == nil {
+		t.Fatal("the first call's error was not returned")
+	}
+	for i := range 2 {
+		v, err := ask()
+		if err != nil || v != 2 {
+			t.Fatalf("call %d: %d, %v; want 2, no error (the second answer, kept)", i+2, v, err)
+		}
+	}
+	if calls != 2 {
+		t.Errorf("f asked %d times, want 2", calls)
+	}
+}
