@@ -256,7 +256,7 @@ func TestAuth_failures(t *testing.T) {
 	parts := strings.Split(good, ".")
 	tenantKey, kid := h.s.oauth.Key()
 	// Tenants of one process sign with one key (oauth.processKey): each
-	// still refuses the other's tokens.
+	// still refuses the other's tokens, by their issuer.
 	other := start(t, Options{}).admin()
 	sign := func(method jwt.SigningMethod, key any, claims jwt.MapClaims) string {
 		tk := jwt.NewWithClaims(method, claims)
@@ -290,7 +290,7 @@ func TestAuth_failures(t *testing.T) {
 		{"alg none", noneTok, 401, "Invalid token signature"},
 		{"hs256 with public key", sign(jwt.SigningMethodHS256, pubDER, claims(nil)), 401, "Invalid token signature"},
 		{"expired", sign(jwt.SigningMethodRS256, tenantKey, claims(func(c jwt.MapClaims) { c["exp"] = time.Now().Add(-time.Minute).Unix() })), 401, "Expired token received for JSON Web Token validation"},
-		{"another tenant's", other, 401, "Invalid token"},
+		{"another tenant's", other, 401, "Invalid token issuer"},
 		{"wrong audience", sign(jwt.SigningMethodRS256, tenantKey, claims(func(c jwt.MapClaims) { c["aud"] = "https://elsewhere/api/v2/" })), 401, "Bad audience"},
 		{"scope missing", sign(jwt.SigningMethodRS256, tenantKey, claims(func(c jwt.MapClaims) { c["scope"] = "read:actions" })), 403, "Insufficient scope, expected any of: read:roles"},
 		{"ok", good, 200, "["},

@@ -119,7 +119,8 @@ func (x *exchangeTenant) exchange(subject string, more ...string) (int, map[stri
 	return resp.StatusCode, out
 }
 
-// verify checks a token's signature with the tenant's JWKS, and returns its claims.
+// verify checks a token's signature with the tenant's JWKS and its issuer
+// (the tenants of one process share a signing key), and returns its claims.
 func (x *exchangeTenant) verify(token string) jwt.MapClaims {
 	x.t.Helper()
 	resp, err := http.Get(x.s.Domain() + "/.well-known/jwks.json")
@@ -141,7 +142,7 @@ func (x *exchangeTenant) verify(token string) jwt.MapClaims {
 			}
 		}
 		return nil, fmt.Errorf("no key %v in the JWKS", t.Header["kid"])
-	}, jwt.WithValidMethods([]string{"RS256"}), jwt.WithExpirationRequired())
+	}, jwt.WithValidMethods([]string{"RS256"}), jwt.WithExpirationRequired(), jwt.WithIssuer("https://"+x.s.t.Host+"/"))
 	if err != nil {
 		x.t.Fatalf("token does not verify with the JWKS: %v", err)
 	}
