@@ -3,6 +3,7 @@ package acctest
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -18,40 +19,33 @@ import (
 // CLIVersion is the version the locally built provider is installed as.
 const CLIVersion = "0.1.0"
 
-var (
-	buildOnce   sync.Once
-	buildMirror string
-	buildErr    error
-)
-
 // mirror builds the provider binary once per test process into a filesystem
-// mirror, so that `terraform init` installs it without registry access.
-func mirror() (string, error) {
-	buildOnce.Do(func() {
-		root, err := exec.Command("go", "env", "GOMOD").Output()
-		if err != nil {
-			buildErr = err
-			return
-		}
-		dir, err := os.MkdirTemp("", "tenant-mirror-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		bin := filepath.Join(dir, "terraform-provider-tenant")
-		cmd := exec.Command("go", "build", "-o", bin, ".")
-		cmd.Dir = filepath.Dir(strings.TrimSpace(string(root)))
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("building the provider: %v\n%s", err, out)
-			return
-		}
-		if buildErr = mirrorProvider(dir, "tenant-iac/tenant", CLIVersion, bin); buildErr != nil {
-			return
-		}
-		buildMirror = dir
-	})
-	return buildMirror, buildErr
-}
+// mirror, so that `terraform init` installs it without registry access. A
+// failed build is tried again by the next caller.
+func mirror() (string, error) { return builtMirror() }
+
+var builtMirror = onSuccess(func() (string, error) {
+	root, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOMOD: %w", err)
+	}
+	dir, err := os.MkdirTemp("", "tenant-mirror-")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "terraform-provider-tenant")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Dir = filepath.Dir(strings.TrimSpace(string(root)))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		_ = os.RemoveAll(dir)
+		return "", fmt.Errorf("building the provider: %v\n%s", err, out)
+	}
+	if err := mirrorProvider(dir, "tenant-iac/tenant", CLIVersion, bin); err != nil {
+		_ = os.RemoveAll(dir)
+		return "", err
+	}
+	return dir, nil
+})
 
 // registryHosts are the hosts a source address without one means: to
 // Terraform registry.terraform.io, to OpenTofu registry.opentofu.org.
@@ -158,13 +152,14 @@ func terraformPath() string {
 }
 
 // TerraformVersion is the version of the terraform binary the tests run,
-// asked once per test process (each `terraform version` costs a CLI start).
+// asked once per test process until it answers (each `terraform version`
+// costs a CLI start).
 func TerraformVersion() (*version.Version, error) { return cliVersion() }
 
 var cliVersion = onSuccess(func() (*version.Version, error) {
-	out, err := exec.Command(terraformPath(), "version", "-json").Output()
+	out, err := askCLI("version", "-json")
 	if err != nil {
-		return nil, fmt.Errorf("terraform version: %w", err)
+		return nil, err
 	}
 	var v struct {
 		Version string `json:"terraform_version"`
@@ -205,7 +200,7 @@ func RequireCLI(t testing.TB, tf, tofu, why string) {
 }
 
 // OpenTofu reports whether the CLI the tests run is OpenTofu (asked once
-// per test process); a CLI that cannot say fails the test.
+// per test process until it answers); a CLI that cannot say fails the test.
 func OpenTofu(t testing.TB) bool {
 	t.Helper()
 	tofu, err := isOpenTofu()
@@ -217,12 +212,23 @@ func OpenTofu(t testing.TB) bool {
 
 // isOpenTofu reads the plain `version`: OpenTofu's -json does not name it.
 var isOpenTofu = onSuccess(func() (bool, error) {
-	out, err := exec.Command(terraformPath(), "version").Output()
-	if err != nil {
-		return false, fmt.Errorf("%s version: %w", terraformPath(), err)
-	}
-	return bytes.Contains(out, []byte("OpenTofu")), nil
+	out, err := askCLI("version")
+	return bytes.Contains(out, []byte("OpenTofu")), err
 })
+
+// askCLI runs the CLI the tests run with args; an error names the command
+// and carries what the CLI wrote to stderr.
+func askCLI(args ...string) ([]byte, error) {
+	out, err := exec.Command(terraformPath(), args...).Output()
+	if err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			err = fmt.Errorf("%w: %s", err, bytes.TrimSpace(exit.Stderr))
+		}
+		return nil, fmt.Errorf("%s %s: %w", terraformPath(), strings.Join(args, " "), err)
+	}
+	return out, nil
+}
 
 // onSuccess caches f's first answer that is not an error. An error is
 // returned as it is, and f is asked again the next time: one failed start

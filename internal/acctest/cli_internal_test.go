@@ -2,6 +2,8 @@ package acctest
 
 import (
 	"errors"
+	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -26,5 +28,25 @@ func TestOnSuccess(t *testing.T) {
 	}
 	if calls != 2 {
 		t.Errorf("f asked %d times, want 2", calls)
+	}
+}
+
+// TestOnSuccess_parallel: tests in parallel ask at once; f answers once.
+func TestOnSuccess_parallel(t *testing.T) {
+	var calls atomic.Int64
+	ask := onSuccess(func() (int64, error) { return calls.Add(1), nil })
+	var wg sync.WaitGroup
+	got := make([]int64, 8)
+	for i := range got {
+		wg.Go(func() { got[i], _ = ask() })
+	}
+	wg.Wait()
+	for i, v := range got {
+		if v != 1 {
+			t.Errorf("caller %d got %d, want 1 (the one answer)", i, v)
+		}
+	}
+	if n := calls.Load(); n != 1 {
+		t.Errorf("f asked %d times, want 1", n)
 	}
 }

@@ -711,6 +711,7 @@ func exitCode(err error) int {
 // openTofuHost rewrites registry.terraform.io for OpenTofu, as the README
 // says to, when the tests run OpenTofu.
 func openTofuHost(t testing.TB, s string) string {
+	t.Helper()
 	if acctest.OpenTofu(t) {
 		return strings.ReplaceAll(s, "registry.terraform.io", "registry.opentofu.org")
 	}
