@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/hashicorp/go-version"
@@ -21,8 +22,23 @@ const CLIVersion = "0.1.0"
 
 // mirror builds the provider binary once per test process into a filesystem
 // mirror, so that `terraform init` installs it without registry access. A
-// failed build is tried again by the next caller.
+// failed build is tried again by the next caller. Main removes the mirror
+// when the package's tests end.
 func mirror() (string, error) { return builtMirror() }
+
+// mirrorMade is the mirror's folder once built (nil before).
+var mirrorMade atomic.Pointer[string]
+
+// Main runs a package's tests, then removes the provider mirror they built
+// (tens of megabytes a test process): the package's TestMain is
+// `os.Exit(acctest.Main(m))`.
+func Main(m *testing.M) int {
+	code := m.Run()
+	if dir := mirrorMade.Load(); dir != nil {
+		_ = os.RemoveAll(*dir)
+	}
+	return code
+}
 
 var builtMirror = onSuccess(func() (string, error) {
 	root, err := exec.Command("go", "env", "GOMOD").Output()
@@ -44,6 +60,7 @@ var builtMirror = onSuccess(func() (string, error) {
 		_ = os.RemoveAll(dir)
 		return "", err
 	}
+	mirrorMade.Store(&dir)
 	return dir, nil
 })
 
@@ -222,7 +239,7 @@ func askCLI(args ...string) ([]byte, error) {
 	out, err := exec.Command(terraformPath(), args...).Output()
 	if err != nil {
 		var exit *exec.ExitError
-		if errors.As(err, &exit) {
+		if errors.As(err, &exit) && len(bytes.TrimSpace(exit.Stderr)) > 0 {
 			err = fmt.Errorf("%w: %s", err, bytes.TrimSpace(exit.Stderr))
 		}
 		return nil, fmt.Errorf("%s %s: %w", terraformPath(), strings.Join(args, " "), err)
@@ -232,8 +249,9 @@ func askCLI(args ...string) ([]byte, error) {
 
 // onSuccess caches f's first answer that is not an error. An error is
 // returned as it is, and f is asked again the next time: one failed start
-// of the CLI on a loaded machine does not decide every later check of the
-// test process.
+// of a process (the CLI, the provider's build) on a loaded machine does not
+// decide every later call of the test process. Callers in parallel wait for
+// the one f running.
 func onSuccess[T any](f func() (T, error)) func() (T, error) {
 	var (
 		mu   sync.Mutex

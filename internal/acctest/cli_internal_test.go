@@ -34,12 +34,17 @@ func TestOnSuccess(t *testing.T) {
 // TestOnSuccess_parallel: tests in parallel ask at once; f answers once.
 func TestOnSuccess_parallel(t *testing.T) {
 	var calls atomic.Int64
-	ask := onSuccess(func() (int64, error) { return calls.Add(1), nil })
+	release := make(chan struct{})
+	ask := onSuccess(func() (int64, error) {
+		<-release // the callers pile up while f runs
+		return calls.Add(1), nil
+	})
 	var wg sync.WaitGroup
 	got := make([]int64, 8)
 	for i := range got {
 		wg.Go(func() { got[i], _ = ask() })
 	}
+	close(release)
 	wg.Wait()
 	for i, v := range got {
 		if v != 1 {

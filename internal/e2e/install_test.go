@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/acctest"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator"
 )
 
@@ -134,6 +135,7 @@ var (
 
 func released(t *testing.T) releaseBinaries {
 	t.Helper()
+	root := repoRoot(t) // outside Do: a t.Fatal inside would leave the Once done and nothing built
 	releaseOnce.Do(func() {
 		if releaseDir, releaseErr = os.MkdirTemp("", "tenant-release-"); releaseErr != nil {
 			return
@@ -147,7 +149,7 @@ func released(t *testing.T) releaseBinaries {
 			{releaseBuild.emulator, "./internal/emulator/cmd/tenant-emulator", "-s -w"},
 		} {
 			build := exec.Command("go", "build", "-trimpath", "-ldflags", b.ldflags, "-o", b.out, b.pkg)
-			build.Dir, build.Env = repoRoot(t), append(os.Environ(), "CGO_ENABLED=0")
+			build.Dir, build.Env = root, append(os.Environ(), "CGO_ENABLED=0")
 			if out, err := build.CombinedOutput(); err != nil {
 				releaseErr = fmt.Errorf("go build %s: %v\n%s", b.pkg, err, out)
 				return
@@ -161,7 +163,7 @@ func released(t *testing.T) releaseBinaries {
 }
 
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := acctest.Main(m)
 	if releaseDir != "" {
 		os.RemoveAll(releaseDir)
 	}
