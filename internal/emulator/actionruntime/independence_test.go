@@ -155,9 +155,11 @@ func TestRun_evictionNeverStopsABusyWorker(t *testing.T) {
 // version's only worker, warm: one runs until its limit; the other waits,
 // and when the first's worker ends it has next to nothing of its own limit
 // left, too little to start another worker (counted from the end of its
-// wait, it would run and hang, and answer as the first does).
+// wait, it would run and hang, and answer as the first does). The limit is
+// 5 s, not 1: the warm-up's worker must load within it, and on a loaded
+// machine starting Node.js has taken more than a second.
 func TestRun_waitingCountsAgainstTheLimit(t *testing.T) {
-	rt, _ := newRuntime(t, actionruntime.Options{Timeout: time.Second, PerVersion: 1})
+	rt, _ := newRuntime(t, actionruntime.Options{Timeout: 5 * time.Second, PerVersion: 1})
 	up := emutest.NewUpstream(t)
 	v := version("one", handler(`if (event.hold) { `+up.Fetch("/hold/one")+` } api.authentication.setUserById("ran");`))
 	if _, err := rt.Run(context.Background(), v, map[string]any{}, nil); err != nil {
