@@ -253,55 +253,55 @@ func (r *actionResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	resp.Diagnostics.Append(diags...)
 	force := m.ForceDestroy.ValueBool() || len(value) > 0
 	err := r.Tenant.API.DeleteAction(ctx, id, force)
-	if mgmt.IsConflict(err) && r.unboundSince(ctx, m) {
-		// Refused while bound, unbound now: bindings that name the action by
-		// its literal id order nothing between their write and this delete,
-		// which may run first. Nothing else holds it (not a custom token
-		// exchange action, which profiles use): delete it again.
-		err = r.Tenant.API.DeleteAction(ctx, id, force)
+	var trigger string
+	if mgmt.IsConflict(err) {
+		// One read decides both what to do and what to say: the trigger's
+		// bindings may be written between two reads.
+		var read bool
+		trigger, read = r.boundAfterWrites(ctx, m)
+		if read && trigger == "" && m.trigger() != mgmt.TriggerCustomTokenExchange {
+			// Refused while bound, unbound now: bindings that name the
+			// action by its literal id order nothing between their write
+			// and this delete, which may run first. Nothing else holds it
+			// (not a custom token exchange action, which profiles use):
+			// delete it again.
+			err = r.Tenant.API.DeleteAction(ctx, id, force)
+		}
 	}
 	switch {
+	case mgmt.IsConflict(err) && trigger != "":
+		e, _ := mgmt.AsAPIError(err)
+		resp.Diagnostics.AddError("Unable to delete action", boundRefused(id, m.Name.ValueString(), trigger, e.Message))
 	case mgmt.IsConflict(err):
 		e, _ := mgmt.AsAPIError(err)
-		if trigger := r.boundTo(ctx, m); trigger != "" {
-			resp.Diagnostics.AddError("Unable to delete action", boundRefused(id, m.Name.ValueString(), trigger, e.Message))
-			return
-		}
 		resp.Diagnostics.AddError("Unable to delete action", inUseByTenantDetail(id, m.Name.ValueString(), e.Message))
 	case err != nil:
 		resp.Diagnostics.AddError("Unable to delete action", framework.APIErrorDetail(fmt.Sprintf("Deleting the action %q", id), err))
 	}
 }
 
-// boundTo is the trigger the tenant holds the action bound to ("" when
-// not, or when the bindings cannot be read). The read is the run's shared
-// one: the refused delete changed nothing, so the refusals of many bound
-// actions read their trigger's bindings once.
-func (r *actionResource) boundTo(ctx context.Context, m actionModel) string {
-	trigger, id := m.trigger(), m.ID.ValueString()
-	if trigger == "" || mgmt.IsEntityBound(trigger) {
-		return ""
+// boundAfterWrites reads the action's trigger's bindings once the writes
+// of them already sent have ended, after the tenant refused its delete:
+// trigger is the trigger that still binds it ("" when none does), and
+// read says whether the bindings were read at all (not for an action
+// without a trigger, one whose trigger binds entities, or when the read
+// fails). The read is the run's shared one: the refused delete changed
+// nothing, so the refusals of many bound actions read their trigger's
+// bindings once.
+func (r *actionResource) boundAfterWrites(ctx context.Context, m actionModel) (trigger string, read bool) {
+	t, id := m.trigger(), m.ID.ValueString()
+	if t == "" || mgmt.IsEntityBound(t) {
+		return "", false
 	}
-	bindings, err := r.Tenant.Bindings.Read(ctx, trigger)
-	if err != nil || !slices.ContainsFunc(bindings, func(b mgmt.TriggerBinding) bool { return b.Action.ID == id }) {
-		return ""
+	r.Tenant.Bindings.AfterWrites(ctx, t)
+	bindings, err := r.Tenant.Bindings.Read(ctx, t)
+	if err != nil {
+		return "", false
 	}
-	return trigger
-}
-
-// unboundSince reports whether the action's trigger, read after the
-// tenant refused its delete and after the writes of the trigger's bindings
-// already sent, no longer binds it: the refusal was for a binding that the
-// run has removed since. It is false for an action a
-// token exchange profile may use, or when the bindings cannot be read.
-func (r *actionResource) unboundSince(ctx context.Context, m actionModel) bool {
-	trigger, id := m.trigger(), m.ID.ValueString()
-	if trigger == "" || trigger == mgmt.TriggerCustomTokenExchange || mgmt.IsEntityBound(trigger) {
-		return false
+	if slices.ContainsFunc(bindings, func(b mgmt.TriggerBinding) bool { return b.Action.ID == id }) {
+		return t, true
 	}
-	r.Tenant.Bindings.AfterWrites(ctx, trigger)
-	bindings, err := r.Tenant.Bindings.Read(ctx, trigger)
-	return err == nil && !slices.ContainsFunc(bindings, func(b mgmt.TriggerBinding) bool { return b.Action.ID == id })
+	return "", true
 }
 
 // noProfileUses checks that no token exchange profile uses the action
