@@ -169,7 +169,19 @@ func (b *TriggerBindings) trackTrigger(w write) func(write) {
 	if len(w.rest) == 0 {
 		return b.track(w)
 	}
-	trigger := w.rest[0]
+	done := b.Writing(w.rest[0])
+	end := b.track(w)
+	return func(w write) {
+		end(w)
+		done()
+	}
+}
+
+// Writing counts a write of the trigger's bindings in flight, for
+// AfterWrites, until done is called: each request that writes them counts
+// itself; a resource whose one change takes several requests counts the
+// whole of it, so that AfterWrites does not return between two of them.
+func (b *TriggerBindings) Writing(trigger string) (done func()) {
 	b.mu.Lock()
 	ws, ok := b.writing[trigger]
 	if !ok {
@@ -178,16 +190,14 @@ func (b *TriggerBindings) trackTrigger(w write) func(write) {
 	}
 	ws.n++
 	b.mu.Unlock()
-	end := b.track(w)
-	return func(w write) {
-		end(w)
+	return sync.OnceFunc(func() {
 		b.mu.Lock()
 		defer b.mu.Unlock()
 		if ws.n--; ws.n == 0 {
 			delete(b.writing, trigger)
 			close(ws.done)
 		}
-	}
+	})
 }
 
 // AfterWrites returns once the writes of the trigger's bindings in flight

@@ -26,6 +26,25 @@ func (c *waitingContext) Done() <-chan struct{} {
 	return c.Context.Done()
 }
 
+// waitsAfterWrites starts AfterWrites of trigger and fails the test (saying
+// it returned when) unless it waits; it returns what is closed when it
+// returns.
+func waitsAfterWrites(t *testing.T, tc *conns.TenantClient, trigger, when string) (returned chan struct{}) {
+	t.Helper()
+	wctx := &waitingContext{Context: context.Background(), waiting: make(chan struct{})}
+	returned = make(chan struct{})
+	go func() {
+		tc.Bindings.AfterWrites(wctx, trigger)
+		close(returned)
+	}()
+	select {
+	case <-wctx.waiting:
+	case <-returned:
+		t.Fatalf("AfterWrites returned %s", when)
+	}
+	return returned
+}
+
 // TestTriggerBindings_afterWrites: AfterWrites returns only once the write
 // of the trigger's bindings in flight has ended, and a Read after it shows
 // what the write left (a bound action's refused delete relies on both), even
@@ -74,17 +93,7 @@ func TestTriggerBindings_afterWrites(t *testing.T) {
 	}()
 	<-arrived // the write is sent, and held by the tenant until release
 
-	wctx := &waitingContext{Context: ctx, waiting: make(chan struct{})}
-	returned := make(chan struct{})
-	go func() {
-		tc.Bindings.AfterWrites(wctx, "post-login")
-		close(returned)
-	}()
-	select {
-	case <-wctx.waiting:
-	case <-returned:
-		t.Fatal("AfterWrites returned while the write of the trigger's bindings was in flight")
-	}
+	returned := waitsAfterWrites(t, tc, "post-login", "while the write of the trigger's bindings was in flight")
 	free()
 	<-returned
 	got, err := tc.Bindings.Read(ctx, "post-login")
@@ -94,4 +103,29 @@ func TestTriggerBindings_afterWrites(t *testing.T) {
 	if err := <-wrote; err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestTriggerBindings_writing: a change of a trigger's bindings counted
+// whole (Writing) holds AfterWrites between its requests, when none is in
+// flight, and until its end; of two changes, the end of one, even counted
+// twice, leaves AfterWrites waiting for the other; another trigger's
+// changes do not hold it.
+func TestTriggerBindings_writing(t *testing.T) {
+	tc, err := conns.New(mgmt.Config{Domain: "http://127.0.0.1:1", APIToken: "token", MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	other := tc.Bindings.Writing("credentials-exchange")
+	defer other()
+	tc.Bindings.AfterWrites(ctx, "post-login") // none of that trigger: returns at once
+
+	first, second := tc.Bindings.Writing("post-login"), tc.Bindings.Writing("post-login")
+	before := waitsAfterWrites(t, tc, "post-login", "while two changes of the trigger's bindings were under way")
+	first()
+	first()
+	after := waitsAfterWrites(t, tc, "post-login", "while the second change was under way (the first's end counted twice)")
+	second()
+	<-before
+	<-after
 }

@@ -65,8 +65,9 @@
 // Bindings (TriggerBindings; bindings.go):
 //   - Read: one GET of a trigger's bindings per run, shared by the
 //     refresh, the checks and the data source of that trigger, by the
-//     plans of its actions' destroys and by the errors of the deletes the
-//     tenant refuses because the action is bound (boundTo, after a 409); a
+//     plans of its actions' destroys and by the deletes the tenant
+//     refuses because the action is bound (after a 409, once the writes
+//     of the trigger's bindings in flight have ended: AfterWrites); a
 //     write of an action or of bindings drops it when it ends, unless the
 //     tenant refused it (nothing changed). Wait: a reader waits for the
 //     read in flight.

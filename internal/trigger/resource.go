@@ -137,6 +137,9 @@ func (r *bindingsResource) Delete(ctx context.Context, req resource.DeleteReques
 // only the actions the trigger still binds, read after the refusal, as long
 // as that list gets shorter.
 func (r *bindingsResource) unbindOnly(ctx context.Context, trigger string, keep []mgmt.BindingUpdate) error {
+	// The deletes the tenant refused wait for the whole of it, not for one
+	// of its writes (AfterWrites).
+	defer r.Tenant.Bindings.Writing(trigger)()
 	for {
 		_, err := r.Tenant.API.UpdateTriggerBindings(ctx, trigger, keep)
 		if !mgmt.IsNotFound(err) && !mgmt.IsBadRequest(err) || len(keep) == 0 {
