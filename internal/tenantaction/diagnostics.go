@@ -81,6 +81,17 @@ func buildFailedDetail(a *mgmt.Action, next string) string {
 	return b.String()
 }
 
+// boundUnknown explains the tenant's refusal (409) to delete an action of a
+// trigger whose bindings could not be read after it: whether they still
+// bind it is not known.
+func boundUnknown(id, name, trigger, message string, err error) string {
+	return fmt.Sprintf("The tenant refused to delete the action %s (%q) because it is in use (the API said: %s). "+
+		"Whether the trigger %q still binds it is not known: %s\n\n"+
+		"If this apply's tenant_trigger_actions drops it, apply again; otherwise unbind it first, or set force_destroy = true "+
+		"on the action and apply before the destroy.",
+		id, name, message, trigger, framework.APIErrorDetail(fmt.Sprintf("Reading the bindings of the trigger %q", trigger), err))
+}
+
 // boundRefused explains the tenant's refusal (409) to delete an action
 // bound to trigger: what happened, the API's words, what to do.
 func boundRefused(id, name, trigger, message string) string {

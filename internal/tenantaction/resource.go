@@ -253,25 +253,25 @@ func (r *actionResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	resp.Diagnostics.Append(diags...)
 	force := m.ForceDestroy.ValueBool() || len(value) > 0
 	err := r.Tenant.API.DeleteAction(ctx, id, force)
-	var trigger string
-	if mgmt.IsConflict(err) {
-		// One read decides both what to do and what to say: the trigger's
-		// bindings may be written between two reads.
-		var read bool
-		trigger, read = r.boundAfterWrites(ctx, m)
-		if read && trigger == "" && m.trigger() != mgmt.TriggerCustomTokenExchange {
-			// Refused while bound, unbound now: bindings that name the
-			// action by its literal id order nothing between their write
-			// and this delete, which may run first. Nothing else holds it
-			// (not a custom token exchange action, which profiles use):
-			// delete it again.
-			err = r.Tenant.API.DeleteAction(ctx, id, force)
+	if trigger := m.trigger(); mgmt.IsConflict(err) && trigger != "" && !mgmt.IsEntityBound(trigger) {
+		// One read of the bindings decides both what to do and what to
+		// say: they may be written between two reads.
+		bound, rerr := r.boundAfterWrites(ctx, trigger, id)
+		e, _ := mgmt.AsAPIError(err)
+		switch {
+		case rerr != nil:
+			resp.Diagnostics.AddError("Unable to delete action", boundUnknown(id, m.Name.ValueString(), trigger, e.Message, rerr))
+			return
+		case bound:
+			resp.Diagnostics.AddError("Unable to delete action", boundRefused(id, m.Name.ValueString(), trigger, e.Message))
+			return
 		}
+		// Refused while bound, unbound now: bindings that name the action
+		// by its literal id order nothing between their write and this
+		// delete, which may run first. Delete it again.
+		err = r.Tenant.API.DeleteAction(ctx, id, force)
 	}
 	switch {
-	case mgmt.IsConflict(err) && trigger != "":
-		e, _ := mgmt.AsAPIError(err)
-		resp.Diagnostics.AddError("Unable to delete action", boundRefused(id, m.Name.ValueString(), trigger, e.Message))
 	case mgmt.IsConflict(err):
 		e, _ := mgmt.AsAPIError(err)
 		resp.Diagnostics.AddError("Unable to delete action", inUseByTenantDetail(id, m.Name.ValueString(), e.Message))
@@ -280,28 +280,18 @@ func (r *actionResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	}
 }
 
-// boundAfterWrites reads the action's trigger's bindings once the writes
-// of them already sent have ended, after the tenant refused its delete:
-// trigger is the trigger that still binds it ("" when none does), and
-// read says whether the bindings were read at all (not for an action
-// without a trigger, one whose trigger binds entities, or when the read
-// fails). The read is the run's shared one: the refused delete changed
-// nothing, so the refusals of many bound actions read their trigger's
-// bindings once.
-func (r *actionResource) boundAfterWrites(ctx context.Context, m actionModel) (trigger string, read bool) {
-	t, id := m.trigger(), m.ID.ValueString()
-	if t == "" || mgmt.IsEntityBound(t) {
-		return "", false
-	}
-	r.Tenant.Bindings.AfterWrites(ctx, t)
-	bindings, err := r.Tenant.Bindings.Read(ctx, t)
+// boundAfterWrites reports whether the trigger still binds the action id,
+// read once the writes of its bindings already sent have ended, after the
+// tenant refused the action's delete. The read is the run's shared one:
+// the refused delete changed nothing, so the refusals of many bound
+// actions share a read until a write of actions or bindings ends.
+func (r *actionResource) boundAfterWrites(ctx context.Context, trigger, id string) (bool, error) {
+	r.Tenant.Bindings.AfterWrites(ctx, trigger)
+	bindings, err := r.Tenant.Bindings.Read(ctx, trigger)
 	if err != nil {
-		return "", false
+		return false, err
 	}
-	if slices.ContainsFunc(bindings, func(b mgmt.TriggerBinding) bool { return b.Action.ID == id }) {
-		return t, true
-	}
-	return "", true
+	return slices.ContainsFunc(bindings, func(b mgmt.TriggerBinding) bool { return b.Action.ID == id }), nil
 }
 
 // noProfileUses checks that no token exchange profile uses the action

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -11,6 +12,7 @@ import (
 	"os"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -1423,66 +1425,111 @@ func TestAccAction_identity(t *testing.T) {
 	})
 }
 
-// TestAccAction_deleteRefusedThenUnbound: a delete refused (409) while the
-// action was bound, whose trigger no longer binds it when read (bindings
-// that name it by literal id were written meanwhile, in no order with the
-// delete), deletes again and succeeds. The write in between is made by a
-// proxy in front of the emulator, right after it passed the refusal on: the
-// order is the proxy's, not a timing.
-func TestAccAction_deleteRefusedThenUnbound(t *testing.T) {
+// TestAccAction_deleteRefused: a delete refused (409) while the action was
+// bound reads the trigger's bindings once, to decide what to do and what to
+// say. When the trigger no longer binds it (bindings that name it by
+// literal id were written meanwhile, in no order with the delete), the
+// delete is sent again and succeeds. When the bindings cannot be read,
+// nothing more is sent, the action is kept, and the error says that the
+// binding is not known, with the read's error and what to do. The tenant's
+// side is played by a proxy in front of the emulator, right after it
+// passed the refusal on: the order is the proxy's, not a timing.
+func TestAccAction_deleteRefused(t *testing.T) {
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("runs the terraform CLI; set TF_ACC=1")
 	}
-	target, name := acctest.NewTarget(t), acctest.RandomName()
-	emu := target.RequireEmulator(t)
-	upstream, err := url.Parse(emu.Domain())
-	if err != nil || upstream.Scheme != "http" {
-		t.Fatalf("the emulator's domain %q: %v", emu.Domain(), err)
-	}
-	var unbound atomic.Int32
-	proxy := httputil.NewSingleHostReverseProxy(upstream)
-	proxy.ModifyResponse = func(r *http.Response) error {
-		if r.Request.Method != http.MethodDelete || r.StatusCode != http.StatusConflict || unbound.Add(1) != 1 {
-			return nil
-		}
-		// The refusal has been answered; before the provider sees it, the
-		// trigger stops running the action, as the bindings' write would.
-		_, err := target.Client().UpdateTriggerBindings(context.Background(), "post-login", nil)
-		return err
-	}
-	front := httptest.NewServer(proxy)
-	t.Cleanup(front.Close)
-	provider := fmt.Sprintf("provider \"tenant\" {\n  domain        = %q\n  client_id     = %q\n  client_secret = %q\n  audience      = %q\n}\n",
-		front.URL, target.ClientID, target.ClientSecret, emu.Audience())
-	cli := acctest.NewCLI(t, map[string]string{"main.tf": provider + fmt.Sprintf(`
+	for _, tc := range []struct {
+		name string
+		// unbind: once the refusal has been answered, the trigger stops
+		// running the action, as the bindings' write would. unreadable: the
+		// reads of the trigger's bindings after it are refused (403).
+		unbind, unreadable bool
+		want               *regexp.Regexp // the destroy's error; nil: it succeeds
+	}{
+		{name: "unbound meanwhile", unbind: true},
+		{
+			name:       "bindings unreadable",
+			unreadable: true,
+			want: regexp.MustCompile(`The tenant refused to delete the action .* because it is in use.*Whether the trigger "post-login" ` +
+				`still binds it is not known: Reading the bindings of the trigger "post-login" failed.*403.*Insufficient scope.*apply again`),
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			target, name := acctest.NewTarget(t), acctest.RandomName()
+			emu := target.RequireEmulator(t)
+			upstream, err := url.Parse(emu.Domain())
+			if err != nil || upstream.Scheme != "http" {
+				t.Fatalf("the emulator's domain %q: %v", emu.Domain(), err)
+			}
+			var refused, readsAfter atomic.Int32
+			var forbid atomic.Bool
+			forbid.Store(tc.unreadable)
+			proxy := httputil.NewSingleHostReverseProxy(upstream)
+			proxy.ModifyResponse = func(r *http.Response) error {
+				switch {
+				case r.Request.Method == http.MethodDelete && r.StatusCode == http.StatusConflict:
+					if refused.Add(1) == 1 && tc.unbind {
+						_, err := target.Client().UpdateTriggerBindings(context.Background(), "post-login", nil)
+						return err
+					}
+				case r.Request.Method == http.MethodGet && strings.HasSuffix(r.Request.URL.Path, "/bindings") && refused.Load() > 0:
+					readsAfter.Add(1)
+					if forbid.Load() {
+						body := `{"statusCode":403,"error":"Forbidden","message":"Insufficient scope, expected any of: read:actions","errorCode":"insufficient_scope"}`
+						r.StatusCode, r.Body, r.ContentLength = http.StatusForbidden, io.NopCloser(strings.NewReader(body)), int64(len(body))
+						r.Header.Set("Content-Length", strconv.Itoa(len(body)))
+					}
+				}
+				return nil
+			}
+			front := httptest.NewServer(proxy)
+			t.Cleanup(front.Close)
+			provider := fmt.Sprintf("provider \"tenant\" {\n  domain        = %q\n  client_id     = %q\n  client_secret = %q\n  audience      = %q\n}\n",
+				front.URL, target.ClientID, target.ClientSecret, emu.Audience())
+			cli := acctest.NewCLI(t, map[string]string{"main.tf": provider + fmt.Sprintf(`
 resource "tenant_action" "n" {
   name               = %q
   code               = "exports.onExecutePostLogin = async () => {};"
   supported_triggers = { id = "post-login", version = "v3" }
 }
 `, name)})
-	if out, err := cli.Run("apply", "-auto-approve", "-input=false", "-no-color"); err != nil {
-		t.Fatalf("apply: %v\n%s", err, out)
+			if out, err := cli.Run("apply", "-auto-approve", "-input=false", "-no-color"); err != nil {
+				t.Fatalf("apply: %v\n%s", err, out)
+			}
+			out, err := cli.Run("state", "show", "-no-color", "tenant_action.n")
+			id := regexp.MustCompile(`(?m)^\s*id\s*=\s*"([^"]+)"`).FindStringSubmatch(out)
+			if err != nil || id == nil {
+				t.Fatalf("state show: %v\n%s", err, out)
+			}
+			if _, err := target.Client().UpdateTriggerBindings(context.Background(), "post-login", []mgmt.BindingUpdate{
+				{Ref: mgmt.BindingRef{Type: mgmt.BindingByActionID, Value: id[1]}, DisplayName: "Bound"},
+			}); err != nil {
+				t.Fatal(err)
+			}
+			emu.ResetStats()
+			out, err = cli.Run("destroy", "-auto-approve", "-input=false", "-no-color")
+			t.Logf("requests %v, by status %v", emu.Stats().ByRoute, emu.Stats().ByStatus)
+			if n, reads := refused.Load(), readsAfter.Load(); n != 1 || reads != 1 {
+				t.Fatalf("the tenant refused %d delete(s), and the bindings were read %d time(s) after; want 1 and 1 (the test's order did not happen)\n%s", n, reads, out)
+			}
+			_, gone := target.Client().GetAction(context.Background(), id[1])
+			if tc.want == nil {
+				if err != nil || !mgmt.IsNotFound(gone) {
+					t.Fatalf("the destroy after the refusal and the unbinding: %v (the action: %v)\n%s", err, gone, out)
+				}
+				return
+			}
+			if err == nil || !tc.want.MatchString(strings.Join(strings.Fields(out), " ")) || gone != nil {
+				t.Fatalf("the destroy: %v, want an error matching %s, and the action kept (%v)\n%s", err, tc.want, gone, out)
+			}
+			forbid.Store(false)
+			if _, err := target.Client().UpdateTriggerBindings(context.Background(), "post-login", nil); err != nil {
+				t.Fatal(err)
+			}
+			if out, err := cli.Run("destroy", "-auto-approve", "-input=false", "-no-color"); err != nil {
+				t.Fatalf("the destroy once unbound: %v\n%s", err, out)
+			}
+		})
 	}
-	out, err := cli.Run("state", "show", "-no-color", "tenant_action.n")
-	id := regexp.MustCompile(`(?m)^\s*id\s*=\s*"([^"]+)"`).FindStringSubmatch(out)
-	if err != nil || id == nil {
-		t.Fatalf("state show: %v\n%s", err, out)
-	}
-	if _, err := target.Client().UpdateTriggerBindings(context.Background(), "post-login", []mgmt.BindingUpdate{
-		{Ref: mgmt.BindingRef{Type: mgmt.BindingByActionID, Value: id[1]}, DisplayName: "Bound"},
-	}); err != nil {
-		t.Fatal(err)
-	}
-	emu.ResetStats()
-	if out, err := cli.Run("destroy", "-auto-approve", "-input=false", "-no-color"); err != nil {
-		t.Fatalf("the destroy after the refusal and the unbinding: %v\n%s", err, out)
-	}
-	if n := unbound.Load(); n != 1 {
-		t.Fatalf("the tenant refused %d delete(s), want 1 (the test's order did not happen)", n)
-	}
-	if _, err := target.Client().GetAction(context.Background(), id[1]); !mgmt.IsNotFound(err) {
-		t.Fatalf("the action after the destroy: %v", err)
-	}
-	t.Logf("requests %v, by status %v", emu.Stats().ByRoute, emu.Stats().ByStatus)
 }
