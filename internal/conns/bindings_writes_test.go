@@ -12,33 +12,19 @@ import (
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
 )
 
-// waitingContext tells, through waiting, that a select has taken its Done
-// channel: AfterWrites takes it only to wait, so the test knows it waits
-// without a timer.
-type waitingContext struct {
-	context.Context
-	once    sync.Once
-	waiting chan struct{}
-}
-
-func (c *waitingContext) Done() <-chan struct{} {
-	c.once.Do(func() { close(c.waiting) })
-	return c.Context.Done()
-}
-
 // waitsAfterWrites starts AfterWrites of trigger and fails the test (saying
 // it returned when) unless it waits; it returns what is closed when it
 // returns.
 func waitsAfterWrites(t *testing.T, tc *conns.TenantClient, trigger, when string) (returned chan struct{}) {
 	t.Helper()
-	wctx := &waitingContext{Context: context.Background(), waiting: make(chan struct{})}
+	wctx := conns.NewWaitingContext(context.Background())
 	returned = make(chan struct{})
 	go func() {
 		tc.Bindings.AfterWrites(wctx, trigger)
 		close(returned)
 	}()
 	select {
-	case <-wctx.waiting:
+	case <-wctx.Waiting:
 	case <-returned:
 		t.Fatalf("AfterWrites returned %s", when)
 	}

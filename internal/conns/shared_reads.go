@@ -281,6 +281,27 @@ func (c *SharedReads[T]) All(ctx context.Context) ([]T, error) {
 	return out, nil
 }
 
+// AfterWrites returns once the writes of the type in flight have ended (at
+// once when there are none), so that what the run knows holds them. It
+// waits only for writes already sent, each of which ends by itself
+// (answered, or failed after the client's retries); it cannot wait for a
+// write not sent yet, nor for ever.
+func (c *SharedReads[T]) AfterWrites(ctx context.Context) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for c.writing > 0 {
+		ch := c.changed
+		c.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			c.mu.Lock()
+			return
+		}
+		c.mu.Lock()
+	}
+}
+
 // walk fetches pages until the list is done or a page failed, or, for a
 // reader allowed pages (>= 0), until the list is known to need more than
 // that or the walk holds that many. c.mu is held on entry and on return,

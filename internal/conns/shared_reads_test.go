@@ -460,3 +460,42 @@ func TestSharedReads_repeatingCursorEndsTheWalk(t *testing.T) {
 		t.Fatalf("%d pages read, want 3", n)
 	}
 }
+
+// TestSharedReads_afterWrites: AfterWrites returns at once when no write of
+// the type is in flight, and otherwise once the writes have ended, after
+// which the run's list holds them: an object being deleted is listed
+// before, not after, and no page is read again.
+func TestSharedReads_afterWrites(t *testing.T) {
+	f := newFakeList(3)
+	s := f.reads()
+	ctx := context.Background()
+	if all, err := s.All(ctx); err != nil || len(all) != 3 {
+		t.Fatalf("All: %v %v", all, err)
+	}
+	s.AfterWrites(ctx)
+	id := f.ids[1]
+	s.begin() // the delete is sent
+	wctx := NewWaitingContext(ctx)
+	returned := make(chan struct{})
+	go func() {
+		s.AfterWrites(wctx)
+		close(returned)
+	}()
+	select {
+	case <-wctx.Waiting:
+	case <-returned:
+		t.Fatal("AfterWrites returned while a write was in flight")
+	}
+	if all, err := s.All(ctx); err != nil || !slices.ContainsFunc(all, func(o object) bool { return o.ID == id }) {
+		t.Fatalf("All during the delete: %v %v, want %s listed still", all, err, id)
+	}
+	s.end(write{method: http.MethodDelete, rest: []string{id}, err: f.delete(id)})
+	<-returned
+	all, err := s.All(ctx)
+	if err != nil || len(all) != 2 || slices.ContainsFunc(all, func(o object) bool { return o.ID == id }) {
+		t.Fatalf("All after the delete: %v %v, want the two others", all, err)
+	}
+	if n := f.pages.Load(); n != 1 {
+		t.Fatalf("%d pages read, want 1", n)
+	}
+}

@@ -15,7 +15,9 @@ func inUseDetail(id, name, users string) string {
 	return fmt.Sprintf("The action %s (%q) is used by token exchange profiles: %s. Deleting it would leave them naming a deleted "+
 		"action, so token exchange for those subject token types would fail; it was not deleted.\n\n"+
 		"Delete the profiles first, or point them at another action (in one configuration, Terraform destroys a profile before "+
-		"the action it references). To delete the action anyway, set skip_profile_check = true on it and apply before the "+
+		"the action it references). If this apply deletes those profiles, apply again: with action_id given as a literal id, "+
+		"Terraform orders nothing between their deletes and the action's; name the action by reference (tenant_action.<name>.id) "+
+		"and one apply does both. To delete the action anyway, set skip_profile_check = true on it and apply before the "+
 		"destroy (force_destroy is the tenant's own force, for an action bound to a trigger: it does not skip this check).", id, name, users)
 }
 

@@ -319,8 +319,21 @@ func (r *actionResource) noProfileUses(ctx context.Context, m actionModel, diags
 
 // profilesUsing names the token exchange profiles that run the action id,
 // from the run's shared list of profiles; a tenant without the feature
-// (404, or 403 insufficient_entitlement) has none.
+// (404, or 403 insufficient_entitlement) has none. Profiles that this apply
+// deletes may be on their way out: with action_id given as a literal id,
+// Terraform orders nothing between their deletes and this one. Where some
+// use the action, it asks again once the deletes of profiles in flight
+// have ended (the shared list holds what they did; no request is sent).
 func (r *actionResource) profilesUsing(ctx context.Context, id string) ([]string, error) {
+	users, err := r.profilesNaming(ctx, id)
+	if err != nil || len(users) == 0 {
+		return users, err
+	}
+	r.Tenant.Profiles.AfterWrites(ctx)
+	return r.profilesNaming(ctx, id)
+}
+
+func (r *actionResource) profilesNaming(ctx context.Context, id string) ([]string, error) {
 	profiles, err := r.Tenant.Profiles.All(ctx)
 	if e, ok := mgmt.AsAPIError(err); ok && (e.StatusCode == 404 || e.ErrorCode == "insufficient_entitlement") {
 		return nil, nil

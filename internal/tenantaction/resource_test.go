@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -945,6 +946,70 @@ func TestAccAction_deleteInUse(t *testing.T) {
 			},
 		},
 	})
+}
+
+// TestAccAction_removedWithItsProfileByLiteralID: an action and the profile
+// that uses it, named by a literal id (as terraform query writes it), removed
+// in one apply. Terraform orders nothing between the two deletes: the
+// action's check of the profiles waits for the profile deletes already sent;
+// one not sent yet still uses the action, and the check refuses saying to
+// apply again, after which the next apply removes the action. Either way the
+// tenant ends with neither, and the next plan is empty.
+func TestAccAction_removedWithItsProfileByLiteralID(t *testing.T) {
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("runs the terraform CLI; set TF_ACC=1")
+	}
+	target, name := acctest.NewTarget(t), acctest.RandomName()
+	stt := "urn:acme:" + name
+	action := target.Config(testAccActionConfig_basic(name, codeV1)) + `
+output "id" {
+  value = tenant_action.test.id
+}
+`
+	cli := acctest.NewCLI(t, map[string]string{"main.tf": action})
+	apply := func(step string) string {
+		t.Helper()
+		out, err := cli.Run("apply", "-auto-approve", "-input=false", "-no-color")
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", step, err, out)
+		}
+		return out
+	}
+	apply("the action")
+	out, err := cli.Run("output", "-raw", "id")
+	if err != nil {
+		t.Fatalf("output: %v\n%s", err, out)
+	}
+	id := strings.TrimSpace(out)
+	cli.Write(t, "main.tf", action+fmt.Sprintf(`
+resource "tenant_token_exchange_profile" "test" {
+  name               = %q
+  subject_token_type = %q
+  action_id          = %q
+}
+`, name, stt, id))
+	apply("the profile naming the action by its literal id")
+
+	cli.Write(t, "main.tf", target.ProviderBlock())
+	if out, err := cli.Run("apply", "-auto-approve", "-input=false", "-no-color"); err != nil {
+		flat := strings.Join(strings.Fields(out), " ")
+		if !strings.Contains(flat, "is used by token exchange profiles") || !strings.Contains(flat, "If this apply deletes those profiles, apply again") ||
+			strings.Count(flat, "Error:") != 1 {
+			t.Fatalf("the apply that removes both failed otherwise than by the check saying to apply again: %v\n%s", err, out)
+		}
+		t.Logf("the profile's delete was not sent when the action's check read the profiles: applying again")
+		apply("the second apply")
+	}
+	if _, err := target.Client().GetAction(context.Background(), id); !mgmt.IsNotFound(err) {
+		t.Fatalf("the action: %v, want it deleted", err)
+	}
+	profiles, err := target.Client().AllTokenExchangeProfiles(context.Background())
+	if err != nil || slices.ContainsFunc(profiles, func(p mgmt.TokenExchangeProfile) bool { return p.SubjectTokenType == stt }) {
+		t.Fatalf("the profiles: %v %v, want none of %s", profiles, err, stt)
+	}
+	if out, err := cli.Run("plan", "-input=false", "-no-color", "-detailed-exitcode"); err != nil {
+		t.Fatalf("the plan after the apply is not empty: %v\n%s", err, out)
+	}
 }
 
 // TestAccAction_forceDestroy runs under each answer of the tenant to the
