@@ -16,7 +16,8 @@ import (
 //   - Read shares one read of a trigger's bindings among the refreshes,
 //     plan-time checks and refused deletes that need it, until a write of
 //     actions or bindings that the tenant does not refuse; AfterWrites lets
-//     a refused delete read after the trigger's writes already sent;
+//     a refused delete read after the trigger's writes in flight
+//     (Writing counts a change that takes several);
 //   - Claim records what each tenant_trigger_actions of the configuration
 //     being planned binds to its trigger, Release that an object of one is
 //     destroyed, Destroying that the plan destroys an action bound to a
@@ -200,11 +201,12 @@ func (b *TriggerBindings) Writing(trigger string) (done func()) {
 	})
 }
 
-// AfterWrites returns once the writes of the trigger's bindings in flight
-// have ended (at once when there are none), so that a Read after it shows
-// them. It waits only for writes already sent, each of which ends by
-// itself (answered, or failed after the client's retries): it cannot wait
-// for a resource Terraform has not started, nor for ever.
+// AfterWrites returns once no write of the trigger's bindings is in flight
+// (at once when none is: each request counts, and the whole of a change
+// that takes several, Writing), so that a Read after it shows them. Writes
+// that start while it waits extend the wait; each ends by itself
+// (answered, or failed after the client's retries). It cannot wait for a
+// resource Terraform has not started.
 func (b *TriggerBindings) AfterWrites(ctx context.Context, trigger string) {
 	b.mu.Lock()
 	ws, ok := b.writing[trigger]

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/conns"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/testorder"
 )
 
 // waitsAfterWrites starts AfterWrites of trigger and fails the test (saying
@@ -17,7 +18,7 @@ import (
 // returns.
 func waitsAfterWrites(t *testing.T, tc *conns.TenantClient, trigger, when string) (returned chan struct{}) {
 	t.Helper()
-	wctx := conns.NewWaitingContext(context.Background())
+	wctx := testorder.NewContext(context.Background())
 	returned = make(chan struct{})
 	go func() {
 		tc.Bindings.AfterWrites(wctx, trigger)

@@ -34,6 +34,12 @@
 //     find. A plan creating N objects of a type costs at most 2 + P.
 //   - All (every object: the roles for Holding, the profiles an action's
 //     delete looks at): the whole walk, shared with Read and Find.
+//   - AfterWrites: returns once no write of the type is in flight, so that
+//     what the run knows holds them; an action's delete that finds
+//     profiles using it asks All again after it (a profile that names the
+//     action by its literal id is deleted in no order with it). Wait: as
+//     long as writes of the type are in flight, those that start while it
+//     waits included; no request.
 //   - Writes: a create adds the object of its answer to what the run
 //     knows, an update replaces it, a delete removes it; a write whose
 //     outcome is unknown (no answer, a server error) drops the pages, and
@@ -70,7 +76,9 @@
 //     of the trigger's bindings in flight have ended: AfterWrites); a
 //     write of an action or of bindings drops it when it ends, unless the
 //     tenant refused it (nothing changed). Wait: a reader waits for the
-//     read in flight.
+//     read in flight; a refused delete, for the writes of the trigger's
+//     bindings in flight (each request, and the whole of a replacement's
+//     unbinding: Writing), those that start while it waits included.
 //   - Claim, Release, Destroying: Terraform applies the destroy of a bound
 //     action before the update of the bindings that reference it; of the
 //     two plans, which Terraform runs in no set order (the destroy first
@@ -91,7 +99,10 @@
 //     -parallelism. Bindings that name an action by its literal id do not
 //     depend on it, so Terraform orders nothing between their replacement
 //     and the delete: when the destroy plans first, the delete may meet the
-//     tenant's refusal (409) and a second apply completes it.
+//     tenant's refusal (409). It then reads the bindings (above) once: when
+//     they no longer bind the action, it deletes it again (one request
+//     more); when they still do (the bindings' write not sent yet), it
+//     fails saying to apply again, and the next apply completes it.
 //
 // RolePermissions (role_permissions.go):
 //   - Read: one paged read of a role's permissions per run (⌈its

@@ -281,11 +281,10 @@ func (c *SharedReads[T]) All(ctx context.Context) ([]T, error) {
 	return out, nil
 }
 
-// AfterWrites returns once the writes of the type in flight have ended (at
-// once when there are none), so that what the run knows holds them. It
-// waits only for writes already sent, each of which ends by itself
-// (answered, or failed after the client's retries); it cannot wait for a
-// write not sent yet, nor for ever.
+// AfterWrites returns once no write of the type is in flight (at once when
+// none is), so that what the run knows holds them. Writes that start while
+// it waits extend the wait; each ends by itself (answered, or failed after
+// the client's retries). It cannot wait for a write not sent yet.
 func (c *SharedReads[T]) AfterWrites(ctx context.Context) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/testorder"
 )
 
 type object struct{ ID, Name string }
@@ -462,9 +463,9 @@ func TestSharedReads_repeatingCursorEndsTheWalk(t *testing.T) {
 }
 
 // TestSharedReads_afterWrites: AfterWrites returns at once when no write of
-// the type is in flight, and otherwise once the writes have ended, after
-// which the run's list holds them: an object being deleted is listed
-// before, not after, and no page is read again.
+// the type is in flight, and otherwise once none is (the end of one of two
+// leaves it waiting), after which the run's list holds them: an object
+// being deleted is listed before, not after, and no page is read again.
 func TestSharedReads_afterWrites(t *testing.T) {
 	f := newFakeList(3)
 	s := f.reads()
@@ -473,9 +474,10 @@ func TestSharedReads_afterWrites(t *testing.T) {
 		t.Fatalf("All: %v %v", all, err)
 	}
 	s.AfterWrites(ctx)
-	id := f.ids[1]
+	id, other := f.ids[1], f.ids[2]
 	s.begin() // the delete is sent
-	wctx := NewWaitingContext(ctx)
+	s.begin() // and an update of another object
+	wctx := testorder.NewContext(ctx)
 	returned := make(chan struct{})
 	go func() {
 		s.AfterWrites(wctx)
@@ -484,16 +486,22 @@ func TestSharedReads_afterWrites(t *testing.T) {
 	select {
 	case <-wctx.Waiting:
 	case <-returned:
-		t.Fatal("AfterWrites returned while a write was in flight")
+		t.Fatal("AfterWrites returned while two writes were in flight")
 	}
 	if all, err := s.All(ctx); err != nil || !slices.ContainsFunc(all, func(o object) bool { return o.ID == id }) {
 		t.Fatalf("All during the delete: %v %v, want %s listed still", all, err, id)
 	}
 	s.end(write{method: http.MethodDelete, rest: []string{id}, err: f.delete(id)})
+	select {
+	case <-wctx.Waiting: // woken by the delete's end, it waits again
+	case <-returned:
+		t.Fatal("AfterWrites returned while the update was in flight")
+	}
+	s.end(write{method: http.MethodPatch, rest: []string{other}, answer: &object{other, "renamed"}})
 	<-returned
 	all, err := s.All(ctx)
 	if err != nil || len(all) != 2 || slices.ContainsFunc(all, func(o object) bool { return o.ID == id }) {
-		t.Fatalf("All after the delete: %v %v, want the two others", all, err)
+		t.Fatalf("All after the writes: %v %v, want the two others", all, err)
 	}
 	if n := f.pages.Load(); n != 1 {
 		t.Fatalf("%d pages read, want 1", n)

@@ -12,13 +12,11 @@ import (
 )
 
 func inUseDetail(id, name, users string) string {
-	return fmt.Sprintf("The action %s (%q) is used by token exchange profiles: %s. Deleting it would leave them naming a deleted "+
-		"action, so token exchange for those subject token types would fail; it was not deleted.\n\n"+
-		"Delete the profiles first, or point them at another action (in one configuration, Terraform destroys a profile before "+
-		"the action it references). If this apply deletes those profiles, apply again: with action_id given as a literal id, "+
-		"Terraform orders nothing between their deletes and the action's; name the action by reference (tenant_action.<name>.id) "+
-		"and one apply does both. To delete the action anyway, set skip_profile_check = true on it and apply before the "+
-		"destroy (force_destroy is the tenant's own force, for an action bound to a trigger: it does not skip this check).", id, name, users)
+	return fmt.Sprintf("The action %s (%q) is used by token exchange profiles: %s, so it was not deleted (token exchange for their "+
+		"subject token types would fail).\n\n"+
+		"Delete the profiles first, or point them at another action; if this apply deletes them, apply again (with the action "+
+		"named by reference, tenant_action.<name>.id, one apply does both). To delete it anyway, set skip_profile_check = true "+
+		"on it and apply before the destroy.", id, name, users)
 }
 
 // inUseByTenantDetail explains the tenant's own refusal (409): it says the
@@ -88,10 +86,9 @@ func buildFailedDetail(a *mgmt.Action, next string) string {
 // bind it is not known.
 func boundUnknown(id, name, trigger, message string, err error) string {
 	return fmt.Sprintf("The tenant refused to delete the action %s (%q) because it is in use (the API said: %s). "+
-		"Whether the trigger %q still binds it is not known: %s\n\n"+
-		"If this apply's tenant_trigger_actions drops it, apply again; otherwise unbind it first, or set force_destroy = true "+
-		"on the action and apply before the destroy.",
-		id, name, message, trigger, framework.APIErrorDetail(fmt.Sprintf("Reading the bindings of the trigger %q", trigger), err))
+		"Whether the trigger %q still binds it is not known: reading its bindings failed (%v).\n\n"+
+		"If this apply's tenant_trigger_actions drops the action, apply again; otherwise unbind it first, or set "+
+		"force_destroy = true on the action and apply before the destroy.", id, name, message, trigger, err)
 }
 
 // boundRefused explains the tenant's refusal (409) to delete an action

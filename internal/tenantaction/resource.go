@@ -284,7 +284,8 @@ func (r *actionResource) Delete(ctx context.Context, req resource.DeleteRequest,
 // read once the writes of its bindings already sent have ended, after the
 // tenant refused the action's delete. The read is the run's shared one:
 // the refused delete changed nothing, so the refusals of many bound
-// actions share a read until a write of actions or bindings ends.
+// actions share a read until a write of actions or bindings that the
+// tenant does not refuse ends.
 func (r *actionResource) boundAfterWrites(ctx context.Context, trigger, id string) (bool, error) {
 	r.Tenant.Bindings.AfterWrites(ctx, trigger)
 	bindings, err := r.Tenant.Bindings.Read(ctx, trigger)
@@ -322,8 +323,8 @@ func (r *actionResource) noProfileUses(ctx context.Context, m actionModel, diags
 // (404, or 403 insufficient_entitlement) has none. Profiles that this apply
 // deletes may be on their way out: with action_id given as a literal id,
 // Terraform orders nothing between their deletes and this one. Where some
-// use the action, it asks again once the deletes of profiles in flight
-// have ended (the shared list holds what they did; no request is sent).
+// use the action, it asks again once no write of profiles is in flight
+// (the shared list holds what they did).
 func (r *actionResource) profilesUsing(ctx context.Context, id string) ([]string, error) {
 	users, err := r.profilesNaming(ctx, id)
 	if err != nil || len(users) == 0 {

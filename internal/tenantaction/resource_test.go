@@ -950,30 +950,25 @@ func TestAccAction_deleteInUse(t *testing.T) {
 
 // TestAccAction_removedWithItsProfileByLiteralID: an action and the profile
 // that uses it, named by a literal id (as terraform query writes it), removed
-// in one apply. Terraform orders nothing between the two deletes: the
-// action's check of the profiles waits for the profile deletes already sent;
-// one not sent yet still uses the action, and the check refuses saying to
-// apply again, after which the next apply removes the action. Either way the
-// tenant ends with neither, and the next plan is empty.
+// in one apply, in which Terraform orders nothing between the two deletes.
+// Either the action's check of the profiles finds none left (the profile's
+// delete ended or was in flight: TestProfilesUsing_waitsForProfileDeletesInFlight),
+// or it finds the profile and fails, saying to apply again, and the next
+// apply removes the action. Either way the tenant ends with neither, and the
+// next plan is empty.
 func TestAccAction_removedWithItsProfileByLiteralID(t *testing.T) {
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("runs the terraform CLI; set TF_ACC=1")
 	}
+	t.Parallel()
 	target, name := acctest.NewTarget(t), acctest.RandomName()
 	stt := "urn:acme:" + name
-	action := target.Config(testAccActionConfig_basic(name, codeV1)) + `
-output "id" {
-  value = tenant_action.test.id
-}
-`
-	cli := acctest.NewCLI(t, map[string]string{"main.tf": action})
-	apply := func(step string) string {
+	cli := acctest.NewCLI(t, map[string]string{"main.tf": target.Config(testAccActionConfig_profileByLiteralID(name, stt, ""))})
+	apply := func(step string) {
 		t.Helper()
-		out, err := cli.Run("apply", "-auto-approve", "-input=false", "-no-color")
-		if err != nil {
+		if out, err := cli.Run("apply", "-auto-approve", "-input=false", "-no-color"); err != nil {
 			t.Fatalf("%s: %v\n%s", step, err, out)
 		}
-		return out
 	}
 	apply("the action")
 	out, err := cli.Run("output", "-raw", "id")
@@ -981,23 +976,16 @@ output "id" {
 		t.Fatalf("output: %v\n%s", err, out)
 	}
 	id := strings.TrimSpace(out)
-	cli.Write(t, "main.tf", action+fmt.Sprintf(`
-resource "tenant_token_exchange_profile" "test" {
-  name               = %q
-  subject_token_type = %q
-  action_id          = %q
-}
-`, name, stt, id))
+	cli.Write(t, "main.tf", target.Config(testAccActionConfig_profileByLiteralID(name, stt, id)))
 	apply("the profile naming the action by its literal id")
 
 	cli.Write(t, "main.tf", target.ProviderBlock())
 	if out, err := cli.Run("apply", "-auto-approve", "-input=false", "-no-color"); err != nil {
 		flat := strings.Join(strings.Fields(out), " ")
-		if !strings.Contains(flat, "is used by token exchange profiles") || !strings.Contains(flat, "If this apply deletes those profiles, apply again") ||
+		if !strings.Contains(flat, "is used by token exchange profiles") || !strings.Contains(flat, "if this apply deletes them, apply again") ||
 			strings.Count(flat, "Error:") != 1 {
 			t.Fatalf("the apply that removes both failed otherwise than by the check saying to apply again: %v\n%s", err, out)
 		}
-		t.Logf("the profile's delete was not sent when the action's check read the profiles: applying again")
 		apply("the second apply")
 	}
 	if _, err := target.Client().GetAction(context.Background(), id); !mgmt.IsNotFound(err) {
@@ -1010,6 +998,27 @@ resource "tenant_token_exchange_profile" "test" {
 	if out, err := cli.Run("plan", "-input=false", "-no-color", "-detailed-exitcode"); err != nil {
 		t.Fatalf("the plan after the apply is not empty: %v\n%s", err, out)
 	}
+}
+
+// testAccActionConfig_profileByLiteralID is a custom token exchange action
+// with its id as an output and, when action is set, a profile that names
+// that id literally.
+func testAccActionConfig_profileByLiteralID(name, stt, action string) string {
+	config := testAccActionConfig_basic(name, codeV1) + `
+output "id" {
+  value = tenant_action.test.id
+}
+`
+	if action == "" {
+		return config
+	}
+	return config + fmt.Sprintf(`
+resource "tenant_token_exchange_profile" "test" {
+  name               = %q
+  subject_token_type = %q
+  action_id          = %q
+}
+`, name, stt, action)
 }
 
 // TestAccAction_forceDestroy runs under each answer of the tenant to the
@@ -1516,7 +1525,7 @@ func TestAccAction_deleteRefused(t *testing.T) {
 			name:       "bindings unreadable",
 			unreadable: true,
 			want: regexp.MustCompile(`The tenant refused to delete the action .* because it is in use.*Whether the trigger "post-login" ` +
-				`still binds it is not known: Reading the bindings of the trigger "post-login" failed.*403.*Insufficient scope.*apply again`),
+				`still binds it is not known: reading its bindings failed \(GET /actions/triggers/post-login/bindings: 403 .*Insufficient scope.*apply again`),
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -1542,6 +1551,7 @@ func TestAccAction_deleteRefused(t *testing.T) {
 					readsAfter.Add(1)
 					if forbid.Load() {
 						body := `{"statusCode":403,"error":"Forbidden","message":"Insufficient scope, expected any of: read:actions","errorCode":"insufficient_scope"}`
+						_ = r.Body.Close()
 						r.StatusCode, r.Body, r.ContentLength = http.StatusForbidden, io.NopCloser(strings.NewReader(body)), int64(len(body))
 						r.Header.Set("Content-Length", strconv.Itoa(len(body)))
 					}

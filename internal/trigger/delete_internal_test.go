@@ -3,13 +3,16 @@ package trigger
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tenant-iac/terraform-provider-tenant/internal/conns"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/framework"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/mgmt"
+	"github.com/tenant-iac/terraform-provider-tenant/internal/testorder"
 )
 
 // TestUnbindOnly_actionGoneAlready: the destroy of a replacement writes the
@@ -18,8 +21,10 @@ import (
 // makes the tenant refuse the list (404, or 400: the reference does not
 // say), and the write is sent again with what the trigger still binds. The
 // kept action stays bound, the unbound one is unbound, and nothing else is
-// sent. A refusal that the trigger's bindings do not explain is returned
-// after one read.
+// sent. While it reads the trigger between its two writes, a refused
+// delete's AfterWrites waits for it (the read is held by a proxy in front
+// of the emulator). A refusal that the trigger's bindings do not explain is
+// returned after one read.
 func TestUnbindOnly_actionGoneAlready(t *testing.T) {
 	for mode, status := range map[string]string{"not_found": "404", "invalid": "400"} {
 		t.Run(mode, func(t *testing.T) {
@@ -28,7 +33,12 @@ func TestUnbindOnly_actionGoneAlready(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { _ = emu.Close() })
-			tc, err := conns.New(mgmt.Config{Domain: emu.Domain(), ClientID: emu.ClientID(), ClientSecret: emu.ClientSecret()})
+			// A proxy in front of the emulator holds the read between the
+			// unbinding's two writes, once.
+			hold := testorder.NewHold(t, emu.Domain(), func(r *http.Request) bool {
+				return r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/bindings")
+			})
+			tc, err := conns.New(mgmt.Config{Domain: hold.URL, ClientID: emu.ClientID(), ClientSecret: emu.ClientSecret(), Audience: emu.Audience()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -56,10 +66,29 @@ func TestUnbindOnly_actionGoneAlready(t *testing.T) {
 			}
 			emu.ResetStats()
 			r := &bindingsResource{framework.WithTenant{Tenant: tc}}
-			// The replacement's destroy unbinds a1: it keeps a0 and a2, as the state has them.
-			if err := r.unbindOnly(ctx, "post-login", []mgmt.BindingUpdate{all[0], all[2]}); err != nil {
+			// The replacement's destroy unbinds a1: it keeps a0 and a2, as the
+			// state has them. While it reads the trigger between its two
+			// writes, a refused delete's AfterWrites waits for the whole of it.
+			hold.Arm()
+			unbound := make(chan error, 1)
+			go func() { unbound <- r.unbindOnly(ctx, "post-login", []mgmt.BindingUpdate{all[0], all[2]}) }()
+			<-hold.Arrived
+			wctx := testorder.NewContext(ctx)
+			after := make(chan struct{})
+			go func() {
+				tc.Bindings.AfterWrites(wctx, "post-login")
+				close(after)
+			}()
+			select {
+			case <-wctx.Waiting:
+			case <-after:
+				t.Fatal("AfterWrites returned between the unbinding's two writes")
+			}
+			hold.Release()
+			if err := <-unbound; err != nil {
 				t.Fatal(err)
 			}
+			<-after
 			const patch, read = "PATCH /api/v2/actions/triggers/{trigger}/bindings", "GET /api/v2/actions/triggers/{trigger}/bindings"
 			if s := emu.Stats(); s.ByRoute[patch] != 2 || s.ByRoute[read] != 1 || s.ByStatus[status] != 1 {
 				t.Fatalf("requests %v by status %v: want the refused write (%s), one read, the write again", s.ByRoute, s.ByStatus, status)
