@@ -206,7 +206,7 @@ func (b *TriggerBindings) Writing(trigger string) (done func()) {
 // that takes several, Writing), so that a Read after it shows them. Writes
 // that start while it waits extend the wait; each ends by itself
 // (answered, or failed after the client's retries). It cannot wait for a
-// resource Terraform has not started.
+// resource Terraform has not started. When ctx ends it returns at once.
 func (b *TriggerBindings) AfterWrites(ctx context.Context, trigger string) {
 	b.mu.Lock()
 	ws, ok := b.writing[trigger]

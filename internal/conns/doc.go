@@ -96,7 +96,8 @@
 //     the claim marks the other superseded (Refreshed), the claim after
 //     its refresh or destroy plans an update (Rewrite). No request, no wait: the outcome
 //     follows from the configuration, whatever the order and the
-//     -parallelism. Bindings that name an action by its literal id do not
+//     -parallelism.
+//   - Literal ids: bindings that name an action by its literal id do not
 //     depend on it, so Terraform orders nothing between their replacement
 //     and the delete: when the destroy plans first, the delete may meet the
 //     tenant's refusal (409). It then reads the bindings (above) once: when

@@ -284,7 +284,8 @@ func (c *SharedReads[T]) All(ctx context.Context) ([]T, error) {
 // AfterWrites returns once no write of the type is in flight (at once when
 // none is), so that what the run knows holds them. Writes that start while
 // it waits extend the wait; each ends by itself (answered, or failed after
-// the client's retries). It cannot wait for a write not sent yet.
+// the client's retries). It cannot wait for a write not sent yet. When ctx
+// ends it returns at once, and what the run knows may not hold them.
 func (c *SharedReads[T]) AfterWrites(ctx context.Context) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -85,10 +85,15 @@ func buildFailedDetail(a *mgmt.Action, next string) string {
 // trigger whose bindings could not be read after it: whether they still
 // bind it is not known.
 func boundUnknown(id, name, trigger, message string, err error) string {
+	next := "If this apply's tenant_trigger_actions drops the action, apply again; otherwise unbind it first, or set " +
+		"force_destroy = true on the action and apply before the destroy."
+	if e, ok := mgmt.AsAPIError(err); ok && e.ErrorCode == "insufficient_scope" {
+		next = "Grant read:actions to the provider's client and apply again, or set force_destroy = true on the action and " +
+			"apply before the destroy."
+	}
 	return fmt.Sprintf("The tenant refused to delete the action %s (%q) because it is in use (the API said: %s). "+
-		"Whether the trigger %q still binds it is not known: reading its bindings failed (%v).\n\n"+
-		"If this apply's tenant_trigger_actions drops the action, apply again; otherwise unbind it first, or set "+
-		"force_destroy = true on the action and apply before the destroy.", id, name, message, trigger, err)
+		"Whether the trigger %q still binds it is not known: reading its bindings failed (%v).\n\n%s",
+		id, name, message, trigger, err, next)
 }
 
 // boundRefused explains the tenant's refusal (409) to delete an action

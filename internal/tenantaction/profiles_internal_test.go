@@ -1,7 +1,6 @@
 package tenantaction
 
 import (
-	"context"
 	"net/http"
 	"strings"
 	"testing"
@@ -33,7 +32,7 @@ func TestProfilesUsing_waitsForProfileDeletesInFlight(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
+	ctx := t.Context() // ends before the cleanups: no call outlives the test
 	a, err := tc.API.CreateAction(ctx, mgmt.ActionCreate{Name: "exchange", Code: "exports.onExecuteCustomTokenExchange = async () => {};",
 		Deploy: true, SupportedTriggers: []mgmt.ActionTrigger{{ID: mgmt.TriggerCustomTokenExchange, Version: "v1"}}})
 	if err != nil {
@@ -55,7 +54,11 @@ func TestProfilesUsing_waitsForProfileDeletesInFlight(t *testing.T) {
 	hold.Arm()
 	deleted := make(chan error, 1)
 	go func() { deleted <- tc.API.DeleteTokenExchangeProfile(ctx, p.ID) }()
-	<-hold.Arrived // applied by the tenant, its answer held
+	select { // applied by the tenant, its answer held
+	case <-hold.Held:
+	case err := <-deleted:
+		t.Fatalf("the profile's delete ended (%v) without reaching the proxy", err)
+	}
 	wctx := testorder.NewContext(ctx)
 	type answer struct {
 		users []string
@@ -66,6 +69,8 @@ func TestProfilesUsing_waitsForProfileDeletesInFlight(t *testing.T) {
 		users, err := r.profilesUsing(wctx, a.ID)
 		checked <- answer{users, err}
 	}()
+	// The check sends no request before its wait (the profiles' list is
+	// the run's, read above): a token on Waiting is the wait.
 	select {
 	case <-wctx.Waiting:
 	case got := <-checked:

@@ -281,8 +281,8 @@ func (r *actionResource) Delete(ctx context.Context, req resource.DeleteRequest,
 }
 
 // boundAfterWrites reports whether the trigger still binds the action id,
-// read once the writes of its bindings already sent have ended, after the
-// tenant refused the action's delete. The read is the run's shared one:
+// read once no write of its bindings is in flight (a replacement's
+// unbinding counted whole), after the tenant refused the action's delete. The read is the run's shared one:
 // the refused delete changed nothing, so the refusals of many bound
 // actions share a read until a write of actions or bindings that the
 // tenant does not refuse ends.

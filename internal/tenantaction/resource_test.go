@@ -986,6 +986,7 @@ func TestAccAction_removedWithItsProfileByLiteralID(t *testing.T) {
 			strings.Count(flat, "Error:") != 1 {
 			t.Fatalf("the apply that removes both failed otherwise than by the check saying to apply again: %v\n%s", err, out)
 		}
+		t.Logf("the action's check found the profile still there: applying again")
 		apply("the second apply")
 	}
 	if _, err := target.Client().GetAction(context.Background(), id); !mgmt.IsNotFound(err) {
@@ -1525,7 +1526,8 @@ func TestAccAction_deleteRefused(t *testing.T) {
 			name:       "bindings unreadable",
 			unreadable: true,
 			want: regexp.MustCompile(`The tenant refused to delete the action .* because it is in use.*Whether the trigger "post-login" ` +
-				`still binds it is not known: reading its bindings failed \(GET /actions/triggers/post-login/bindings: 403 .*Insufficient scope.*apply again`),
+				`still binds it is not known: reading its bindings failed \(GET /actions/triggers/post-login/bindings: 403 .*Insufficient scope.*` +
+				`Grant read:actions to the provider's client and apply again`),
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

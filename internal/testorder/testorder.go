@@ -15,8 +15,9 @@ import (
 )
 
 // Context sends on Waiting each time a call takes its Done channel (up to
-// 64 times unreceived): the provider's waits take it only to wait, so a
-// test knows that a call waits.
+// 64 times unreceived). Requests and other waits take it too: a test uses
+// it where the call under test takes it only to wait (it sends no request
+// before), so that a token on Waiting says the call waits.
 type Context struct {
 	context.Context
 	Waiting chan struct{}
@@ -38,28 +39,35 @@ func (c *Context) Done() <-chan struct{} {
 
 // Hold is a proxy in front of a server that, once armed, holds the answer
 // of the next request that match accepts (the server has handled it) until
-// Release: Arrived is closed when it is held.
+// Release, or until the request's client gives up: Held is closed when it
+// is held. A Hold holds one answer: it is armed once.
 type Hold struct {
 	URL     string
-	Arrived chan struct{}
+	Held    chan struct{}
 	armed   atomic.Bool
+	used    atomic.Bool
 	release chan struct{}
 	once    sync.Once
 }
 
-// NewHold starts a Hold in front of upstream, closed when the test ends.
+// NewHold starts a Hold in front of upstream, closed when the test ends
+// (after Release, and before what the test registered earlier, such as
+// upstream's own cleanup).
 func NewHold(t testing.TB, upstream string, match func(*http.Request) bool) *Hold {
 	t.Helper()
 	u, err := url.Parse(upstream)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &Hold{Arrived: make(chan struct{}), release: make(chan struct{})}
+	h := &Hold{Held: make(chan struct{}), release: make(chan struct{})}
 	proxy := httputil.NewSingleHostReverseProxy(u)
 	proxy.ModifyResponse = func(r *http.Response) error {
 		if match(r.Request) && h.armed.CompareAndSwap(true, false) {
-			close(h.Arrived)
-			<-h.release
+			close(h.Held)
+			select {
+			case <-h.release:
+			case <-r.Request.Context().Done():
+			}
 		}
 		return nil
 	}
@@ -70,8 +78,14 @@ func NewHold(t testing.TB, upstream string, match func(*http.Request) bool) *Hol
 	return h
 }
 
-// Arm makes the next matching request's answer held.
-func (h *Hold) Arm() { h.armed.Store(true) }
+// Arm makes the next matching request's answer held; it panics when the
+// Hold was armed before.
+func (h *Hold) Arm() {
+	if h.used.Swap(true) {
+		panic("testorder: a Hold is armed once")
+	}
+	h.armed.Store(true)
+}
 
-// Release lets the held answer (and any later one) go.
+// Release lets the held answer go (later answers pass through).
 func (h *Hold) Release() { h.once.Do(func() { close(h.release) }) }

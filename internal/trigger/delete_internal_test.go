@@ -1,7 +1,6 @@
 package trigger
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"slices"
@@ -42,7 +41,7 @@ func TestUnbindOnly_actionGoneAlready(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ctx := context.Background()
+			ctx := t.Context() // ends before the cleanups: no call outlives the test
 			var ids []string
 			var all []mgmt.BindingUpdate
 			for i := range 3 {
@@ -72,7 +71,11 @@ func TestUnbindOnly_actionGoneAlready(t *testing.T) {
 			hold.Arm()
 			unbound := make(chan error, 1)
 			go func() { unbound <- r.unbindOnly(ctx, "post-login", []mgmt.BindingUpdate{all[0], all[2]}) }()
-			<-hold.Arrived
+			select {
+			case <-hold.Held:
+			case err := <-unbound:
+				t.Fatalf("the unbinding ended (%v) without reading the trigger between two writes", err)
+			}
 			wctx := testorder.NewContext(ctx)
 			after := make(chan struct{})
 			go func() {
