@@ -282,10 +282,10 @@ func (r *actionResource) Delete(ctx context.Context, req resource.DeleteRequest,
 
 // boundAfterWrites reports whether the trigger still binds the action id,
 // read once no write of its bindings is in flight (a replacement's
-// unbinding counted whole), after the tenant refused the action's delete. The read is the run's shared one:
-// the refused delete changed nothing, so the refusals of many bound
-// actions share a read until a write of actions or bindings that the
-// tenant does not refuse ends.
+// unbinding counted whole), after the tenant refused the action's delete.
+// The read is the run's shared one: the refused delete changed nothing, so
+// the refusals of many bound actions share a read until a write of actions
+// or bindings that the tenant does not refuse ends.
 func (r *actionResource) boundAfterWrites(ctx context.Context, trigger, id string) (bool, error) {
 	r.Tenant.Bindings.AfterWrites(ctx, trigger)
 	bindings, err := r.Tenant.Bindings.Read(ctx, trigger)
