@@ -275,7 +275,9 @@ func onSuccess[T any](f func() (T, error)) func() (T, error) {
 
 // OnceAcrossCLIs marks a test of the provider's own decisions, whose
 // outcome no CLI changes: bounds refused before any request, the tenant's
-// refusals, errors and faults turned into diagnostics. make test runs it,
+// refusals, errors and faults turned into diagnostics; or a test whose CLI
+// work another test, named in a comment at the call, does on every CLI,
+// so that what it adds is the provider's decisions. make test runs it,
 // with the newest Terraform and the race detector; the passes that run the
 // suite again with other CLIs to test what a CLI decides (plan, apply,
 // refresh, import, identity, moved, write-only and ephemeral values, the

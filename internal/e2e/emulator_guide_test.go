@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tenant-iac/terraform-provider-tenant/internal/acctest"
 	"github.com/tenant-iac/terraform-provider-tenant/internal/emulator"
 )
 
@@ -22,6 +23,8 @@ import (
 // route "What it does not serve" names is answered as not served, and
 // logged.
 func TestEmulatorGuide(t *testing.T) {
+	// Once: it starts no Terraform: the emulator and curl only.
+	acctest.OnceAcrossCLIs(t)
 	t.Parallel() // a folder, a home and an emulator of its own
 	if _, err := exec.LookPath("curl"); err != nil {
 		t.Skip("the emulator guide calls the emulator with curl, which is not on PATH")

@@ -35,6 +35,9 @@ func assign(t *testing.T, target *acctest.Target, roleID string, pairs ...mgmt.P
 }
 
 func TestAccRolePermission_basic(t *testing.T) {
+	// Once: one pair created and planned empty is the first step of every
+	// TestTransitions_rolePermission walk, on every CLI.
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	role, ident := target.Role(t), api(t, target, 3)
 	// A pair assigned outside Terraform stays through create and destroy.
@@ -421,6 +424,9 @@ func TestAccRolePermission_apiErrors(t *testing.T) {
 // both types still plans; the warning itself is asserted on the CLI's
 // output by TestAccRolePermission_mixedUseWarns.
 func TestAccRolePermission_mixedUse(t *testing.T) {
+	// Once: its one plan is TestAccRolePermission_mixedUseWarns' on every
+	// CLI.
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	role, ident := target.Role(t), api(t, target, 2)
 	resource.ParallelTest(t, resource.TestCase{

@@ -74,6 +74,9 @@ func checkNoPermissions(target *acctest.Target, roleID string) resource.TestChec
 }
 
 func TestAccRolePermissions_basic(t *testing.T) {
+	// Once: a create planned empty is every TestTransitions_rolePermissions
+	// walk's first step, on every CLI.
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	role, ident := target.Role(t), api(t, target, 3)
 	resource.ParallelTest(t, resource.TestCase{
@@ -97,6 +100,10 @@ func TestAccRolePermissions_basic(t *testing.T) {
 // other pairs holds exactly the configured ones after create, and the next
 // plan is empty.
 func TestAccRolePermissions_authoritativeCreate(t *testing.T) {
+	// Once: a create planned empty is every TestTransitions_rolePermissions
+	// walk's first step, and a create on a role holding other pairs
+	// TestAccRolePermissions_createWarnsAtPlan's, on every CLI.
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	role, ident := target.Role(t), api(t, target, 4)
 	assign(t, target, role.ID, pair(ident, "p:001"), pair(ident, "p:003"))
@@ -508,6 +515,10 @@ func TestAccRolePermissions_identity(t *testing.T) {
 // start or the whole name (the reference does not say); a name that only
 // longer names hold is no match.
 func TestAccRoleDataSource_nameFilter(t *testing.T) {
+	// Once: the data source by name, read and refused at plan, is
+	// TestAccRoleDataSource_basic's on every CLI; which role each reading
+	// yields is the provider's.
+	acctest.OnceAcrossCLIs(t)
 	for _, answer := range []string{"substring", "prefix", "exact"} {
 		t.Run(answer, func(t *testing.T) {
 			target := acctest.NewTargetWith(t, emulator.Options{Assume: emulator.Assumptions{RoleNameFilter: answer}})

@@ -44,6 +44,9 @@ func checkRole(target *acctest.Target, name, description string) resource.TestCh
 }
 
 func TestAccRole_basic(t *testing.T) {
+	// Once: a role with a name only, created and planned empty, is
+	// TestAccRole_duplicateName's and TestAccRole_disappears' on every CLI.
+	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	name := acctest.RandomName()
 	resource.ParallelTest(t, resource.TestCase{

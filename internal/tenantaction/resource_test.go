@@ -1142,6 +1142,10 @@ func TestAccAction_deleteWhenProfilesCannotBeListed(t *testing.T) {
 // use is deleted without listing profiles, by credentials that may not
 // read them.
 func TestAccAction_deleteOtherTrigger(t *testing.T) {
+	// Once: a post-login action created and removed from the configuration
+	// is TestAccAction_boundOutside's on every CLI; which lists the delete
+	// reads is the provider's.
+	acctest.OnceAcrossCLIs(t)
 	target, name := acctest.NewTarget(t), acctest.RandomName()
 	emu := target.RequireEmulator(t)
 	var scopes []string
