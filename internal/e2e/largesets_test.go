@@ -21,6 +21,12 @@ const large = mgmt.MaxPermissionsPerRole
 type largeCase struct {
 	name   string
 	config func(n int, edited bool) string
+	// reordered is config(large, false) with its elements written in
+	// another order, which is no change; "" where they have no order.
+	reordered string
+	// edit is the changed lines of the plan from config(large, false) to
+	// config(large, true): the one element edited and what holds it.
+	edit []string
 }
 
 func largeCases(tb testing.TB, emu *emulator.Server) []largeCase {
@@ -34,8 +40,27 @@ func largeCases(tb testing.TB, emu *emulator.Server) []largeCase {
 		tb.Fatal(err)
 	}
 	return []largeCase{
-		{"scopes", l.ScopesConfig},
-		{"permissions", func(n int, edited bool) string { return l.PermissionsConfig(n, edited, false) }},
+		{
+			name:   "scopes",
+			config: l.ScopesConfig,
+			edit: []string{
+				`~ resource "tenant_resource_server" "large" {`,
+				`~ scopes = {`,
+				`~ "scope:7" = "Scope 7" -> "Edited scope 7"`,
+			},
+		},
+		{
+			name:      "permissions",
+			config:    func(n int, edited bool) string { return l.PermissionsConfig(n, edited, false) },
+			reordered: l.PermissionsConfig(large, false, true),
+			edit: []string{
+				`~ resource "tenant_role_permissions" "large" {`,
+				`~ permissions = {`,
+				fmt.Sprintf(`~ %q = [`, l.API),
+				`- "scope:0",`,
+				fmt.Sprintf(`+ "scope:%d",`, large),
+			},
+		},
 	}
 }
 
@@ -49,11 +74,13 @@ func startEmulator(tb testing.TB) *emulator.Server {
 	return emu
 }
 
-// TestLargeCollections_planEmpty applies a resource whose collection holds
-// 1,000 elements, then one element changed, and checks after each apply
-// that the next plan is empty; the permissions written in the opposite
-// order plan no change either.
-func TestLargeCollections_planEmpty(t *testing.T) {
+// TestLargeCollections applies a resource whose collection holds 1,000
+// elements, then one element changed, and checks after each apply that the
+// next plan is empty. Between the two applies, on the same state, it checks
+// that the same elements in another order plan no change and that the plan
+// of the edit shows the edited element alone: each CLI renders a large
+// plan in its own way.
+func TestLargeCollections(t *testing.T) {
 	t.Parallel() // its own emulator and folders
 	requireAcc(t)
 	emu := startEmulator(t)
@@ -61,8 +88,9 @@ func TestLargeCollections_planEmpty(t *testing.T) {
 	for _, tc := range largeCases(t, emu) {
 		t.Run(tc.name, func(t *testing.T) {
 			cli := acctest.NewCLI(t, map[string]string{"main.tf": provider + tc.config(large, false)})
-			for _, edited := range []bool{false, true} {
-				cli.Write(t, "main.tf", provider+tc.config(large, edited))
+			// applied applies main.tf and checks that the next plan is empty.
+			applied := func(edited bool) {
+				t.Helper()
 				if out, err := cli.Run("apply", "-auto-approve", "-input=false", "-no-color"); err != nil {
 					t.Fatalf("apply (edited %v): %v\n%s", edited, err, out)
 				}
@@ -70,6 +98,20 @@ func TestLargeCollections_planEmpty(t *testing.T) {
 					t.Fatalf("plan after apply (edited %v) is not empty: %v\n%s", edited, err, out)
 				}
 			}
+			applied(false)
+			if tc.reordered != "" {
+				cli.Write(t, "main.tf", provider+tc.reordered)
+				if out, err := cli.Run("plan", "-detailed-exitcode", "-input=false", "-no-color"); err != nil {
+					t.Fatalf("the same elements in another order plan a change: %v\n%s", err, out)
+				}
+			}
+			cli.Write(t, "main.tf", provider+tc.config(large, true))
+			out, err := cli.Run("plan", "-input=false", "-no-color")
+			if err != nil {
+				t.Fatalf("plan of the edit: %v\n%s", err, out)
+			}
+			checkOneEdit(t, out, tc.edit)
+			applied(true)
 			if out, err := cli.Run("destroy", "-auto-approve", "-input=false", "-no-color"); err != nil || !strings.Contains(out, "Destroy complete") {
 				t.Fatalf("destroy: %v\n%s", err, out)
 			}
@@ -77,61 +119,22 @@ func TestLargeCollections_planEmpty(t *testing.T) {
 	}
 }
 
-// TestLargeCollections_oneEditReadsAsOneElement: on a collection of 1,000,
-// the plan of an edit of one element shows that element alone, and the
-// same names in another order plan no change.
-func TestLargeCollections_oneEditReadsAsOneElement(t *testing.T) {
-	t.Parallel() // its own emulator and folders
-	requireAcc(t)
-	emu := startEmulator(t)
-	provider := acctest.ProviderHCL(emu.Domain(), emu.ClientID(), emu.ClientSecret())
-	c, err := mgmt.New(mgmt.Config{Domain: emu.Domain(), ClientID: emu.ClientID(), ClientSecret: emu.ClientSecret()})
-	if err != nil {
-		t.Fatal(err)
+// checkOneEdit checks that plan, the human-readable plan of an edit of one
+// element of a large collection, changes one resource and shows the lines
+// in want alone: the edited element reads as one element.
+func checkOneEdit(t *testing.T, plan string, want []string) {
+	t.Helper()
+	got := acctest.ChangedLines(plan)
+	if acctest.OpenTofu(t) {
+		// OpenTofu lists every write-only attribute of a resource it
+		// updates, set or not, as "~ name = (write-only attribute)".
+		got = slices.DeleteFunc(got, func(l string) bool { return strings.HasSuffix(l, "= (write-only attribute)") })
 	}
-	l, err := acctest.SetUpLarge(context.Background(), c, "edit", large)
-	if err != nil {
-		t.Fatal(err)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("the plan shows the changed lines\n  %s\nwant\n  %s\nplan:\n%s", strings.Join(got, "\n  "), strings.Join(want, "\n  "), plan)
 	}
-	for _, tc := range []struct {
-		name                string
-		first, edited, same string
-		want                []string
-	}{
-		{"scopes", l.ScopesConfig(large, false), l.ScopesConfig(large, true), "",
-			[]string{`~ resource "tenant_resource_server" "large" {`, `~ scopes = {`, `~ "scope:7" = "Scope 7" -> "Edited scope 7"`}},
-		{"permissions", l.PermissionsConfig(large, false, false), l.PermissionsConfig(large, true, false), l.PermissionsConfig(large, false, true),
-			[]string{`~ resource "tenant_role_permissions" "large" {`, `~ permissions = {`, fmt.Sprintf(`~ %q = [`, l.API), `- "scope:0",`, fmt.Sprintf(`+ "scope:%d",`, large)}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			cli := acctest.NewCLI(t, map[string]string{"main.tf": provider + tc.first})
-			if out, err := cli.Run("apply", "-auto-approve", "-input=false", "-no-color"); err != nil {
-				t.Fatalf("apply: %v\n%s", err, out)
-			}
-			if tc.same != "" {
-				cli.Write(t, "main.tf", provider+tc.same)
-				if out, err := cli.Run("plan", "-detailed-exitcode", "-input=false", "-no-color"); err != nil {
-					t.Fatalf("the same elements in another order plan a change: %v\n%s", err, out)
-				}
-			}
-			cli.Write(t, "main.tf", provider+tc.edited)
-			out, err := cli.Run("plan", "-input=false", "-no-color")
-			if err != nil {
-				t.Fatalf("plan: %v\n%s", err, out)
-			}
-			got := acctest.ChangedLines(out)
-			if acctest.OpenTofu(t) {
-				// OpenTofu lists every write-only attribute of a resource it
-				// updates, set or not, as "~ name = (write-only attribute)".
-				got = slices.DeleteFunc(got, func(l string) bool { return strings.HasSuffix(l, "= (write-only attribute)") })
-			}
-			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
-				t.Fatalf("the plan shows the changed lines\n  %s\nwant\n  %s\nplan:\n%s", strings.Join(got, "\n  "), strings.Join(tc.want, "\n  "), out)
-			}
-			if !strings.Contains(out, "Plan: 0 to add, 1 to change, 0 to destroy.") {
-				t.Fatalf("plan:\n%s", out)
-			}
-		})
+	if !strings.Contains(plan, "Plan: 0 to add, 1 to change, 0 to destroy.") {
+		t.Fatalf("plan:\n%s", plan)
 	}
 }
 
