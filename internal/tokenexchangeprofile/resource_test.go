@@ -136,10 +136,14 @@ func TestAccTokenExchangeProfile_nameKept(t *testing.T) {
 		CheckDestroy:             target.CheckGone(tokenexchangeprofile.TypeName, getProfile),
 		Steps: []resource.TestStep{
 			{Config: unnamed, ResourceName: addr, ImportState: true, ImportStateId: existing.ID, ImportStatePersist: true},
-			{Config: unnamed, PlanOnly: true},
-			{Config: unnamed, Check: tenantName("Named outside"), ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact("Named outside")),
-			}},
+			{
+				Config:           unnamed,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check:            tenantName("Named outside"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact("Named outside")),
+				},
+			},
 			{Config: target.Config(testAccProfileConfig("Named here", stt, action)), Check: tenantName("Named here")},
 			{
 				Config: unnamed,
