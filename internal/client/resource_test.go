@@ -629,7 +629,6 @@ resource "tenant_client" "test" {
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 			},
-			{Config: config("second", "HS256"), PlanOnly: true},
 		},
 	})
 }
@@ -732,7 +731,6 @@ resource "tenant_client" "test" {
 					{Config: config("third", `grant_types = ["client_credentials", "refresh_token"]`), ConfigPlanChecks: empty},
 					// Removed: the tenant keeps its list.
 					{Config: config("third", ""), ConfigPlanChecks: empty, Check: onTenant("client_credentials", "refresh_token")},
-					{Config: config("third", ""), PlanOnly: true},
 				},
 			})
 		})

@@ -601,15 +601,12 @@ resource "tenant_resource_server" "test" {
 					}
 				},
 				Config: countConfig(0),
-			},
-			{
-				PreConfig: func() {
+				Check: func(*terraform.State) error {
 					if n := apis(); n != 0 {
-						t.Fatalf("scaling to 0 left %d APIs behind", n)
+						return fmt.Errorf("scaling to 0 left %d APIs behind", n)
 					}
+					return nil
 				},
-				Config:   countConfig(0),
-				PlanOnly: true,
 			},
 		},
 	})

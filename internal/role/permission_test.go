@@ -107,9 +107,6 @@ func TestAccRolePermission_import(t *testing.T) {
 	target := acctest.NewTarget(t)
 	role, ident := target.Role(t), api(t, target, 2)
 	id := role.ID + "::" + ident + "::p:000"
-	importErr := func(id, want string) resource.TestStep {
-		return resource.TestStep{ResourceName: pairAddr, ImportState: true, ImportStateId: id, ExpectError: acctest.ExpectError(want)}
-	}
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy:             checkNoPermissions(target, role.ID),
@@ -117,6 +114,26 @@ func TestAccRolePermission_import(t *testing.T) {
 			{Config: target.Config(testAccPermissionConfig_pair(role.ID, ident, "p:000"))},
 			{ResourceName: pairAddr, ImportState: true, ImportStateVerify: true},
 			{ResourceName: pairAddr, ImportState: true, ImportStateVerify: true, ImportStateId: id},
+		},
+	})
+}
+
+// TestAccRolePermission_importRefused: import IDs the provider refuses, from
+// the ID alone or from one read of the role's permissions. The role holds
+// p:000, assigned through the API: each import runs in a folder of its own
+// and needs only the configuration, not an applied pair.
+func TestAccRolePermission_importRefused(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
+	target := acctest.NewTarget(t)
+	role, ident := target.Role(t), api(t, target, 2)
+	assign(t, target, role.ID, pair(ident, "p:000"))
+	cfg := target.Config(testAccPermissionConfig_pair(role.ID, ident, "p:000"))
+	importErr := func(id, want string) resource.TestStep {
+		return resource.TestStep{Config: cfg, ResourceName: pairAddr, ImportState: true, ImportStateId: id, ExpectError: acctest.ExpectError(want)}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		Steps: []resource.TestStep{
 			importErr(role.ID, `The import ID "`+role.ID+`" for tenant_role_permission does not have three parts separated by "::". `+
 				`Use <role_id>::<resource_server_identifier>::<permission_name>`),
 			importErr(role.ID+"::"+ident, `does not have three parts separated by "::"`),

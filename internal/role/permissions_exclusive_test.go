@@ -296,8 +296,22 @@ func TestAccRolePermissions_import(t *testing.T) {
 			{Config: target.Config(testAccPermissions(role.ID, ident, "p:000", "p:001"))},
 			{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateId: role.ID},
 			{ResourceName: addr, ImportState: true, ImportStateId: "rol_doesnotexist0000", ExpectError: acctest.ExpectError(`Cannot import non-existent remote object`)},
-			{ResourceName: addr, ImportState: true, ImportStateId: "..", ExpectError: acctest.ExpectError(`The import ID ".." for tenant_role_permissions must not be "." or ".."`)},
-			{ResourceName: addr, ImportState: true, ImportStateId: role.ID + "/users", ExpectError: acctest.ExpectError(`The import ID "` + role.ID + `/users" for tenant_role_permissions is not a role id`)},
+		},
+	})
+}
+
+// TestAccRolePermissions_importRefused: import IDs the provider refuses from
+// the ID alone.
+func TestAccRolePermissions_importRefused(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
+	target := acctest.NewTarget(t)
+	role, ident := target.Role(t), api(t, target, 1)
+	cfg := target.Config(testAccPermissions(role.ID, ident, "p:000"))
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg, ResourceName: addr, ImportState: true, ImportStateId: "..", ExpectError: acctest.ExpectError(`The import ID ".." for tenant_role_permissions must not be "." or ".."`)},
+			{Config: cfg, ResourceName: addr, ImportState: true, ImportStateId: role.ID + "/users", ExpectError: acctest.ExpectError(`The import ID "` + role.ID + `/users" for tenant_role_permissions is not a role id`)},
 		},
 	})
 }

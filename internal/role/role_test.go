@@ -115,24 +115,32 @@ func TestAccRole_import(t *testing.T) {
 			{Config: target.Config(testAccRoleConfig_described(name, "Imported"))},
 			{ResourceName: roleAddr, ImportState: true, ImportStateVerify: true},
 			{ResourceName: roleAddr, ImportState: true, ImportStateVerify: true, ImportStateId: name},
-			{
-				ResourceName:  roleAddr,
-				ImportState:   true,
-				ImportStateId: strings.ToUpper(name),
-				ExpectError:   acctest.ExpectError(`No role is named exactly "` + regexp.QuoteMeta(strings.ToUpper(name)) + `"`),
-			},
-			{
-				ResourceName:  roleAddr,
-				ImportState:   true,
-				ImportStateId: "rol_doesnotexist0000",
-				ExpectError:   acctest.ExpectError(`No role has the id "rol_doesnotexist0000", and none is named so exactly`),
-			},
-			{
-				ResourceName:  roleAddr,
-				ImportState:   true,
-				ImportStateId: "..",
-				ExpectError:   acctest.ExpectError(`The import ID ".." for tenant_role must not be "." or ".."`),
-			},
+		},
+	})
+}
+
+// TestAccRole_importRefused: import IDs the provider refuses, from the ID
+// alone or from its look-ups. The role named in lower case exists: names
+// are matched exactly.
+func TestAccRole_importRefused(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
+	target := acctest.NewTarget(t)
+	name := target.Role(t).Name
+	importErr := func(id, want string) resource.TestStep {
+		return resource.TestStep{
+			Config:        target.Config(testAccRoleConfig_name(name)),
+			ResourceName:  roleAddr,
+			ImportState:   true,
+			ImportStateId: id,
+			ExpectError:   acctest.ExpectError(want),
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		Steps: []resource.TestStep{
+			importErr(strings.ToUpper(name), `No role is named exactly "`+regexp.QuoteMeta(strings.ToUpper(name))+`"`),
+			importErr("rol_doesnotexist0000", `No role has the id "rol_doesnotexist0000", and none is named so exactly`),
+			importErr("..", `The import ID ".." for tenant_role must not be "." or ".."`),
 		},
 	})
 }

@@ -656,9 +656,22 @@ func TestAccAction_import(t *testing.T) {
 					}
 					return nil
 				}},
-			{ResourceName: addr, ImportState: true, ImportStateId: "not-a-uuid", ExpectError: acctest.ExpectError(`The import ID "not-a-uuid" for tenant_action is not an action id`)},
-			{ResourceName: addr, ImportState: true, ImportStateId: "..", ExpectError: acctest.ExpectError(`The import ID ".." for tenant_action must not be "." or ".."`)},
 			{ResourceName: addr, ImportState: true, ImportStateId: "00000000-0000-4000-8000-000000000000", ExpectError: acctest.ExpectError(`Cannot import non-existent remote object`)},
+		},
+	})
+}
+
+// TestAccAction_importRefused: import IDs the provider refuses from the ID
+// alone.
+func TestAccAction_importRefused(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
+	target := acctest.NewTarget(t)
+	cfg := target.Config(testAccActionConfig_basic(acctest.RandomName(), codeV1))
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg, ResourceName: addr, ImportState: true, ImportStateId: "not-a-uuid", ExpectError: acctest.ExpectError(`The import ID "not-a-uuid" for tenant_action is not an action id`)},
+			{Config: cfg, ResourceName: addr, ImportState: true, ImportStateId: "..", ExpectError: acctest.ExpectError(`The import ID ".." for tenant_action must not be "." or ".."`)},
 		},
 	})
 }

@@ -28,6 +28,20 @@ func getProfile(ctx context.Context, c *mgmt.Client, id string) error {
 	return err
 }
 
+// profile creates a profile through the API, deleted when the test ends
+// (a profile already gone is success).
+func profile(t *testing.T, target *acctest.Target, name, stt, action string) *mgmt.TokenExchangeProfile {
+	t.Helper()
+	p, err := target.Client().CreateTokenExchangeProfile(context.Background(), mgmt.TokenExchangeProfileCreate{
+		Name: name, SubjectTokenType: stt, ActionID: action, Type: "custom_authentication",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = target.Client().DeleteTokenExchangeProfile(context.Background(), p.ID) })
+	return p
+}
+
 func TestAccTokenExchangeProfile_basic(t *testing.T) {
 	target := acctest.NewTarget(t)
 	action, stt := target.Action(t, mgmt.TriggerCustomTokenExchange, true), "urn:acme:"+acctest.RandomName()
@@ -103,12 +117,7 @@ func TestAccTokenExchangeProfile_update(t *testing.T) {
 func TestAccTokenExchangeProfile_nameKept(t *testing.T) {
 	target := acctest.NewTarget(t)
 	action, stt := target.Action(t, mgmt.TriggerCustomTokenExchange, true), "urn:acme:"+acctest.RandomName()
-	existing, err := target.Client().CreateTokenExchangeProfile(context.Background(), mgmt.TokenExchangeProfileCreate{
-		Name: "Named outside", SubjectTokenType: stt, ActionID: action, Type: "custom_authentication",
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	existing := profile(t, target, "Named outside", stt, action)
 	tenantName := func(want string) resource.TestCheckFunc {
 		return func(*terraform.State) error {
 			p, err := target.Client().GetTokenExchangeProfile(context.Background(), existing.ID)
@@ -127,10 +136,14 @@ func TestAccTokenExchangeProfile_nameKept(t *testing.T) {
 		CheckDestroy:             target.CheckGone(tokenexchangeprofile.TypeName, getProfile),
 		Steps: []resource.TestStep{
 			{Config: unnamed, ResourceName: addr, ImportState: true, ImportStateId: existing.ID, ImportStatePersist: true},
-			{Config: unnamed, PlanOnly: true},
-			{Config: unnamed, Check: tenantName("Named outside"), ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact("Named outside")),
-			}},
+			{
+				Config:           unnamed,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check:            tenantName("Named outside"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact("Named outside")),
+				},
+			},
 			{Config: target.Config(testAccProfileConfig("Named here", stt, action)), Check: tenantName("Named here")},
 			{
 				Config: unnamed,
@@ -179,10 +192,29 @@ func TestAccTokenExchangeProfile_import(t *testing.T) {
 			{ResourceName: addr, ImportState: true, ImportStateVerify: true},
 			{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateId: stt},
 			{ResourceName: addr, ImportState: true, ImportStateId: "tep_0000000000000000", ExpectError: acctest.ExpectError(`Cannot import non-existent remote object`)},
-			{ResourceName: addr, ImportState: true, ImportStateId: "urn:acme:no-such-profile", ExpectError: acctest.ExpectError(`No token exchange profile has subject_token_type`)},
-			{ResourceName: addr, ImportState: true, ImportStateId: "tep one", ExpectError: acctest.ExpectError(`The import ID "tep one" is neither a profile id`)},
-			{ResourceName: addr, ImportState: true, ImportStateId: "..", ExpectError: acctest.ExpectError(`The import ID ".." is neither a profile id`)},
-			{ResourceName: addr, ImportState: true, ImportStateId: ".", ExpectError: acctest.ExpectError(`The import ID "." is neither a profile id`)},
+		},
+	})
+}
+
+// TestAccTokenExchangeProfile_importRefused: import IDs the provider refuses,
+// from the ID alone or from one look-up by subject_token_type, which reads
+// a profile of another one and passes it by.
+func TestAccTokenExchangeProfile_importRefused(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
+	target := acctest.NewTarget(t)
+	action, stt := target.Action(t, mgmt.TriggerCustomTokenExchange, true), "urn:acme:"+acctest.RandomName()
+	profile(t, target, "Another", stt, action)
+	cfg := target.Config(testAccProfileConfig("", stt, action))
+	importErr := func(id, want string) resource.TestStep {
+		return resource.TestStep{Config: cfg, ResourceName: addr, ImportState: true, ImportStateId: id, ExpectError: acctest.ExpectError(want)}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		Steps: []resource.TestStep{
+			importErr("urn:acme:no-such-profile", `No token exchange profile has subject_token_type`),
+			importErr("tep one", `The import ID "tep one" is neither a profile id`),
+			importErr("..", `The import ID ".." is neither a profile id`),
+			importErr(".", `The import ID "." is neither a profile id`),
 		},
 	})
 }
@@ -292,12 +324,7 @@ func TestAccTokenExchangeProfile_apiErrors(t *testing.T) {
 	deployed := target.Action(t, mgmt.TriggerCustomTokenExchange, true)
 	undeployed := target.Action(t, mgmt.TriggerCustomTokenExchange, false)
 	postLogin := target.Action(t, "post-login", true)
-	existing, err := target.Client().CreateTokenExchangeProfile(context.Background(), mgmt.TokenExchangeProfileCreate{
-		Name: "existing", SubjectTokenType: "urn:acme:taken", ActionID: deployed, Type: "custom_authentication",
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	existing := profile(t, target, "existing", "urn:acme:taken", deployed)
 	emu.AddClient(emulator.Client{ID: "non-global", Secret: "non-global-secret", Scopes: emulator.AllScopes()})
 	emu.AddClient(emulator.Client{ID: "reader", Secret: "reader-secret", Scopes: []string{"read:token_exchange_profiles"}, Global: true})
 	// A client that cannot read actions: the plan's action checks are

@@ -167,15 +167,28 @@ func TestAccTriggerActions_import(t *testing.T) {
 				Config:           target.Config(testAccBindings("credentials-exchange", bound{a, "Bound outside"})),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
+		},
+	})
+}
+
+// TestAccTriggerActions_importRefused: import IDs the provider refuses from
+// the ID alone.
+func TestAccTriggerActions_importRefused(t *testing.T) {
+	acctest.OnceAcrossCLIs(t)
+	target := acctest.NewTarget(t)
+	cfg := target.Config(testAccBindings("credentials-exchange", bound{"5d110643-a54e-432b-a0b7-e58bbf1fae77", "x"}))
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		Steps: []resource.TestStep{
 			{
-				Config:        target.Config(testAccBindings("credentials-exchange", bound{a, "x"})),
+				Config:        cfg,
 				ResourceName:  addr,
 				ImportState:   true,
 				ImportStateId: "custom-token-exchange",
 				ExpectError:   acctest.ExpectError(`Invalid import ID.*is bound by its token exchange profile`),
 			},
 			{
-				Config:        target.Config(testAccBindings("credentials-exchange", bound{a, "x"})),
+				Config:        cfg,
 				ResourceName:  addr,
 				ImportState:   true,
 				ImportStateId: "no-such-trigger",
