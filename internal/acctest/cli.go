@@ -273,20 +273,31 @@ func onSuccess[T any](f func() (T, error)) func() (T, error) {
 	}
 }
 
-// OnceAcrossCLIs marks a test of the provider's own decisions, whose
-// outcome no CLI changes: bounds refused before any request, the tenant's
-// refusals, errors and faults turned into diagnostics; or a test whose CLI
-// work another test, named in a comment at the call, does on every CLI,
-// so that what it adds is the provider's decisions. make test runs it,
-// with the newest Terraform and the race detector; the passes that run the
-// suite again with other CLIs to test what a CLI decides (plan, apply,
-// refresh, import, identity, moved, write-only and ephemeral values, the
-// guides), make testacc and make testacc-opentofu, set TENANT_ACC_CLI_PASS
-// and skip it, saying so.
+// OnceAcrossCLIs marks a test whose outcome no CLI changes: a test of the
+// provider's own decisions (bounds refused before any request, the
+// tenant's refusals, errors and faults turned into diagnostics), or one
+// that starts no Terraform in a package whose other tests do. make test
+// runs it, with the newest Terraform and the race detector; the passes
+// that run the suite again with other CLIs to test what a CLI decides
+// (plan, apply, refresh, import, identity, moved, write-only and ephemeral
+// values, the guides), make testacc and make testacc-opentofu, set
+// TENANT_ACC_CLI_PASS and skip it, saying so.
 func OnceAcrossCLIs(t testing.TB) {
 	t.Helper()
 	if CLIPass() {
-		t.Skip("the provider's own decision, the same under every CLI: make test runs it")
+		t.Skip("its outcome is the same under every CLI: make test runs it")
+	}
+}
+
+// CLIWorkDoneBy marks a test whose CLI work (the same commands on the same
+// shape of configuration) the tests named do with every CLI, so that what
+// it adds is the provider's decisions: make test runs it, and the passes
+// with other CLIs skip it, naming those tests. TestCLIWorkDoneBy checks
+// that each named test exists and is not skipped there itself.
+func CLIWorkDoneBy(t testing.TB, tests ...string) {
+	t.Helper()
+	if CLIPass() {
+		t.Skipf("its CLI work is done with every CLI by %s: make test runs it", strings.Join(tests, ", "))
 	}
 }
 

@@ -60,3 +60,10 @@ func IdentitySteps(config, addr string, identity map[string]knownvalue.Check, im
 		},
 	}
 }
+
+// ImportRefused is a step that imports id into addr, with config in the
+// step's folder, and expects the import to fail with want (a pattern, as
+// ExpectError reads it).
+func ImportRefused(config, addr, id, want string) resource.TestStep {
+	return resource.TestStep{Config: config, ResourceName: addr, ImportState: true, ImportStateId: id, ExpectError: ExpectError(want)}
+}

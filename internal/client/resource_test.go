@@ -43,11 +43,9 @@ var clientIDPattern = regexp.MustCompile(`^[A-Za-z0-9]{32}$`)
 // TestAccClient_basic: a client with a name only holds the tenant's
 // defaults, no secret in the state, and plans empty.
 func TestAccClient_basic(t *testing.T) {
-	// Once: its CLI work (a client with a name only, created and planned
-	// empty) is TestAccClientSecret_ephemeral's and
-	// TestAccClientGrant_subjectTypes' on every CLI; the import,
-	// TestAccClient_allFields'.
-	acctest.OnceAcrossCLIs(t)
+	// CLI work: a client with a name only, created, planned empty and
+	// imported.
+	acctest.CLIWorkDoneBy(t, "TestAccClientSecret_ephemeral", "TestAccClientGrant_subjectTypes", "TestAccClient_allFields")
 	target := acctest.NewTarget(t)
 	name := acctest.RandomName()
 	sameID := statecheck.CompareValuePairs(addr, tfjsonpath.New("id"), addr, tfjsonpath.New("client_id"), compare.ValuesSame())

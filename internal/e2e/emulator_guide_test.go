@@ -23,7 +23,7 @@ import (
 // route "What it does not serve" names is answered as not served, and
 // logged.
 func TestEmulatorGuide(t *testing.T) {
-	// Once: it starts no Terraform: the emulator and curl only.
+	// It starts no Terraform: the emulator and curl only.
 	acctest.OnceAcrossCLIs(t)
 	t.Parallel() // a folder, a home and an emulator of its own
 	if _, err := exec.LookPath("curl"); err != nil {

@@ -168,10 +168,8 @@ func (d *tokenExchangeDeployment) verify(t *testing.T, token string) jwt.MapClai
 // tokens of a valid one verify with the tenant's JWKS and name the legacy
 // user, and the refusals are the tenant's.
 func TestTokenExchange_application(t *testing.T) {
-	// Once: its CLI work (deployTokenExchange) is
-	// TestTokenExchange_providerLeaksNothing's on every CLI; the rest is
-	// HTTP.
-	acctest.OnceAcrossCLIs(t)
+	// CLI work: deployTokenExchange; the rest is HTTP.
+	acctest.CLIWorkDoneBy(t, "TestTokenExchange_providerLeaksNothing")
 	t.Parallel() // its own emulator and folders
 	d := deployTokenExchange(t)
 

@@ -34,10 +34,8 @@ func getServer(ctx context.Context, c *mgmt.Client, id string) error {
 }
 
 func TestAccResourceServer_basic(t *testing.T) {
-	// Once: an API with an identifier only, created and planned empty, is
-	// TestAccResourceServer_enforcePoliciesRemoved's first step on every
-	// CLI.
-	acctest.OnceAcrossCLIs(t)
+	// CLI work: an API with an identifier only, created and planned empty.
+	acctest.CLIWorkDoneBy(t, "TestAccResourceServer_enforcePoliciesRemoved")
 	target := acctest.NewTarget(t)
 	ident := "https://api.example.com/" + acctest.RandomName()
 	resource.ParallelTest(t, resource.TestCase{
@@ -434,10 +432,9 @@ func TestAccResourceServer_systemTemplateKnownAtApply(t *testing.T) {
 // template outside Terraform is read by the data source as the tenant made
 // it, and cannot be imported.
 func TestAccResourceServerDataSource_systemTemplate(t *testing.T) {
-	// Once: a literal identifier read at plan is
-	// TestAccResourceServerDataSource_basic's system look-up on every CLI;
-	// the import refusal is the provider's.
-	acctest.OnceAcrossCLIs(t)
+	// CLI work: a literal identifier read at plan; the import refusal is the
+	// provider's.
+	acctest.CLIWorkDoneBy(t, "TestAccResourceServerDataSource_basic")
 	target := acctest.NewTarget(t)
 	const ident = "urn:auth0:express-configure"
 	if findServer(t, target, ident) == nil {

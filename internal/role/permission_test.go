@@ -35,9 +35,9 @@ func assign(t *testing.T, target *acctest.Target, roleID string, pairs ...mgmt.P
 }
 
 func TestAccRolePermission_basic(t *testing.T) {
-	// Once: one pair created and planned empty is the first step of every
-	// TestTransitions_rolePermission walk, on every CLI.
-	acctest.OnceAcrossCLIs(t)
+	// CLI work: one pair created and planned empty (every walk's first
+	// step).
+	acctest.CLIWorkDoneBy(t, "TestTransitions_rolePermission")
 	target := acctest.NewTarget(t)
 	role, ident := target.Role(t), api(t, target, 3)
 	// A pair assigned outside Terraform stays through create and destroy.
@@ -128,9 +128,7 @@ func TestAccRolePermission_importRefused(t *testing.T) {
 	role, ident := target.Role(t), api(t, target, 2)
 	assign(t, target, role.ID, pair(ident, "p:000"))
 	cfg := target.Config(testAccPermissionConfig_pair(role.ID, ident, "p:000"))
-	importErr := func(id, want string) resource.TestStep {
-		return resource.TestStep{Config: cfg, ResourceName: pairAddr, ImportState: true, ImportStateId: id, ExpectError: acctest.ExpectError(want)}
-	}
+	importErr := func(id, want string) resource.TestStep { return acctest.ImportRefused(cfg, pairAddr, id, want) }
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{
@@ -434,25 +432,6 @@ func TestAccRolePermission_apiErrors(t *testing.T) {
 				Check:     checkAssigned(target, role.ID, ident, "p:000"),
 			},
 		},
-	})
-}
-
-// TestAccRolePermission_mixedUse: a configuration that manages one role with
-// both types still plans; the warning itself is asserted on the CLI's
-// output by TestAccRolePermission_mixedUseWarns.
-func TestAccRolePermission_mixedUse(t *testing.T) {
-	// Once: its one plan is TestAccRolePermission_mixedUseWarns' on every
-	// CLI.
-	acctest.OnceAcrossCLIs(t)
-	target := acctest.NewTarget(t)
-	role, ident := target.Role(t), api(t, target, 2)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config:             target.Config(testAccPermissionConfig_mixed(role.ID, ident)),
-			PlanOnly:           true,
-			ExpectNonEmptyPlan: true,
-		}},
 	})
 }
 

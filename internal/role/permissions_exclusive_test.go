@@ -74,9 +74,8 @@ func checkNoPermissions(target *acctest.Target, roleID string) resource.TestChec
 }
 
 func TestAccRolePermissions_basic(t *testing.T) {
-	// Once: a create planned empty is every TestTransitions_rolePermissions
-	// walk's first step, on every CLI.
-	acctest.OnceAcrossCLIs(t)
+	// CLI work: a create planned empty (every walk's first step).
+	acctest.CLIWorkDoneBy(t, "TestTransitions_rolePermissions")
 	target := acctest.NewTarget(t)
 	role, ident := target.Role(t), api(t, target, 3)
 	resource.ParallelTest(t, resource.TestCase{
@@ -100,10 +99,9 @@ func TestAccRolePermissions_basic(t *testing.T) {
 // other pairs holds exactly the configured ones after create, and the next
 // plan is empty.
 func TestAccRolePermissions_authoritativeCreate(t *testing.T) {
-	// Once: a create planned empty is every TestTransitions_rolePermissions
-	// walk's first step, and a create on a role holding other pairs
-	// TestAccRolePermissions_createWarnsAtPlan's, on every CLI.
-	acctest.OnceAcrossCLIs(t)
+	// CLI work: a create planned empty (every walk's first step), and the
+	// plan of a create on a role holding other pairs.
+	acctest.CLIWorkDoneBy(t, "TestTransitions_rolePermissions", "TestAccRolePermissions_createWarnsAtPlan")
 	target := acctest.NewTarget(t)
 	role, ident := target.Role(t), api(t, target, 4)
 	assign(t, target, role.ID, pair(ident, "p:001"), pair(ident, "p:003"))
@@ -310,8 +308,8 @@ func TestAccRolePermissions_importRefused(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{
-			{Config: cfg, ResourceName: addr, ImportState: true, ImportStateId: "..", ExpectError: acctest.ExpectError(`The import ID ".." for tenant_role_permissions must not be "." or ".."`)},
-			{Config: cfg, ResourceName: addr, ImportState: true, ImportStateId: role.ID + "/users", ExpectError: acctest.ExpectError(`The import ID "` + role.ID + `/users" for tenant_role_permissions is not a role id`)},
+			acctest.ImportRefused(cfg, addr, "..", `The import ID ".." for tenant_role_permissions must not be "." or ".."`),
+			acctest.ImportRefused(cfg, addr, role.ID+"/users", `The import ID "`+role.ID+`/users" for tenant_role_permissions is not a role id`),
 		},
 	})
 }
@@ -529,10 +527,8 @@ func TestAccRolePermissions_identity(t *testing.T) {
 // start or the whole name (the reference does not say); a name that only
 // longer names hold is no match.
 func TestAccRoleDataSource_nameFilter(t *testing.T) {
-	// Once: the data source by name, read and refused at plan, is
-	// TestAccRoleDataSource_basic's on every CLI; which role each reading
-	// yields is the provider's.
-	acctest.OnceAcrossCLIs(t)
+	// CLI work: the data source by name, read and refused at plan.
+	acctest.CLIWorkDoneBy(t, "TestAccRoleDataSource_basic")
 	for _, answer := range []string{"substring", "prefix", "exact"} {
 		t.Run(answer, func(t *testing.T) {
 			target := acctest.NewTargetWith(t, emulator.Options{Assume: emulator.Assumptions{RoleNameFilter: answer}})

@@ -44,9 +44,8 @@ func checkRole(target *acctest.Target, name, description string) resource.TestCh
 }
 
 func TestAccRole_basic(t *testing.T) {
-	// Once: a role with a name only, created and planned empty, is
-	// TestAccRole_duplicateName's and TestAccRole_disappears' on every CLI.
-	acctest.OnceAcrossCLIs(t)
+	// CLI work: a role with a name only, created and planned empty.
+	acctest.CLIWorkDoneBy(t, "TestAccRole_duplicateName", "TestAccRole_disappears")
 	target := acctest.NewTarget(t)
 	name := acctest.RandomName()
 	resource.ParallelTest(t, resource.TestCase{
@@ -120,21 +119,19 @@ func TestAccRole_import(t *testing.T) {
 }
 
 // TestAccRole_importRefused: import IDs the provider refuses, from the ID
-// alone or from its look-ups. The role named in lower case exists: names
-// are matched exactly.
+// alone or from its look-ups. The role named in lower case, with a space
+// and a slash, exists: names are matched exactly.
 func TestAccRole_importRefused(t *testing.T) {
 	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
-	name := target.Role(t).Name
-	importErr := func(id, want string) resource.TestStep {
-		return resource.TestStep{
-			Config:        target.Config(testAccRoleConfig_name(name)),
-			ResourceName:  roleAddr,
-			ImportState:   true,
-			ImportStateId: id,
-			ExpectError:   acctest.ExpectError(want),
-		}
+	name := acctest.RandomName() + " Support/Team"
+	r, err := target.Client().CreateRole(context.Background(), mgmt.Role{Name: name})
+	if err != nil {
+		t.Fatal(err)
 	}
+	t.Cleanup(func() { _ = target.Client().DeleteRole(context.Background(), r.ID) })
+	cfg := target.Config(testAccRoleConfig_name(name))
+	importErr := func(id, want string) resource.TestStep { return acctest.ImportRefused(cfg, roleAddr, id, want) }
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{

@@ -670,8 +670,8 @@ func TestAccAction_importRefused(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{
-			{Config: cfg, ResourceName: addr, ImportState: true, ImportStateId: "not-a-uuid", ExpectError: acctest.ExpectError(`The import ID "not-a-uuid" for tenant_action is not an action id`)},
-			{Config: cfg, ResourceName: addr, ImportState: true, ImportStateId: "..", ExpectError: acctest.ExpectError(`The import ID ".." for tenant_action must not be "." or ".."`)},
+			acctest.ImportRefused(cfg, addr, "not-a-uuid", `The import ID "not-a-uuid" for tenant_action is not an action id`),
+			acctest.ImportRefused(cfg, addr, "..", `The import ID ".." for tenant_action must not be "." or ".."`),
 		},
 	})
 }
@@ -1155,10 +1155,9 @@ func TestAccAction_deleteWhenProfilesCannotBeListed(t *testing.T) {
 // use is deleted without listing profiles, by credentials that may not
 // read them.
 func TestAccAction_deleteOtherTrigger(t *testing.T) {
-	// Once: a post-login action created and removed from the configuration
-	// is TestAccAction_boundOutside's on every CLI; which lists the delete
-	// reads is the provider's.
-	acctest.OnceAcrossCLIs(t)
+	// CLI work: a post-login action created, then removed from the
+	// configuration.
+	acctest.CLIWorkDoneBy(t, "TestAccAction_boundOutside")
 	target, name := acctest.NewTarget(t), acctest.RandomName()
 	emu := target.RequireEmulator(t)
 	var scopes []string

@@ -181,10 +181,8 @@ func TestAccTokenExchange_accepted(t *testing.T) {
 // A refusal is a result with accept_refusal: the action's reason, and no
 // token.
 func TestAccTokenExchange_refusalAccepted(t *testing.T) {
-	// Once: an exchange's result in another provider's configuration is
-	// TestAccTokenExchange_accepted's on every CLI; the refusal's fields are
-	// the provider's.
-	acctest.OnceAcrossCLIs(t)
+	// CLI work: one exchange's result in another provider's configuration.
+	acctest.CLIWorkDoneBy(t, "TestAccTokenExchange_accepted")
 	target := acctest.NewTarget(t)
 	x := newExchangeSetup(t, target)
 	resource.ParallelTest(t, resource.TestCase{
@@ -355,10 +353,6 @@ ephemeral "tenant_token_exchange" "x" {
 // act claim; with an actor no refresh token is issued, without one
 // offline_access gives one. The refresh token itself is kept nowhere.
 func TestAccTokenExchange_delegation(t *testing.T) {
-	// Once: an exchange's result in another provider's configuration is
-	// TestAccTokenExchange_accepted's on every CLI; the claims are the
-	// tenant's.
-	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	x := newExchangeSetup(t, target)
 	// Each step's echo is a new resource: an echo keeps the data it was
@@ -420,10 +414,6 @@ resource "echo" %[6]q {}
 // reaches the tenant, whose tokens carry its id in org_id, which the
 // result shows; an organization the tenant does not have is refused.
 func TestAccTokenExchange_organization(t *testing.T) {
-	// Once: an exchange's result in another provider's configuration is
-	// TestAccTokenExchange_accepted's on every CLI; the claims are the
-	// tenant's.
-	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	x := newExchangeSetup(t, target)
 	domain := target.RequireEmulator(t).Domain()

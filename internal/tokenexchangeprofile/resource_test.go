@@ -29,7 +29,7 @@ func getProfile(ctx context.Context, c *mgmt.Client, id string) error {
 }
 
 // profile creates a profile through the API, deleted when the test ends
-// (a profile already gone is success).
+// if it is still there (the delete's error is not read).
 func profile(t *testing.T, target *acctest.Target, name, stt, action string) *mgmt.TokenExchangeProfile {
 	t.Helper()
 	p, err := target.Client().CreateTokenExchangeProfile(context.Background(), mgmt.TokenExchangeProfileCreate{
@@ -205,9 +205,7 @@ func TestAccTokenExchangeProfile_importRefused(t *testing.T) {
 	action, stt := target.Action(t, mgmt.TriggerCustomTokenExchange, true), "urn:acme:"+acctest.RandomName()
 	profile(t, target, "Another", stt, action)
 	cfg := target.Config(testAccProfileConfig("", stt, action))
-	importErr := func(id, want string) resource.TestStep {
-		return resource.TestStep{Config: cfg, ResourceName: addr, ImportState: true, ImportStateId: id, ExpectError: acctest.ExpectError(want)}
-	}
+	importErr := func(id, want string) resource.TestStep { return acctest.ImportRefused(cfg, addr, id, want) }
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{

@@ -136,7 +136,7 @@ func TestAccTriggerActions_basic(t *testing.T) {
 	})
 }
 
-// TestAccTriggerActions_importAnyTrigger: an import by trigger id reads
+// TestAccTriggerActions_import: an import by trigger id reads
 // what the trigger runs, whoever bound it.
 func TestAccTriggerActions_import(t *testing.T) {
 	target := acctest.NewTarget(t)
@@ -180,20 +180,8 @@ func TestAccTriggerActions_importRefused(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{
-			{
-				Config:        cfg,
-				ResourceName:  addr,
-				ImportState:   true,
-				ImportStateId: "custom-token-exchange",
-				ExpectError:   acctest.ExpectError(`Invalid import ID.*is bound by its token exchange profile`),
-			},
-			{
-				Config:        cfg,
-				ResourceName:  addr,
-				ImportState:   true,
-				ImportStateId: "no-such-trigger",
-				ExpectError:   acctest.ExpectError(`Invalid import ID.*Use the trigger's id: post-login,`),
-			},
+			acctest.ImportRefused(cfg, addr, "custom-token-exchange", `Invalid import ID.*is bound by its token exchange profile`),
+			acctest.ImportRefused(cfg, addr, "no-such-trigger", `Invalid import ID.*Use the trigger's id: post-login,`),
 		},
 	})
 }
