@@ -293,7 +293,7 @@ func OnceAcrossCLIs(t testing.TB) {
 // shape of configuration) the tests named do with every CLI, so that what
 // it adds is the provider's decisions: make test runs it, and the passes
 // with other CLIs skip it, naming those tests. TestCLIWorkDoneBy checks
-// that each named test exists and is not skipped there itself.
+// that each named test exists, once, and is not itself marked to run once.
 func CLIWorkDoneBy(t testing.TB, tests ...string) {
 	t.Helper()
 	if CLIPass() {

@@ -13,8 +13,9 @@ import (
 	"testing"
 )
 
-// TestCLIWorkDoneBy: every test a CLIWorkDoneBy call names exists and runs
-// with every CLI (it is neither marked to run once nor names others).
+// TestCLIWorkDoneBy: every test a CLIWorkDoneBy call names exists, in one
+// package, and is not itself marked to run once (by OnceAcrossCLIs or
+// CLIWorkDoneBy).
 func TestCLIWorkDoneBy(t *testing.T) {
 	files := map[string]string{}
 	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
@@ -36,21 +37,30 @@ func TestCLIWorkDoneBy(t *testing.T) {
 	}
 }
 
-// TestCLIWorkDoneBy_refuses: a name that is no test, and a test that is
-// itself skipped in the passes with other CLIs, are reported.
+// TestCLIWorkDoneBy_refuses: a call naming no test, a name that is no test
+// or that two packages define, and a test itself marked to run once are
+// reported.
 func TestCLIWorkDoneBy_refuses(t *testing.T) {
 	files := map[string]string{"a_test.go": `package a
 func TestA(t *testing.T) { acctest.CLIWorkDoneBy(t, "TestB", "TestMissing") }
 func TestB(t *testing.T) { acctest.OnceAcrossCLIs(t) }
 func TestC(t *testing.T) { acctest.CLIWorkDoneBy(t, "TestD") }
 func TestD(t *testing.T) {}
+func TestE(t *testing.T) { acctest.CLIWorkDoneBy(t) }
+func TestF(t *testing.T) { acctest.CLIWorkDoneBy(t, "TestTwice") }
+`, "b_test.go": `package b
+func TestTwice(t *testing.T) {}
+`, "c_test.go": `package c
+func TestTwice(t *testing.T) {}
 `}
 	calls, problems := cliWorkClaims(t, files)
 	want := []string{
 		"a_test.go: TestA names TestB, which does not run with every CLI",
 		"a_test.go: TestA names TestMissing, which is no test function",
+		"a_test.go: TestE names no test",
+		"a_test.go: TestF names TestTwice, which 2 packages define",
 	}
-	if calls != 2 || fmt.Sprint(problems) != fmt.Sprint(want) {
+	if calls != 4 || fmt.Sprint(problems) != fmt.Sprint(want) {
 		t.Fatalf("got %d calls, %q; want 2, %q", calls, problems, want)
 	}
 }
@@ -60,7 +70,7 @@ func TestD(t *testing.T) {}
 func cliWorkClaims(t *testing.T, files map[string]string) (calls int, problems []string) {
 	t.Helper()
 	fset := token.NewFileSet()
-	funcs := map[string]*ast.FuncDecl{}
+	funcs := map[string][]*ast.FuncDecl{}
 	type claim struct{ file, test, named string }
 	var claims []claim
 	for path, src := range files {
@@ -77,9 +87,12 @@ func cliWorkClaims(t *testing.T, files map[string]string) (calls int, problems [
 			if !ok || fn.Recv != nil || !strings.HasPrefix(fn.Name.Name, "Test") {
 				continue
 			}
-			funcs[fn.Name.Name] = fn
+			funcs[fn.Name.Name] = append(funcs[fn.Name.Name], fn)
 			for _, args := range callsOf(fn, "CLIWorkDoneBy") {
 				calls++
+				if len(args) < 2 {
+					problems = append(problems, fmt.Sprintf("%s: %s names no test", path, fn.Name.Name))
+				}
 				for _, a := range args[1:] {
 					name, err := "", fmt.Errorf("not a literal")
 					if lit, ok := a.(*ast.BasicLit); ok {
@@ -95,11 +108,13 @@ func cliWorkClaims(t *testing.T, files map[string]string) (calls int, problems [
 		}
 	}
 	for _, c := range claims {
-		fn, ok := funcs[c.named]
+		fns := funcs[c.named]
 		switch {
-		case !ok:
+		case len(fns) == 0:
 			problems = append(problems, fmt.Sprintf("%s: %s names %s, which is no test function", c.file, c.test, c.named))
-		case len(callsOf(fn, "OnceAcrossCLIs"))+len(callsOf(fn, "CLIWorkDoneBy")) > 0:
+		case len(fns) > 1:
+			problems = append(problems, fmt.Sprintf("%s: %s names %s, which %d packages define", c.file, c.test, c.named, len(fns)))
+		case len(callsOf(fns[0], "OnceAcrossCLIs"))+len(callsOf(fns[0], "CLIWorkDoneBy")) > 0:
 			problems = append(problems, fmt.Sprintf("%s: %s names %s, which does not run with every CLI", c.file, c.test, c.named))
 		}
 	}

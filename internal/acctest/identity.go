@@ -65,5 +65,11 @@ func IdentitySteps(config, addr string, identity map[string]knownvalue.Check, im
 // step's folder, and expects the import to fail with want (a pattern, as
 // ExpectError reads it).
 func ImportRefused(config, addr, id, want string) resource.TestStep {
-	return resource.TestStep{Config: config, ResourceName: addr, ImportState: true, ImportStateId: id, ExpectError: ExpectError(want)}
+	return resource.TestStep{
+		Config:        config,
+		ResourceName:  addr,
+		ImportState:   true,
+		ImportStateId: id,
+		ExpectError:   ExpectError(want),
+	}
 }

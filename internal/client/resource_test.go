@@ -43,8 +43,8 @@ var clientIDPattern = regexp.MustCompile(`^[A-Za-z0-9]{32}$`)
 // TestAccClient_basic: a client with a name only holds the tenant's
 // defaults, no secret in the state, and plans empty.
 func TestAccClient_basic(t *testing.T) {
-	// CLI work: a client with a name only, created, planned empty and
-	// imported.
+	// CLI work: a client with a name only, created and planned empty, and
+	// the import of a client (one with every argument, in allFields).
 	acctest.CLIWorkDoneBy(t, "TestAccClientSecret_ephemeral", "TestAccClientGrant_subjectTypes", "TestAccClient_allFields")
 	target := acctest.NewTarget(t)
 	name := acctest.RandomName()

@@ -119,8 +119,8 @@ func TestAccRole_import(t *testing.T) {
 }
 
 // TestAccRole_importRefused: import IDs the provider refuses, from the ID
-// alone or from its look-ups. The role named in lower case, with a space
-// and a slash, exists: names are matched exactly.
+// alone or from its look-ups. A role whose name differs only in case (it
+// has a space and a slash) exists: names are matched exactly.
 func TestAccRole_importRefused(t *testing.T) {
 	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
