@@ -457,13 +457,8 @@ func TestAccResourceServerDataSource_systemTemplate(t *testing.T) {
 					statecheck.ExpectKnownValue(ds, tfjsonpath.New("scopes"), knownvalue.MapSizeExact(2)),
 				},
 			},
-			{
-				Config:        target.Config(testAccServerDataSourceConfig_identifier(ident) + testAccServerConfig_identifier(ident)),
-				ResourceName:  addr,
-				ImportState:   true,
-				ImportStateId: ident,
-				ExpectError:   acctest.ExpectError(`Unable to import resource server.*makes a system API from the tenant's template`),
-			},
+			acctest.ImportRefused(target.Config(testAccServerDataSourceConfig_identifier(ident)+testAccServerConfig_identifier(ident)), addr, ident,
+				`Unable to import resource server.*makes a system API from the tenant's template`),
 		},
 	})
 }
