@@ -175,6 +175,20 @@ func (tg *Target) Action(t *testing.T, trigger string, deployed bool) string {
 	return a.ID
 }
 
+// Profile creates a custom_authentication token exchange profile for the
+// action, deleted when the test ends if it is still there.
+func (tg *Target) Profile(t *testing.T, name, subjectTokenType, actionID string) *mgmt.TokenExchangeProfile {
+	t.Helper()
+	p, err := tg.client.CreateTokenExchangeProfile(context.Background(), mgmt.TokenExchangeProfileCreate{
+		Name: name, SubjectTokenType: subjectTokenType, ActionID: actionID, Type: "custom_authentication",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = tg.client.DeleteTokenExchangeProfile(context.Background(), p.ID) })
+	return p
+}
+
 // Role creates a role that is deleted when the test ends.
 func (tg *Target) Role(t *testing.T) *mgmt.Role {
 	t.Helper()

@@ -918,14 +918,7 @@ func TestAccAction_buildTimeoutOnUpdate(t *testing.T) {
 // in the state, and deletes it when the test ends.
 func profileOutside(t *testing.T, target *acctest.Target, stt string, id *string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
-		p, err := target.Client().CreateTokenExchangeProfile(context.Background(), mgmt.TokenExchangeProfileCreate{
-			Name: "uses-the-action", SubjectTokenType: stt, ActionID: s.RootModule().Resources[addr].Primary.ID, Type: "custom_authentication",
-		})
-		if err != nil {
-			return err
-		}
-		*id = p.ID
-		t.Cleanup(func() { _ = target.Client().DeleteTokenExchangeProfile(context.Background(), p.ID) })
+		*id = target.Profile(t, "uses-the-action", stt, s.RootModule().Resources[addr].Primary.ID).ID
 		return nil
 	}
 }

@@ -28,20 +28,6 @@ func getProfile(ctx context.Context, c *mgmt.Client, id string) error {
 	return err
 }
 
-// profile creates a profile through the API, deleted when the test ends
-// if it is still there (the delete's error is not read).
-func profile(t *testing.T, target *acctest.Target, name, stt, action string) *mgmt.TokenExchangeProfile {
-	t.Helper()
-	p, err := target.Client().CreateTokenExchangeProfile(context.Background(), mgmt.TokenExchangeProfileCreate{
-		Name: name, SubjectTokenType: stt, ActionID: action, Type: "custom_authentication",
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = target.Client().DeleteTokenExchangeProfile(context.Background(), p.ID) })
-	return p
-}
-
 func TestAccTokenExchangeProfile_basic(t *testing.T) {
 	target := acctest.NewTarget(t)
 	action, stt := target.Action(t, mgmt.TriggerCustomTokenExchange, true), "urn:acme:"+acctest.RandomName()
@@ -117,7 +103,7 @@ func TestAccTokenExchangeProfile_update(t *testing.T) {
 func TestAccTokenExchangeProfile_nameKept(t *testing.T) {
 	target := acctest.NewTarget(t)
 	action, stt := target.Action(t, mgmt.TriggerCustomTokenExchange, true), "urn:acme:"+acctest.RandomName()
-	existing := profile(t, target, "Named outside", stt, action)
+	existing := target.Profile(t, "Named outside", stt, action)
 	tenantName := func(want string) resource.TestCheckFunc {
 		return func(*terraform.State) error {
 			p, err := target.Client().GetTokenExchangeProfile(context.Background(), existing.ID)
@@ -203,7 +189,7 @@ func TestAccTokenExchangeProfile_importRefused(t *testing.T) {
 	acctest.OnceAcrossCLIs(t)
 	target := acctest.NewTarget(t)
 	action, stt := target.Action(t, mgmt.TriggerCustomTokenExchange, true), "urn:acme:"+acctest.RandomName()
-	profile(t, target, "Another", stt, action)
+	target.Profile(t, "Another", stt, action)
 	cfg := target.Config(testAccProfileConfig("", stt, action))
 	importErr := func(id, want string) resource.TestStep { return acctest.ImportRefused(cfg, addr, id, want) }
 	resource.ParallelTest(t, resource.TestCase{
@@ -322,7 +308,7 @@ func TestAccTokenExchangeProfile_apiErrors(t *testing.T) {
 	deployed := target.Action(t, mgmt.TriggerCustomTokenExchange, true)
 	undeployed := target.Action(t, mgmt.TriggerCustomTokenExchange, false)
 	postLogin := target.Action(t, "post-login", true)
-	existing := profile(t, target, "existing", "urn:acme:taken", deployed)
+	existing := target.Profile(t, "existing", "urn:acme:taken", deployed)
 	emu.AddClient(emulator.Client{ID: "non-global", Secret: "non-global-secret", Scopes: emulator.AllScopes()})
 	emu.AddClient(emulator.Client{ID: "reader", Secret: "reader-secret", Scopes: []string{"read:token_exchange_profiles"}, Global: true})
 	// A client that cannot read actions: the plan's action checks are
