@@ -3,6 +3,7 @@ package provider_test
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -77,20 +78,14 @@ func clearEnv(t *testing.T) {
 	t.Setenv("TENANT_CA_FILE", "")
 }
 
-// notPEM is a file that holds no certificate.
-var notPEM = func() string {
-	f, err := os.CreateTemp("", "not-a-ca-*.pem")
-	if err != nil {
-		panic(err)
-	}
-	defer f.Close()
-	_, _ = f.WriteString("not a certificate\n")
-	return f.Name()
-}()
-
 func TestProvider_configure(t *testing.T) {
 	clearEnv(t)
-	t.Cleanup(func() { os.Remove(notPEM) })
+	// notPEM is a file that holds no certificate, the test's own (a
+	// package-wide one removed by the first run was gone under -count=2).
+	notPEM := filepath.Join(t.TempDir(), "not-a-ca.pem")
+	if err := os.WriteFile(notPEM, []byte("not a certificate\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name  string
 		attrs map[string]any
